@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# Test tiers. Each tier appends the TAP-producing programs or scripts it
+# owns to HM_TESTS (absolute paths, executable); `make check` builds
+# everything and runs them all under prove(1), whose summary is the line CI
+# counts. A kselftest skip (exit 4) must be reported as "1..0 # SKIP why".
+
+HM_TESTS :=
+
+include selftests/bpf/build.mk
+include selftests/net/build.mk
+
+.PHONY: check-build
+check-build: all $(HM_TEST_DEPS)
+
+check: deps
+	$(MAKE) --no-print-directory check-build
+	prove -v --timer $(HM_TESTS)
