@@ -35,9 +35,11 @@ BPF_CFLAGS	:= -O2 -g -target bpf -Wall -Wno-unused-function \
 DEB_PKGS	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 		   libmnl-dev libpcap-dev libcmocka-dev libjson-c-dev pkg-config \
 		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping \
-		   perl
+		   perl qemu-system-x86 busybox-static
 
 .PHONY: all deps demo check install clean
+HM_TESTS	:=
+HM_TEST_DEPS	:=
 all:
 
 include lib/build.mk
@@ -56,6 +58,8 @@ deps:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends $$missing; \
 	fi
+
+install: all install-bpf install-cli install-agent
 
 $(BUILD) $(BUILD)/bpf $(BUILD)/obj:
 	mkdir -p $@

@@ -5,10 +5,9 @@
 # everything and runs them all under prove(1), whose summary is the line CI
 # counts. A kselftest skip (exit 4) must be reported as "1..0 # SKIP why".
 
-HM_TESTS :=
-
 include selftests/bpf/build.mk
 include selftests/net/build.mk
+include selftests/vm/build.mk
 
 .PHONY: check-build
 check-build: all $(HM_TEST_DEPS)
