@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * decode.c - "hopmark decode FILE.pcap": the IOAM traces in a capture,
+ * shown as `hopmark monitor` shows them (a table per record and the per-hop
+ * summary, or with -j one JSON record per line).
+ *
+ * Link types: Ethernet (with any number of 802.1Q/802.1ad tags), Linux
+ * cooked capture v1 (SLL) and v2 (SLL2), raw IP (IPv6 packets). Every IPv6
+ * packet carrying an IOAM Pre-allocated Trace (RFC 9197 §4.4, RFC 9486)
+ * becomes a record via hm_record_from_packet(). A packet with another IOAM
+ * option (incremental trace, POT, E2E, Direct Export) is reported as such;
+ * a malformed trace is reported with the reason. Those reports go to stdout
+ * in text mode and to stderr with -j, so that stdout stays JSON records.
+ */
+#include <errno.h>
+#include <string.h>
+#include <pcap/pcap.h>
+
+#include "hopmark_cli.h"
+
+#define ETH_P_IPV6_BE	0x86dd
+#define ETH_P_8021Q_BE	0x8100
+#define ETH_P_8021AD_BE	0x88a8
+#define ETH_P_QINQ1	0x9100
+
+#define IPV6_HDR_LEN	40
+#define NEXTHDR_HOP	0
+
+struct decode_stats {
+	unsigned long frames, ipv6, traces, other_ioam, malformed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hopmark [ -j ] decode FILE.pcap\n"
+		"       link types: Ethernet (802.1Q/802.1ad tags), Linux cooked (SLL, SLL2),\n"
+		"       raw IPv6; pcap and pcapng files\n");
+}
+
+static FILE *report_stream(void)
+{
+	return json ? stderr : stdout;
+}
+
+/**
+ * ipv6_of_frame() - where the IPv6 header of a captured frame starts
+ * @dlt:	pcap link type
+ * @p:		frame
+ * @caplen:	captured bytes
+ * @off:	output, offset of the IPv6 header
+ *
+ * Return: true if the frame carries IPv6.
+ */
+static bool ipv6_of_frame(int dlt, const __u8 *p, size_t caplen, size_t *off)
+{
+	size_t o;
+	__u16 proto;
+
+	switch (dlt) {
+	case DLT_EN10MB:
+		if (caplen < 14)
+			return false;
+		o = 12;
+		proto = hm_get_be16(p + o);
+		while ((proto == ETH_P_8021Q_BE || proto == ETH_P_8021AD_BE ||
+			proto == ETH_P_QINQ1) && o + 6 <= caplen) {
+			o += 4;
+			proto = hm_get_be16(p + o);
+		}
+		o += 2;
+		break;
+	case DLT_LINUX_SLL:	/* 16-byte header, protocol at 14 */
+		if (caplen < 16)
+			return false;
+		proto = hm_get_be16(p + 14);
+		o = 16;
+		break;
+	case DLT_LINUX_SLL2:	/* 20-byte header, protocol at 0 */
+		if (caplen < 20)
+			return false;
+		proto = hm_get_be16(p);
+		o = 20;
+		break;
+	case DLT_RAW:
+#ifdef DLT_IPV6
+	case DLT_IPV6:
+#endif
+		o = 0;
+		proto = caplen && (p[0] >> 4) == 6 ? ETH_P_IPV6_BE : 0;
+		break;
+	default:
+		return false;
+	}
+	if (proto != ETH_P_IPV6_BE || o + IPV6_HDR_LEN > caplen || (p[o] >> 4) != 6)
+		return false;
+	*off = o;
+	return true;
+}
+
+static const char *ioam_type_name(__u8 type)
+{
+	switch (type) {
+	case HM_IOAM_OPT_PREALLOC_TRACE:
+		return "Pre-allocated Trace";
+	case HM_IOAM_OPT_INCREMENTAL_TRACE:
+		return "Incremental Trace";
+	case HM_IOAM_OPT_POT:
+		return "Proof of Transit";
+	case HM_IOAM_OPT_E2E:
+		return "Edge-to-Edge";
+	case HM_IOAM_OPT_DEX:
+		return "Direct Export";
+	default:
+		return "unknown";
+	}
+}
+
+static void hex(FILE *f, const __u8 *p, size_t n)
+{
+	while (n--)
+		fprintf(f, "%02x", *p++);
+}
+
+/*
+ * RFC 9326 §3.2 Direct Export option data: Namespace-ID (16), Flags (8),
+ * Extension-Flags (8), IOAM-Trace-Type (24), Reserved (8), then Flow ID
+ * (32) if Extension-Flags bit 0 (0x80) and Sequence Number (32) if bit 1
+ * (0x40); the other Extension-Flags bits are unassigned.
+ */
+#define DEX_EXT_FLOW_ID		0x80
+#define DEX_EXT_SEQ		0x40
+
+static void report_dex(FILE *f, const __u8 *d, size_t len)
+{
+	__u8 ext;
+	size_t off = 8, want;
+
+	if (len < 8) {
+		fprintf(f, " (option data of %zu bytes is shorter than the 8 of RFC 9326 Section 3.2)",
+			len);
+		return;
+	}
+	ext = d[3];
+	fprintf(f, ": namespace %u flags 0x%02x extension-flags 0x%02x trace-type 0x%06x",
+		hm_get_be16(d), d[2], ext, (d[4] << 16) | (d[5] << 8) | d[6]);
+	want = 8 + (ext & DEX_EXT_FLOW_ID ? 4 : 0) + (ext & DEX_EXT_SEQ ? 4 : 0);
+	if ((ext & DEX_EXT_FLOW_ID) && off + 4 <= len) {
+		fprintf(f, " flow-id %u", hm_get_be32(d + off));
+		off += 4;
+	}
+	if ((ext & DEX_EXT_SEQ) && off + 4 <= len) {
+		fprintf(f, " sequence %u", hm_get_be32(d + off));
+		off += 4;
+	}
+	if (ext & ~(DEX_EXT_FLOW_ID | DEX_EXT_SEQ))
+		fprintf(f, "; extension-flags bits 0x%02x are unassigned in RFC 9326 (Flow ID is 0x80, Sequence Number 0x40)",
+			ext & ~(DEX_EXT_FLOW_ID | DEX_EXT_SEQ));
+	if (len > want) {
+		fprintf(f, "; %zu trailing bytes not interpreted: ", len - off);
+		hex(f, d + off, len - off);
+		/* A known non-RFC encoder numbers the flags from the low bit. */
+		if (!(ext & (DEX_EXT_FLOW_ID | DEX_EXT_SEQ)) && (ext & 0x03) == 0x03 &&
+		    len - off == 8)
+			fprintf(f, " (read least-significant-bit first, 0x03 would give flow-id %u sequence %u)",
+				hm_get_be32(d + off), hm_get_be32(d + off + 4));
+	} else if (len < want) {
+		fprintf(f, "; option too short for its extension-flags (%zu of %zu bytes)", len, want);
+	}
+}
+
+/*
+ * Report the IOAM options of a Hop-by-Hop header that are not a
+ * Pre-allocated Trace. Return: how many were found.
+ */
+static unsigned int report_other_ioam(unsigned long frame, const __u8 *ip, size_t len)
+{
+	FILE *f = report_stream();
+	unsigned int found = 0;
+	size_t off, end;
+
+	if (len < IPV6_HDR_LEN + 8 || ip[6] != NEXTHDR_HOP)
+		return 0;
+	end = IPV6_HDR_LEN + (ip[IPV6_HDR_LEN + 1] + 1) * 8;
+	if (end > len)
+		end = len;
+	off = IPV6_HDR_LEN + 2;
+	while (off < end) {
+		__u8 type = ip[off], olen;
+
+		if (type == HM_IPV6_TLV_PAD1) {
+			off++;
+			continue;
+		}
+		if (off + 2 > end)
+			break;
+		olen = ip[off + 1];
+		if (off + 2 + olen > end)
+			break;
+		if (type == HM_IPV6_TLV_IOAM && olen >= 2 &&
+		    ip[off + 3] != HM_IOAM_OPT_PREALLOC_TRACE) {
+			__u8 itype = ip[off + 3];
+
+			fprintf(f, "frame %lu: IOAM %s option (Option-Type %u), not a trace",
+				frame, ioam_type_name(itype), itype);
+			if (itype == HM_IOAM_OPT_DEX)
+				report_dex(f, ip + off + 4, olen - 2);
+			else if (olen >= 4)
+				fprintf(f, ": namespace %u", hm_get_be16(ip + off + 4));
+			fputc('\n', f);
+			found++;
+		}
+		off += 2 + olen;
+	}
+	return found;
+}
+
+static void decode_packet(unsigned long frame, const __u8 *ip, size_t len, bool cut,
+			  __u64 ts_ns, struct hm_summary *sum, struct decode_stats *st)
+{
+	struct hm_record r;
+	int err;
+
+	err = hm_record_from_packet(ip, len, ts_ns, &r);
+	if (err == -ENOENT) {
+		st->other_ioam += report_other_ioam(frame, ip, len);
+		return;
+	}
+	if (err) {
+		st->malformed++;
+		fprintf(report_stream(), "frame %lu: IOAM trace not decoded: %s\n", frame,
+			cut ? "frame cut short by the capture's snapshot length" :
+			err == -EMSGSIZE ? "truncated (capture shorter than the option)" :
+			err == -EINVAL ? "malformed or inconsistent (RFC 9197 Section 4.4)" :
+			strerror(-err));
+		return;
+	}
+	st->traces++;
+	if (json) {
+		hm_record_print_json(stdout, &r);
+		return;
+	}
+	printf("frame %lu: ", frame);
+	hm_record_print_table(stdout, &r);
+	putchar('\n');
+	hm_summary_add(sum, &r);
+}
+
+/**
+ * do_decode() - "hopmark decode FILE.pcap"
+ * @argc: words after "decode"
+ * @argv: the words
+ *
+ * Return: exit status: 0 when the file was read to its end (whatever it
+ * held), %HM_EXIT_FAIL if it cannot be opened, its link type is not one
+ * of those above, or it is cut short.
+ */
+int do_decode(int argc, char **argv)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct decode_stats st = {};
+	struct pcap_pkthdr *h;
+	struct hm_summary *sum;
+	const char *file;
+	const __u8 *p;
+	pcap_t *pc;
+	int dlt, rc, ret = HM_EXIT_OK;
+
+	if (argc < 1) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (!strcmp(*argv, "help")) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	file = *argv;
+	if (argc > 1)
+		unknown_arg("decode", argv[1]);
+
+	pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (!pc) {
+		fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", file, errbuf);
+		return HM_EXIT_FAIL;
+	}
+	dlt = pcap_datalink(pc);
+	if (dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2 &&
+#ifdef DLT_IPV6
+	    dlt != DLT_IPV6 &&
+#endif
+	    dlt != DLT_RAW) {
+		fprintf(stderr, "Error: argument \"%s\" is wrong: link type %s (%d) is not supported (Ethernet, Linux SLL/SLL2 or raw IP)\n",
+			file, pcap_datalink_val_to_name(dlt) ?: "unknown", dlt);
+		pcap_close(pc);
+		return HM_EXIT_FAIL;
+	}
+	sum = hm_summary_new();
+	if (!sum) {
+		pcap_close(pc);
+		return hm_errf(-ENOMEM, "decode");
+	}
+
+	while ((rc = pcap_next_ex(pc, &h, &p)) == 1) {
+		__u64 ts_ns = (__u64)h->ts.tv_sec * 1000000000ULL + h->ts.tv_usec;
+		size_t off;
+
+		st.frames++;
+		if (!ipv6_of_frame(dlt, p, h->caplen, &off))
+			continue;
+		st.ipv6++;
+		decode_packet(st.frames, p + off, h->caplen - off, h->caplen < h->len, ts_ns,
+			      sum, &st);
+	}
+	if (rc == PCAP_ERROR) {
+		ret = hm_errf(0, "reading %s after frame %lu: %s", file, st.frames,
+			      pcap_geterr(pc));
+	}
+	if (!json) {
+		printf("%lu frames, %lu IPv6, %lu IOAM traces, %lu other IOAM options, %lu not decoded\n",
+			st.frames, st.ipv6, st.traces, st.other_ioam, st.malformed);
+		if (st.traces)
+			hm_summary_print(sum, stdout, 0);
+	}
+	hm_summary_free(sum);
+	pcap_close(pc);
+	return ret;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * hopmark.c - the hopmark command: global options, object dispatch, help.
+ *
+ *	hopmark [ OPTIONS ] OBJECT { COMMAND | help }
+ *
+ * The grammar is iproute2's: objects and commands may be abbreviated,
+ * every level answers "help", errors name the offending word. See
+ * hopmark(8).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hopmark_cli.h"
+
+#ifndef HM_VERSION
+#define HM_VERSION "0.1"
+#endif
+
+int json;
+int pretty;
+int show_stats;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hopmark [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"where  OBJECT := { node | link | ioam | monitor | decode }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -V[ersion] | -h[elp] }\n"
+		"\n"
+		"       hopmark node { set [ id ID ] [ wide-id ID ] | show }\n"
+		"       hopmark link { set dev DEV [ id ID ] [ wide-id ID ] | show [ dev DEV ] }\n"
+		"       hopmark ioam namespace { add ID [ data DATA32 ] [ wide DATA64 ] | del ID | show }\n"
+		"       hopmark ioam encap { add PREFIX dev DEV ns ID trace-type TYPE size BYTES [ freq K/N ]\n"
+		"                          | del PREFIX | show }\n"
+		"       hopmark ioam transit { enable | disable } dev DEV\n"
+		"       hopmark ioam decap { enable | disable } dev DEV\n"
+		"       hopmark monitor [ count N ]\n"
+		"       hopmark decode FILE.pcap\n"
+		"\n"
+		"Pins: %s/%s (bpffs from $%s, else %s).\n",
+		hm_bpffs_root(), HM_PIN_SUBDIR, HM_BPFFS_ENV, HM_BPFFS_DEFAULT);
+}
+
+static int do_help(int argc, char **argv)
+{
+	usage(stdout);
+	return HM_EXIT_OK;
+}
+
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} objects[] = {
+	{ "node",	do_node },
+	{ "link",	do_link },
+	{ "ioam",	do_ioam },
+	{ "monitor",	do_monitor },
+	{ "decode",	do_decode },
+	{ "help",	do_help },
+	{ NULL, NULL },
+};
+
+static int do_cmd(const char *word, int argc, char **argv)
+{
+	const struct cmd *c;
+
+	for (c = objects; c->name; c++) {
+		if (matches(word, c->name))
+			return c->func(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "Error: object \"%s\" is unknown, try \"hopmark help\".\n", word);
+	return HM_EXIT_USAGE;
+}
+
+static void usage_ioam(FILE *f)
+{
+	fprintf(f,
+		"Usage: hopmark ioam OBJECT { COMMAND | help }\n"
+		"where  OBJECT := { namespace | encap | transit | decap }\n"
+		"       hopmark ioam namespace { add ID [ data DATA32 ] [ wide DATA64 ] | del ID | show }\n"
+		"       hopmark ioam encap { add PREFIX dev DEV ns ID trace-type TYPE size BYTES [ freq K/N ]\n"
+		"                          | del PREFIX | show }\n"
+		"       hopmark ioam transit { enable | disable } dev DEV\n"
+		"       hopmark ioam decap { enable | disable } dev DEV\n");
+}
+
+/**
+ * do_ioam() - "hopmark ioam OBJECT ...": the RFC 9197 datapath settings
+ * @argc: words after "ioam"
+ * @argv: the words
+ *
+ * Return: exit status.
+ */
+int do_ioam(int argc, char **argv)
+{
+	if (argc < 1) {
+		usage_ioam(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (matches(*argv, "help")) {
+		usage_ioam(stdout);
+		return HM_EXIT_OK;
+	}
+	if (matches(*argv, "namespace"))
+		return do_ioam_namespace(argc - 1, argv + 1);
+	if (matches(*argv, "encap"))
+		return do_ioam_encap(argc - 1, argv + 1);
+	if (matches(*argv, "transit"))
+		return do_ioam_transit(argc - 1, argv + 1);
+	if (matches(*argv, "decap"))
+		return do_ioam_decap(argc - 1, argv + 1);
+	fprintf(stderr, "Error: object \"%s\" is unknown, try \"hopmark ioam help\".\n", *argv);
+	return HM_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	while (argc > 1 && argv[1][0] == '-') {
+		const char *opt = argv[1] + 1;
+
+		if (*opt == '-')
+			opt++;
+		if (!*opt) {
+			argc--;
+			argv++;
+			break;
+		}
+		if (matches(opt, "json")) {
+			json = 1;
+		} else if (matches(opt, "pretty")) {
+			pretty = 1;
+		} else if (matches(opt, "statistics") || matches(opt, "stats")) {
+			show_stats++;
+		} else if (matches(opt, "Version")) {
+			printf("hopmark %s\n", HM_VERSION);
+			return HM_EXIT_OK;
+		} else if (matches(opt, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			fprintf(stderr, "Error: option \"%s\" is unknown, try \"hopmark -help\".\n",
+				argv[1]);
+			return HM_EXIT_USAGE;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	return do_cmd(argv[1], argc - 1, argv + 1);
+}

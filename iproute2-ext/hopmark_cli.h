@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * hopmark_cli.h - internals of the hopmark command: the object handlers,
+ * argument helpers (utils.c), the text/JSON print layer (json_print.c),
+ * pinned map access (maps.c) and program attachment (attach.c).
+ *
+ * Exit status of the command (documented in hopmark.8): 0 on success,
+ * %HM_EXIT_FAIL when the operation failed (kernel, bpffs, missing entry),
+ * %HM_EXIT_USAGE for a command line that does not parse.
+ */
+#ifndef __HOPMARK_CLI_H
+#define __HOPMARK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "hopmark.h"
+
+#define HM_EXIT_OK	0
+#define HM_EXIT_FAIL	1
+#define HM_EXIT_USAGE	2
+
+/* Global options. */
+extern int json;		/* -j: JSON output */
+extern int pretty;		/* -p: pretty JSON */
+extern int show_stats;		/* -s: counters */
+
+/*
+ * Argument walking, as iproute2 does it: argc/argv are advanced in place,
+ * NEXT_ARG() fails with a message naming the word that lacks a value.
+ */
+#define NEXT_ARG() do { argv++; if (--argc <= 0) incomplete_command(argv[-1]); } while (0)
+#define NEXT_ARG_OK() (argc - 1 > 0)
+#define PREV_ARG() do { argv--; argc++; } while (0)
+
+/* Object handlers; each takes the words after its own name. */
+int do_node(int argc, char **argv);
+int do_link(int argc, char **argv);
+int do_ioam(int argc, char **argv);
+int do_ioam_namespace(int argc, char **argv);
+int do_ioam_encap(int argc, char **argv);
+int do_ioam_transit(int argc, char **argv);
+int do_ioam_decap(int argc, char **argv);
+int do_monitor(int argc, char **argv);
+int do_decode(int argc, char **argv);
+
+/* utils.c */
+bool matches(const char *prefix, const char *word);
+void __attribute__((noreturn)) invarg(const char *msg, const char *arg);
+void __attribute__((noreturn)) incomplete_command(const char *word);
+void __attribute__((noreturn)) duparg(const char *key, const char *arg);
+void __attribute__((noreturn)) unknown_arg(const char *obj, const char *arg);
+void __attribute__((noreturn)) missing_arg(const char *what, const char *cmd);
+int get_u64_max(__u64 *val, const char *arg, __u64 max);
+__u32 get_u32_arg(const char *arg, __u32 max, const char *what);
+__u64 get_u64_arg(const char *arg, __u64 max, const char *what);
+__u32 get_ifindex_arg(const char *dev);
+int parse_ipv6_prefix(const char *arg, struct hopmark_encap_key *key);
+void format_ipv6_prefix(const struct hopmark_encap_key *key, char *buf, size_t len);
+const char *ifname_or_index(__u32 ifindex, char *buf);
+int hm_errf(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* json_print.c: the one print layer; PRINT_ANY prints text or JSON. */
+enum output_type {
+	PRINT_FP = 1,	/* text output only */
+	PRINT_JSON = 2,	/* JSON output only */
+	PRINT_ANY = 3,	/* either, whichever -j selects */
+};
+
+void new_json_obj(void);
+void delete_json_obj(void);
+void open_json_object(const char *key);
+void close_json_object(void);
+void open_json_array(enum output_type type, const char *key);
+void close_json_array(enum output_type type, const char *delim);
+void print_string(enum output_type type, const char *key, const char *fmt,
+		  const char *value);
+void print_uint(enum output_type type, const char *key, const char *fmt,
+		__u64 value);
+void print_int(enum output_type type, const char *key, const char *fmt,
+	       __s64 value);
+void print_hex(enum output_type type, const char *key, const char *fmt,
+	       __u64 value);
+void print_bool(enum output_type type, const char *key, const char *fmt,
+		bool value);
+void print_null(enum output_type type, const char *key, const char *fmt,
+		const char *text);
+void print_nl(void);
+void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* maps.c */
+int maps_prepare(void);
+int map_open_existing(const char *name);
+int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
+int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
+int node_get(struct hopmark_node_cfg *cfg);
+
+/* record_reader.c */
+struct json_object;
+int record_from_json(struct json_object *obj, struct hm_record *r);
+
+/* attach.c */
+enum hm_role {
+	HM_ROLE_ENCAP,		/* tc egress hm_encap */
+	HM_ROLE_TRANSIT_IN,	/* XDP hm_transit_in */
+	HM_ROLE_TRANSIT_OUT,	/* tc egress hm_transit_out */
+	HM_ROLE_DECAP,		/* tc ingress hm_decap */
+	HM_ROLE_MAX,
+};
+
+/**
+ * struct hm_attach_info - what runs in one role's hook on an interface
+ * @prog_id:	id of the program attached there, 0 if none
+ * @ours:	the program is hopmark's own (by name)
+ * @xdp_mode:	"driver", "generic" or "offload" for the XDP role
+ * @name:	program name
+ */
+struct hm_attach_info {
+	__u32 prog_id;
+	bool ours;
+	const char *xdp_mode;
+	char name[16];
+};
+
+const char *role_name(enum hm_role role);
+int role_attach(enum hm_role role, __u32 ifindex, const char *dev);
+int role_detach(enum hm_role role, __u32 ifindex, const char *dev);
+int role_query(enum hm_role role, __u32 ifindex, struct hm_attach_info *info);
+
+#endif /* __HOPMARK_CLI_H */

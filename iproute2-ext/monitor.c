@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * monitor.c - "hopmark monitor [count N]": the traces this node, as
+ * decapsulating node, reports.
+ *
+ * Source: hopmarkd's monitor socket ($HOPMARK_RUNDIR/hopmarkd.sock, default
+ * /run/hopmark/hopmarkd.sock), which sends every record as one JSON line
+ * (Documentation/json-record.rst). A BPF ring buffer has one consumer
+ * position, so while hopmarkd runs it alone reads hopmark_events; only when
+ * no agent listens does the command read the pinned ring buffer itself.
+ *
+ * Output: with -j the JSON lines, exactly as hopmarkd writes them; as text
+ * one table per record (hm_record_print_table()) and, after N records or
+ * on SIGINT/SIGTERM, the per-hop summary (hm_summary_print()).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "hopmark_cli.h"
+
+#define HM_RUNDIR_ENV		"HOPMARK_RUNDIR"
+#define HM_RUNDIR_DEFAULT	"/run/hopmark"
+#define HM_SOCK_NAME		"hopmarkd.sock"
+#define HM_POLL_MS		200
+/* A record line is a few KB at most (61 hops); longer lines are refused. */
+#define HM_LINE_MAX		(64 * 1024)
+
+static volatile sig_atomic_t stop;
+
+struct mon {
+	__u64 limit;		/* stop after this many records, 0: never */
+	__u64 seen;		/* records shown */
+	__u64 bad;		/* records that could not be shown */
+	__u32 sink_node_id;	/* for ring records */
+	struct hm_summary *sum;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hopmark [ -j ] monitor [ count N ]\n"
+		"       reads hopmarkd's socket $%s/%s (default %s/%s),\n"
+		"       or the pinned ring buffer %s when no hopmarkd runs\n",
+		HM_RUNDIR_ENV, HM_SOCK_NAME, HM_RUNDIR_DEFAULT, HM_SOCK_NAME, HM_MAP_EVENTS);
+}
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static void show_record(struct mon *m, const struct hm_record *r)
+{
+	hm_record_print_table(stdout, r);
+	putchar('\n');
+	fflush(stdout);
+	hm_summary_add(m->sum, r);
+}
+
+static bool done(const struct mon *m)
+{
+	return stop || (m->limit && m->seen >= m->limit);
+}
+
+static void handle_line(struct mon *m, const char *line)
+{
+	struct json_object *obj;
+	struct hm_record r;
+	int err;
+
+	if (!*line)
+		return;
+	m->seen++;
+	if (json) {
+		/* The agent's line, unchanged. */
+		printf("%s\n", line);
+		fflush(stdout);
+		return;
+	}
+	obj = json_tokener_parse(line);
+	err = obj ? record_from_json(obj, &r) : -EINVAL;
+	json_object_put(obj);
+	if (err) {
+		m->bad++;
+		fprintf(stderr, "hopmark: record %llu not shown: %s%s\n",
+			(unsigned long long)m->seen,
+			err == -EPROTO ? "its format differs from this hopmark's libhopmark" :
+					 "not a hopmark JSON record",
+			err == -EPROTO ? " (hopmarkd and hopmark from different versions?)" : "");
+		return;
+	}
+	show_record(m, &r);
+}
+
+static int monitor_socket(int fd, struct mon *m)
+{
+	char *buf = malloc(HM_LINE_MAX);
+	size_t used = 0;
+	int ret = HM_EXIT_OK;
+
+	if (!buf)
+		return hm_errf(-ENOMEM, "monitor");
+	while (!done(m)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char *nl, *start;
+		ssize_t n;
+
+		if (poll(&p, 1, HM_POLL_MS) <= 0)
+			continue;	/* timeout or EINTR: check stop */
+		n = read(fd, buf + used, HM_LINE_MAX - 1 - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = hm_errf(-errno, "reading the hopmarkd socket");
+			break;
+		}
+		if (n == 0) {
+			fprintf(stderr, "hopmark: hopmarkd closed the monitor socket.\n");
+			break;
+		}
+		used += n;
+		buf[used] = '\0';
+		start = buf;
+		while (!done(m) && (nl = strchr(start, '\n'))) {
+			*nl = '\0';
+			handle_line(m, start);
+			start = nl + 1;
+		}
+		used -= start - buf;
+		memmove(buf, start, used);
+		if (used == HM_LINE_MAX - 1) {
+			ret = hm_errf(0, "a line from hopmarkd exceeds %d bytes", HM_LINE_MAX);
+			break;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+static int ring_sample(void *ctx, void *data, size_t size)
+{
+	struct mon *m = ctx;
+	struct hm_record r;
+	int err;
+
+	m->seen++;
+	err = hm_record_from_ring(data, size, m->sink_node_id, &r);
+	if (err) {
+		m->bad++;
+		fprintf(stderr, "hopmark: record %llu not decoded: %s\n",
+			(unsigned long long)m->seen, strerror(-err));
+	} else if (json) {
+		hm_record_print_json(stdout, &r);
+	} else {
+		show_record(m, &r);
+	}
+	/* Negative stops the poll with exactly this record consumed. */
+	return done(m) ? -ECANCELED : 0;
+}
+
+static int monitor_ring(struct mon *m)
+{
+	struct hopmark_node_cfg node;
+	struct ring_buffer *rb;
+	int fd, err, ret = HM_EXIT_OK;
+
+	fd = map_open_existing(HM_MAP_EVENTS);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	m->sink_node_id = HM_IOAM_U24_UNAVAILABLE;
+	if (!node_get(&node) && (node.flags & HM_NODE_F_ID))
+		m->sink_node_id = node.node_id;
+	rb = ring_buffer__new(fd, ring_sample, m, NULL);
+	if (!rb) {
+		err = -errno;
+		close(fd);
+		return hm_errf(err, "cannot read the ring buffer %s", HM_MAP_EVENTS);
+	}
+	while (!done(m)) {
+		err = ring_buffer__poll(rb, HM_POLL_MS);
+		if (err < 0 && err != -EINTR && err != -ECANCELED) {
+			ret = hm_errf(err, "polling the ring buffer %s", HM_MAP_EVENTS);
+			break;
+		}
+	}
+	ring_buffer__free(rb);
+	close(fd);
+	return ret;
+}
+
+/* Connect to hopmarkd; -ENOENT/-ECONNREFUSED when no agent listens. */
+static int connect_agent(char *path, size_t len)
+{
+	const char *dir = getenv(HM_RUNDIR_ENV);
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (!dir || !*dir)
+		dir = HM_RUNDIR_DEFAULT;
+	snprintf(path, len, "%s/%s", dir, HM_SOCK_NAME);
+	if (strlen(path) >= sizeof(addr.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/**
+ * do_monitor() - "hopmark monitor [count N]"
+ * @argc: words after "monitor"
+ * @argv: the words
+ *
+ * Return: exit status: 0 also when stopped by SIGINT/SIGTERM.
+ */
+int do_monitor(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct mon m = {};
+	char path[256];
+	int fd, ret;
+
+	while (argc > 0) {
+		if (matches(*argv, "count")) {
+			NEXT_ARG();
+			m.limit = get_u64_arg(*argv, ~0ULL, "count");
+			if (!m.limit)
+				invarg("count must be at least 1", *argv);
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("monitor", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	/* No SA_RESTART: a signal ends poll() at once. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	m.sum = hm_summary_new();
+	if (!m.sum)
+		return hm_errf(-ENOMEM, "monitor");
+	fd = connect_agent(path, sizeof(path));
+	if (fd >= 0) {
+		ret = monitor_socket(fd, &m);
+		close(fd);
+	} else if (fd == -ENOENT || fd == -ECONNREFUSED) {
+		fprintf(stderr, "hopmark: no hopmarkd at %s: reading the ring buffer %s directly.\n",
+			path, HM_MAP_EVENTS);
+		ret = monitor_ring(&m);
+	} else {
+		ret = hm_errf(fd, "cannot connect to hopmarkd at %s", path);
+	}
+	if (!json && m.seen) {
+		printf("%llu record%s", (unsigned long long)m.seen, m.seen == 1 ? "" : "s");
+		if (m.bad)
+			printf(", %llu not shown", (unsigned long long)m.bad);
+		printf("\n");
+		hm_summary_print(m.sum, stdout, 0);
+	}
+	hm_summary_free(m.sum);
+	return ret;
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * utils.c - argument matching and parsing for the hopmark command, the
+ * iproute2 way: words may be abbreviated (matches()), and every error names
+ * the offending word: `Error: argument "foo" is wrong: ...`.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hopmark_cli.h"
+
+/**
+ * matches() - whether @prefix abbreviates the keyword @word
+ * @prefix:	what the user typed
+ * @word:	the keyword
+ *
+ * Return: true if @prefix is a non-empty prefix of @word (iproute2's
+ * matches(), with the sense of its return value made boolean).
+ */
+bool matches(const char *prefix, const char *word)
+{
+	size_t len = strlen(prefix);
+
+	return len && len <= strlen(word) && !strncmp(prefix, word, len);
+}
+
+/**
+ * invarg() - report an invalid value and exit with %HM_EXIT_USAGE
+ * @msg:	why the value is wrong
+ * @arg:	the value as typed
+ */
+void invarg(const char *msg, const char *arg)
+{
+	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
+	exit(HM_EXIT_USAGE);
+}
+
+/**
+ * incomplete_command() - report a keyword given without its value
+ * @word: the keyword
+ */
+void incomplete_command(const char *word)
+{
+	fprintf(stderr, "Error: \"%s\" needs a value: command line is not complete. Try \"help\".\n",
+		word);
+	exit(HM_EXIT_USAGE);
+}
+
+/**
+ * duparg() - report a keyword given twice
+ * @key: the keyword
+ * @arg: its second value
+ */
+void duparg(const char *key, const char *arg)
+{
+	fprintf(stderr, "Error: duplicate \"%s\": \"%s\" is the second value\n", key, arg);
+	exit(HM_EXIT_USAGE);
+}
+
+/**
+ * unknown_arg() - report a word that no grammar rule takes
+ * @obj: the command it was given to, e.g. "ioam encap"
+ * @arg: the word
+ */
+void unknown_arg(const char *obj, const char *arg)
+{
+	fprintf(stderr, "Error: argument \"%s\" is wrong: unknown for \"hopmark %s\". Try \"hopmark %s help\".\n",
+		arg, obj, obj);
+	exit(HM_EXIT_USAGE);
+}
+
+/**
+ * missing_arg() - report a required keyword that was not given
+ * @what: the keyword, e.g. "dev"
+ * @cmd: the command, e.g. "ioam encap add"
+ */
+void missing_arg(const char *what, const char *cmd)
+{
+	fprintf(stderr, "Error: \"%s\" is required by \"hopmark %s\".\n", what, cmd);
+	exit(HM_EXIT_USAGE);
+}
+
+/**
+ * get_u64_max() - parse an unsigned number (decimal, 0x hex or 0 octal)
+ * @val:	output
+ * @arg:	text
+ * @max:	largest accepted value
+ *
+ * Return: 0; -EINVAL if @arg is not a number; -ERANGE if above @max.
+ */
+int get_u64_max(__u64 *val, const char *arg, __u64 max)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*arg || *arg == '-' || *arg == '+' || *arg == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
+/**
+ * get_u64_arg() - parse a number or exit naming the word
+ * @arg:	text
+ * @max:	largest accepted value
+ * @what:	what the number is, for the message ("node id")
+ *
+ * Return: the value.
+ */
+__u64 get_u64_arg(const char *arg, __u64 max, const char *what)
+{
+	char msg[160];
+	__u64 v;
+	int err;
+
+	err = get_u64_max(&v, arg, max);
+	if (err == -EINVAL) {
+		snprintf(msg, sizeof(msg), "%s must be a number", what);
+		invarg(msg, arg);
+	}
+	if (err == -ERANGE) {
+		unsigned long long all_ones = (unsigned long long)max + 1;
+
+		/* IDs stop one short of all-ones, RFC 9197's "unavailable". */
+		if (max < ~0ULL && !(all_ones & (all_ones + 1)))
+			snprintf(msg, sizeof(msg),
+				 "%s must be at most %llu (0x%llx); 0x%llx means unavailable",
+				 what, (unsigned long long)max, (unsigned long long)max, all_ones);
+		else
+			snprintf(msg, sizeof(msg), "%s must be at most %llu (0x%llx)",
+				 what, (unsigned long long)max, (unsigned long long)max);
+		invarg(msg, arg);
+	}
+	return v;
+}
+
+/** get_u32_arg() - get_u64_arg() for values that fit 32 bits */
+__u32 get_u32_arg(const char *arg, __u32 max, const char *what)
+{
+	return (__u32)get_u64_arg(arg, max, what);
+}
+
+/**
+ * get_ifindex_arg() - interface index of a device name, or exit naming it
+ * @dev: interface name
+ *
+ * Return: the ifindex (never 0).
+ */
+__u32 get_ifindex_arg(const char *dev)
+{
+	char msg[96];
+	unsigned int idx;
+
+	if (strlen(dev) >= IF_NAMESIZE)
+		invarg("interface name is too long", dev);
+	idx = if_nametoindex(dev);
+	if (!idx) {
+		snprintf(msg, sizeof(msg), "%s", errno == ENODEV ? "no such device" : strerror(errno));
+		fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", dev, msg);
+		exit(HM_EXIT_FAIL);
+	}
+	return idx;
+}
+
+/**
+ * parse_ipv6_prefix() - parse "ADDR[/LEN]" into an LPM key
+ * @arg:	text; without /LEN the prefix is the address (/128)
+ * @key:	output, address in network byte order
+ *
+ * Host bits beyond the prefix length must be zero, as `ip route` demands,
+ * so that `encap del` of the same text finds the entry.
+ *
+ * Return: 0, or exits with a message naming @arg.
+ */
+int parse_ipv6_prefix(const char *arg, struct hopmark_encap_key *key)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	const char *slash;
+	__u64 plen = 128;
+	unsigned int i;
+
+	if (strlen(arg) >= sizeof(buf))
+		invarg("not an IPv6 prefix", arg);
+	strcpy(buf, arg);
+	slash = strchr(arg, '/');
+	if (slash) {
+		buf[slash - arg] = '\0';
+		if (get_u64_max(&plen, slash + 1, 128))
+			invarg("prefix length must be 0..128", arg);
+	}
+	memset(key, 0, sizeof(*key));
+	if (inet_pton(AF_INET6, buf, key->addr) != 1)
+		invarg("not an IPv6 address or prefix (ADDR[/LEN])", arg);
+	key->prefixlen = plen;
+	for (i = 0; i < 128; i++) {
+		if (i >= plen && (key->addr[i / 8] & (0x80 >> (i % 8))))
+			invarg("address has bits set beyond the prefix length", arg);
+	}
+	return 0;
+}
+
+/**
+ * format_ipv6_prefix() - text form "ADDR/LEN" of an LPM key
+ * @key:	key
+ * @buf:	output
+ * @len:	size of @buf (INET6_ADDRSTRLEN + 4 is enough)
+ */
+void format_ipv6_prefix(const struct hopmark_encap_key *key, char *buf, size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, key->addr, addr, sizeof(addr));
+	snprintf(buf, len, "%s/%u", addr, key->prefixlen);
+}
+
+/**
+ * ifname_or_index() - interface name, or "if<N>" when it has gone
+ * @ifindex:	interface index
+ * @buf:	at least IF_NAMESIZE bytes
+ *
+ * Return: @buf.
+ */
+const char *ifname_or_index(__u32 ifindex, char *buf)
+{
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
+	return buf;
+}
+
+/**
+ * hm_errf() - print "Error: <message>: <strerror(-err)>" to stderr
+ * @err:	negative errno (0: no reason appended)
+ * @fmt:	message
+ *
+ * Return: %HM_EXIT_FAIL, to be returned by the command.
+ */
+int hm_errf(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputs(".\n", stderr);
+	return HM_EXIT_FAIL;
+}
