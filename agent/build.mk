@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# hopmarkd, the per-node agent (see Documentation/agent.rst).
+#
+#   make hopmarkd        build/hopmarkd
+#   make install-agent   binary, man page and systemd unit under $(DESTDIR)
+
+HM_LIB		?= $(BUILD)/libhopmark.a
+
+AGENT_SRCS	:= $(wildcard agent/*.c)
+AGENT_OBJS	:= $(patsubst agent/%.c,$(BUILD)/obj/agent/%.o,$(AGENT_SRCS))
+AGENT_BIN	:= $(BUILD)/hopmarkd
+
+.PHONY: hopmarkd install-agent
+all: $(AGENT_BIN)
+install: install-agent
+hopmarkd: $(AGENT_BIN)
+
+$(BUILD)/obj/agent:
+	mkdir -p $@
+
+$(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h lib/hopmark.h \
+		lib/hopmark_maps.h lib/ioam6_trace.h | $(BUILD)/obj/agent
+	$(CC) $(HM_CFLAGS) -c -o $@ $<
+
+$(AGENT_BIN): $(AGENT_OBJS) $(HM_LIB)
+	$(CC) $(HM_CFLAGS) -o $@ $(AGENT_OBJS) $(HM_LIB) $(HM_LDLIBS)
+
+install-agent: $(AGENT_BIN)
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)
+	install -m 0755 $(AGENT_BIN) $(DESTDIR)$(SBINDIR)/hopmarkd
+	install -m 0644 agent/hopmarkd.8 $(DESTDIR)$(MANDIR)/man8/hopmarkd.8
+	sed 's|@SBINDIR@|$(SBINDIR)|g' agent/hopmarkd.service > \
+		$(DESTDIR)$(UNITDIR)/hopmarkd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/hopmarkd.service

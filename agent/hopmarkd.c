@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * hopmarkd.c - the hopmark agent: options and the main loop.
+ *
+ * One thread, one epoll instance. It waits on
+ *   - the hopmark_events ring buffer: a sink's IOAM records, turned into
+ *     JSON lines (hm_record_from_ring(), hm_record_print_json()) for the
+ *     output and the monitor socket, a whole batch per wakeup;
+ *   - a timerfd every --qdepth-interval: qdisc backlog into hopmark_qdepth;
+ *   - a one-second timerfd: the TAI offset in hopmark_node, the sink's node
+ *     ID, and the rate-limited report of records that failed to decode;
+ *   - the monitor socket and its clients;
+ *   - a signalfd: SIGINT/SIGTERM stop, SIGHUP reopens the output file,
+ *     SIGUSR1 prints the counters.
+ * See hopmarkd.8 and Documentation/agent.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "hopmark.h"
+#include "hopmarkd.h"
+
+/* Records per ring buffer batch before the batch is written out. */
+#define HM_BATCH_MAX		4096
+
+/**
+ * struct hm_agent_stats - the agent's own counters (final stats line)
+ * @records:		records written
+ * @decode_errors:	records hm_record_from_ring() rejected
+ * @decode_reported:	@decode_errors already reported on stderr
+ * @last_decode_err:	negative errno of the latest rejection
+ * @output_errors:	batches the output stream failed to take
+ * @output_reported:	@output_errors already reported
+ * @batches:		ring buffer wakeups that produced records
+ * @qdepth_polls:	successful qdisc polls
+ * @qdepth_errors:	failed qdisc polls
+ * @qdepth_reported:	@qdepth_errors already reported
+ * @last_qdepth_err:	negative errno of the latest failed poll
+ * @tai_updates:	writes of hopmark_node.tai_offset_ns
+ * @tai_errors:		failed TAI refreshes
+ */
+struct hm_agent_stats {
+	__u64	records;
+	__u64	decode_errors;
+	__u64	decode_reported;
+	int	last_decode_err;
+	__u64	output_errors;
+	__u64	output_reported;
+	__u64	batches;
+	__u64	qdepth_polls;
+	__u64	qdepth_errors;
+	__u64	qdepth_reported;
+	int	last_qdepth_err;
+	__u64	tai_updates;
+	__u64	tai_errors;
+};
+
+/**
+ * struct hm_agent - everything the main loop owns
+ * @output_path:	-o FILE, NULL for standard output
+ * @socket_path:	monitor socket path
+ * @qdepth_interval_ms:	--qdepth-interval, 0 = no qdisc polling
+ * @quiet:		-q: records go to socket clients only
+ * @no_records:		--no-records: no ring buffer, no socket
+ * @out:		output stream, NULL with -q
+ * @epfd:		epoll instance
+ * @sig_fd:		signalfd
+ * @qdepth_tfd:		queue-depth timerfd, -1 when disabled
+ * @tick_tfd:		one-second timerfd
+ * @node_fd:		hopmark_node
+ * @qdepth_fd:		hopmark_qdepth
+ * @events_fd:		hopmark_events
+ * @rb:			ring buffer consumer
+ * @qp:			qdisc poller
+ * @mon:		monitor socket
+ * @node:		hopmark_node as last read
+ * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
+ * @batch:		memory stream collecting the JSON lines of one batch
+ * @batch_buf:		its buffer
+ * @batch_len:		its length
+ * @batch_n:		records in the batch
+ * @stop:		a stop signal arrived
+ * @stats:		counters
+ * @ev_ring:		epoll tags of the fds above
+ * @ev_sig:		see @ev_ring
+ * @ev_qdepth:		see @ev_ring
+ * @ev_tick:		see @ev_ring
+ */
+struct hm_agent {
+	const char *output_path;
+	char *socket_path;
+	unsigned int qdepth_interval_ms;
+	int quiet;
+	int no_records;
+
+	FILE *out;
+	int epfd;
+	int sig_fd;
+	int qdepth_tfd;
+	int tick_tfd;
+	int node_fd;
+	int qdepth_fd;
+	int events_fd;
+	struct ring_buffer *rb;
+	struct hm_qdisc_poll *qp;
+	struct hm_monitor *mon;
+	struct hm_node_view node;
+	__u64 seen_max_age_ns;
+
+	FILE *batch;
+	char *batch_buf;
+	size_t batch_len;
+	unsigned int batch_n;
+
+	int stop;
+	struct hm_agent_stats stats;
+	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick;
+};
+
+static void hm_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, HOPMARKD_NAME ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " HOPMARKD_NAME " [OPTIONS]\n"
+"hopmark agent: sink records to JSON lines, monitor socket, queue depth, TAI offset.\n"
+"\n"
+"  -o, --output FILE           append records to FILE (default: standard output);\n"
+"                              SIGHUP reopens it\n"
+"  -s, --socket PATH           monitor socket (default: $" HM_RUNDIR_ENV "/" HM_SOCK_NAME ",\n"
+"                              " HM_RUNDIR_ENV " default " HM_RUNDIR_DEFAULT ")\n"
+"  -i, --qdepth-interval MS    poll qdisc backlog every MS milliseconds\n"
+"                              (default 10, 0 disables)\n"
+"  -q, --quiet                 write records to socket clients only\n"
+"      --no-records            queue depth and TAI offset only (transit node):\n"
+"                              no ring buffer, no socket\n"
+"  -h, --help                  this help\n"
+"  -V, --version               print the version\n"
+"\n"
+"Pins: $" HM_BPFFS_ENV "/" HM_PIN_SUBDIR " (default " HM_BPFFS_DEFAULT "/" HM_PIN_SUBDIR ").\n"
+"Exit status: 0 stopped by SIGINT/SIGTERM, 1 failure, 2 usage error.\n");
+}
+
+/* Parse a decimal number of milliseconds in [0, 3600000]. */
+static int hm_parse_ms(const char *s, unsigned int *ms)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v > 3600000UL)
+		return -EINVAL;
+	*ms = v;
+	return 0;
+}
+
+static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
+{
+	enum { OPT_NO_RECORDS = 256 };
+	static const struct option opts[] = {
+		{ "output",		required_argument, NULL, 'o' },
+		{ "socket",		required_argument, NULL, 's' },
+		{ "qdepth-interval",	required_argument, NULL, 'i' },
+		{ "quiet",		no_argument,	   NULL, 'q' },
+		{ "no-records",		no_argument,	   NULL, OPT_NO_RECORDS },
+		{ "help",		no_argument,	   NULL, 'h' },
+		{ "version",		no_argument,	   NULL, 'V' },
+		{}
+	};
+	const char *rundir;
+	int c;
+
+	a->qdepth_interval_ms = 10;
+	while ((c = getopt_long(argc, argv, "o:s:i:qhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->output_path = optarg;
+			break;
+		case 's':
+			free(a->socket_path);
+			a->socket_path = strdup(optarg);
+			if (!a->socket_path)
+				return -ENOMEM;
+			break;
+		case 'i':
+			if (hm_parse_ms(optarg, &a->qdepth_interval_ms)) {
+				hm_log("invalid --qdepth-interval \"%s\": milliseconds, 0..3600000",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case OPT_NO_RECORDS:
+			a->no_records = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(HM_EXIT_OK);
+		case 'V':
+			printf(HOPMARKD_NAME " " HOPMARKD_VERSION "\n");
+			exit(HM_EXIT_OK);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		hm_log("unexpected argument \"%s\"", argv[optind]);
+		return -EINVAL;
+	}
+	if (a->quiet && a->output_path) {
+		hm_log("--quiet and --output exclude each other");
+		return -EINVAL;
+	}
+	if (a->no_records && (a->quiet || a->output_path)) {
+		hm_log("--no-records writes no records: drop --quiet/--output");
+		return -EINVAL;
+	}
+	if (!a->socket_path) {
+		rundir = getenv(HM_RUNDIR_ENV);
+		if (!rundir || !*rundir)
+			rundir = HM_RUNDIR_DEFAULT;
+		if (asprintf(&a->socket_path, "%s/%s", rundir, HM_SOCK_NAME) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int hm_output_open(struct hm_agent *a)
+{
+	FILE *f;
+
+	if (a->quiet || a->no_records) {
+		a->out = NULL;
+		return 0;
+	}
+	if (!a->output_path) {
+		a->out = stdout;
+		return 0;
+	}
+	f = fopen(a->output_path, "ae");
+	if (!f)
+		return -errno;
+	a->out = f;
+	return 0;
+}
+
+/* SIGHUP: logrotate moved the file away; continue in a new one. */
+static void hm_output_reopen(struct hm_agent *a)
+{
+	FILE *f;
+
+	if (!a->output_path || !a->out)
+		return;
+	f = fopen(a->output_path, "ae");
+	if (!f) {
+		hm_log("SIGHUP: cannot reopen %s: %s; still writing the old file",
+		       a->output_path, strerror(errno));
+		return;
+	}
+	fclose(a->out);
+	a->out = f;
+}
+
+/* ring_buffer sample callback: one struct hopmark_ioam_record. */
+static int hm_on_record(void *ctx, void *data, size_t size)
+{
+	struct hm_agent *a = ctx;
+	struct hm_record rec;
+	off_t pos;
+	int err;
+
+	err = hm_record_from_ring(data, size, a->node.node_id, &rec);
+	if (err) {
+		a->stats.decode_errors++;
+		a->stats.last_decode_err = err;
+		return 0;
+	}
+	if (!a->batch) {
+		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
+		if (!a->batch) {
+			a->stats.output_errors++;
+			return 0;
+		}
+	}
+	pos = ftello(a->batch);
+	if (hm_record_print_json(a->batch, &rec)) {
+		/* Out of memory mid-line: cut the partial line off the batch. */
+		if (pos >= 0)
+			fseeko(a->batch, pos, SEEK_SET);
+		a->stats.output_errors++;
+		return 0;
+	}
+	a->stats.records++;
+	/*
+	 * Bound a batch so a producer as fast as the agent cannot keep it
+	 * from writing: a negative return stops ring_buffer__consume()
+	 * after this record (consumed); epoll reports the rest at once.
+	 */
+	if (++a->batch_n >= HM_BATCH_MAX)
+		return -EAGAIN;
+	return 0;
+}
+
+/* Write one batch of JSON lines to the output and to every client. */
+static int hm_batch_flush(struct hm_agent *a)
+{
+	int ret = 0;
+
+	if (!a->batch)
+		return 0;
+	if (fclose(a->batch)) {
+		a->stats.output_errors++;
+		goto out;
+	}
+	a->stats.batches++;
+	if (a->out && a->batch_len) {
+		if (fwrite(a->batch_buf, 1, a->batch_len, a->out) != a->batch_len ||
+		    fflush(a->out)) {
+			if (errno == EPIPE) {
+				/* Nobody reads standard output any more. */
+				hm_log("output closed by its reader (EPIPE), stopping");
+				ret = -EPIPE;
+			}
+			a->stats.output_errors++;
+			clearerr(a->out);
+		}
+	}
+	if (a->mon && a->batch_len)
+		hm_monitor_send(a->mon, a->batch_buf, a->batch_len);
+out:
+	free(a->batch_buf);
+	a->batch = NULL;
+	a->batch_buf = NULL;
+	a->batch_len = 0;
+	a->batch_n = 0;
+	return ret;
+}
+
+static int hm_ring_drain(struct hm_agent *a)
+{
+	int n;
+
+	n = ring_buffer__consume(a->rb);
+	if (n < 0 && n != -EAGAIN) {
+		hm_log("ring buffer: %s", strerror(-n));
+		return n;
+	}
+	return hm_batch_flush(a);
+}
+
+static void hm_qdepth_poll(struct hm_agent *a)
+{
+	int ret = hm_qdisc_poll_run(a->qp);
+
+	if (ret < 0) {
+		a->stats.qdepth_errors++;
+		a->stats.last_qdepth_err = ret;
+	} else {
+		a->stats.qdepth_polls++;
+	}
+}
+
+/*
+ * The datapath ignores readings older than hopmark_node.qdepth_max_age_ns
+ * (set by `hopmark node set`): say so when that bound makes the agent's
+ * polling useless, once per value seen.
+ */
+static void hm_check_max_age(struct hm_agent *a)
+{
+	__u64 age = a->node.qdepth_max_age_ns;
+	__u64 interval_ns = (__u64)a->qdepth_interval_ms * 1000000ULL;
+
+	if (!a->qdepth_interval_ms || age == a->seen_max_age_ns)
+		return;
+	a->seen_max_age_ns = age;
+	if (!age)
+		hm_log("%s.qdepth_max_age_ns is 0: the datapath writes queue depth as unavailable until `hopmark node set` sets it",
+		       HM_MAP_NODE);
+	else if (age < interval_ns)
+		hm_log("%s.qdepth_max_age_ns (%llu ns) is shorter than --qdepth-interval (%u ms): most readings will be stale",
+		       HM_MAP_NODE, (unsigned long long)age, a->qdepth_interval_ms);
+}
+
+/* Once a second: TAI offset, sink node ID, rate-limited error reports. */
+static void hm_tick(struct hm_agent *a)
+{
+	__u64 n;
+	int ret;
+
+	ret = hm_tai_refresh(a->node_fd, &a->node);
+	if (ret < 0) {
+		if (!a->stats.tai_errors++)
+			hm_log("cannot refresh %s.tai_offset_ns: %s", HM_MAP_NODE,
+			       strerror(-ret));
+	} else if (ret > 0) {
+		a->stats.tai_updates++;
+		hm_log("%s.tai_offset_ns = %lld (TAI - UTC)", HM_MAP_NODE,
+		       (long long)a->node.tai_offset_ns);
+	}
+	if (ret >= 0)
+		hm_check_max_age(a);
+
+	n = a->stats.decode_errors - a->stats.decode_reported;
+	if (n) {
+		hm_log("%llu record(s) failed to decode in the last second (last: %s), %llu in all",
+		       (unsigned long long)n, strerror(-a->stats.last_decode_err),
+		       (unsigned long long)a->stats.decode_errors);
+		a->stats.decode_reported = a->stats.decode_errors;
+	}
+	n = a->stats.output_errors - a->stats.output_reported;
+	if (n) {
+		hm_log("%llu output write(s) failed in the last second, %llu in all",
+		       (unsigned long long)n,
+		       (unsigned long long)a->stats.output_errors);
+		a->stats.output_reported = a->stats.output_errors;
+	}
+	n = a->stats.qdepth_errors - a->stats.qdepth_reported;
+	if (n) {
+		hm_log("%llu qdisc poll(s) failed in the last second (last: %s), %llu in all",
+		       (unsigned long long)n, strerror(-a->stats.last_qdepth_err),
+		       (unsigned long long)a->stats.qdepth_errors);
+		a->stats.qdepth_reported = a->stats.qdepth_errors;
+	}
+}
+
+/*
+ * Records the sink could not queue (ring buffer full) never reach the
+ * agent; the datapath counts them per interface and CPU in hopmark_stats.
+ * Return their sum, or -1 if the map cannot be read.
+ */
+static long long hm_events_lost(void)
+{
+	struct hopmark_link_stats *vals;
+	__u32 key, next, *prev = NULL;
+	long long sum = 0;
+	int fd, ncpu, i;
+
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return -1;
+	fd = hm_map_open(HM_MAP_STATS);
+	if (fd < 0)
+		return -1;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals) {
+		close(fd);
+		return -1;
+	}
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue;	/* interface removed meanwhile */
+		for (i = 0; i < ncpu; i++)
+			sum += vals[i].cnt[HM_CNT_EVENTS_LOST];
+	}
+	free(vals);
+	close(fd);
+	return sum;
+}
+
+static void hm_print_stats(const struct hm_agent *a, const char *what)
+{
+	const struct hm_monitor_stats *ms = a->mon ? hm_monitor_stats(a->mon) : NULL;
+
+	fprintf(stderr, HOPMARKD_NAME ": %s: records %llu events_lost %lld decode_errors %llu"
+		" output_errors %llu qdepth_polls %llu qdepth_errors %llu tai_updates %llu"
+		" clients_accepted %llu clients_connected %u clients_dropped_slow %llu"
+		" clients_refused %llu\n", what,
+		(unsigned long long)a->stats.records,
+		a->no_records ? 0LL : hm_events_lost(),
+		(unsigned long long)a->stats.decode_errors,
+		(unsigned long long)a->stats.output_errors,
+		(unsigned long long)a->stats.qdepth_polls,
+		(unsigned long long)a->stats.qdepth_errors,
+		(unsigned long long)a->stats.tai_updates,
+		(unsigned long long)(ms ? ms->accepted : 0),
+		ms ? ms->connected : 0,
+		(unsigned long long)(ms ? ms->dropped_slow : 0),
+		(unsigned long long)(ms ? ms->refused : 0));
+}
+
+static int hm_on_signal(struct hm_agent *a)
+{
+	struct signalfd_siginfo si;
+
+	while (read(a->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGINT:
+		case SIGTERM:
+			a->stop = 1;
+			break;
+		case SIGHUP:
+			hm_output_reopen(a);
+			break;
+		case SIGUSR1:
+			hm_print_stats(a, "stats");
+			break;
+		}
+	}
+	return 0;
+}
+
+static int hm_timer_new(struct hm_agent *a, struct hm_ev_src *src,
+			enum hm_ev_kind kind, unsigned int ms)
+{
+	struct itimerspec its = {
+		.it_interval = { ms / 1000, (ms % 1000) * 1000000L },
+		.it_value = { ms / 1000, (ms % 1000) * 1000000L },
+	};
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = src };
+	int fd;
+
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (timerfd_settime(fd, 0, &its, NULL) ||
+	    epoll_ctl(a->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	src->kind = kind;
+	return fd;
+}
+
+static void hm_timer_ack(int fd)
+{
+	__u64 expirations;
+
+	/* Missed expirations are not made up for: only the latest state counts. */
+	if (read(fd, &expirations, sizeof(expirations)) < 0)
+		return;
+}
+
+static int hm_setup_signals(struct hm_agent *a)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &a->ev_sig };
+	sigset_t mask;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -errno;
+	a->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (a->sig_fd < 0)
+		return -errno;
+	a->ev_sig.kind = HM_EV_SIGNAL;
+	if (epoll_ctl(a->epfd, EPOLL_CTL_ADD, a->sig_fd, &ev))
+		return -errno;
+	return 0;
+}
+
+static int hm_open_map(const char *name)
+{
+	int fd = hm_map_open(name);
+
+	if (fd < 0) {
+		char dir[256];
+
+		if (hm_pin_dir(dir, sizeof(dir)))
+			snprintf(dir, sizeof(dir), "(pin directory too long)");
+		hm_log("cannot open pinned map %s/%s: %s", dir, name,
+		       strerror(-fd));
+	}
+	return fd;
+}
+
+static int hm_setup(struct hm_agent *a)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &a->ev_ring };
+	int err;
+
+	a->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (a->epfd < 0)
+		return -errno;
+	err = hm_setup_signals(a);
+	if (err) {
+		hm_log("signals: %s", strerror(-err));
+		return err;
+	}
+
+	/* The agent may start first: create what the programs will reuse. */
+	err = hm_maps_create();
+	if (err) {
+		hm_log("cannot create the hopmark maps on %s: %s%s", hm_bpffs_root(),
+		       strerror(-err), err == -ENODEV ?
+		       " (not a bpffs: mount -t bpf bpf DIR, or set " HM_BPFFS_ENV ")" : "");
+		return err;
+	}
+	a->node_fd = hm_open_map(HM_MAP_NODE);
+	if (a->node_fd < 0)
+		return a->node_fd;
+	err = hm_tai_refresh(a->node_fd, &a->node);
+	if (err < 0) {
+		hm_log("cannot read %s: %s", HM_MAP_NODE, strerror(-err));
+		return err;
+	}
+	if (err > 0)
+		a->stats.tai_updates++;
+	a->seen_max_age_ns = ~0ULL;
+	hm_check_max_age(a);
+
+	if (a->qdepth_interval_ms) {
+		a->qdepth_fd = hm_open_map(HM_MAP_QDEPTH);
+		if (a->qdepth_fd < 0)
+			return a->qdepth_fd;
+		a->qp = hm_qdisc_poll_new(a->qdepth_fd);
+		if (!a->qp) {
+			err = -errno;
+			hm_log("rtnetlink: %s", strerror(errno));
+			return err;
+		}
+		hm_qdepth_poll(a);
+		if (a->stats.qdepth_errors) {
+			hm_log("qdisc poll: %s", strerror(-a->stats.last_qdepth_err));
+			return a->stats.last_qdepth_err;
+		}
+		a->qdepth_tfd = hm_timer_new(a, &a->ev_qdepth, HM_EV_QDEPTH,
+					     a->qdepth_interval_ms);
+		if (a->qdepth_tfd < 0)
+			return a->qdepth_tfd;
+	}
+	a->tick_tfd = hm_timer_new(a, &a->ev_tick, HM_EV_TICK, 1000);
+	if (a->tick_tfd < 0)
+		return a->tick_tfd;
+
+	if (a->no_records)
+		return 0;
+
+	err = hm_output_open(a);
+	if (err) {
+		hm_log("cannot open %s: %s", a->output_path, strerror(-err));
+		return err;
+	}
+	a->events_fd = hm_open_map(HM_MAP_EVENTS);
+	if (a->events_fd < 0)
+		return a->events_fd;
+	a->rb = ring_buffer__new(a->events_fd, hm_on_record, a, NULL);
+	if (!a->rb) {
+		err = -errno;
+		hm_log("ring buffer %s: %s", HM_MAP_EVENTS, strerror(errno));
+		return err;
+	}
+	a->ev_ring.kind = HM_EV_RING;
+	if (epoll_ctl(a->epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(a->rb), &ev))
+		return -errno;
+
+	a->mon = hm_monitor_new(a->socket_path, a->epfd);
+	if (!a->mon) {
+		err = -errno;
+		hm_log("monitor socket %s: %s%s", a->socket_path, strerror(errno),
+		       errno == EADDRINUSE ? " (another hopmarkd serves it)" : "");
+		return err;
+	}
+	return 0;
+}
+
+static void hm_teardown(struct hm_agent *a)
+{
+	hm_monitor_free(a->mon);
+	ring_buffer__free(a->rb);
+	hm_qdisc_poll_free(a->qp);
+	if (a->out && a->out != stdout)
+		fclose(a->out);
+	else if (a->out)
+		fflush(a->out);
+	if (a->events_fd >= 0)
+		close(a->events_fd);
+	if (a->qdepth_fd >= 0)
+		close(a->qdepth_fd);
+	if (a->node_fd >= 0)
+		close(a->node_fd);
+	if (a->qdepth_tfd >= 0)
+		close(a->qdepth_tfd);
+	if (a->tick_tfd >= 0)
+		close(a->tick_tfd);
+	if (a->sig_fd >= 0)
+		close(a->sig_fd);
+	if (a->epfd >= 0)
+		close(a->epfd);
+	free(a->socket_path);
+}
+
+/* Clients freed so far: a change invalidates pending epoll events. */
+static __u64 hm_clients_gone(const struct hm_agent *a)
+{
+	const struct hm_monitor_stats *ms;
+
+	if (!a->mon)
+		return 0;
+	ms = hm_monitor_stats(a->mon);
+	return ms->closed + ms->dropped_slow;
+}
+
+static int hm_run(struct hm_agent *a)
+{
+	struct epoll_event evs[32];
+	int i, n, err;
+
+	while (!a->stop) {
+		n = epoll_wait(a->epfd, evs, 32, -1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			hm_log("epoll_wait: %s", strerror(errno));
+			return -errno;
+		}
+		for (i = 0; i < n; i++) {
+			struct hm_ev_src *src = evs[i].data.ptr;
+			__u64 gone = hm_clients_gone(a);
+
+			switch (src->kind) {
+			case HM_EV_RING:
+				err = hm_ring_drain(a);
+				if (err)
+					return err;
+				break;
+			case HM_EV_SIGNAL:
+				hm_on_signal(a);
+				break;
+			case HM_EV_QDEPTH:
+				hm_timer_ack(a->qdepth_tfd);
+				hm_qdepth_poll(a);
+				break;
+			case HM_EV_TICK:
+				hm_timer_ack(a->tick_tfd);
+				hm_tick(a);
+				break;
+			case HM_EV_LISTEN:
+			case HM_EV_CLIENT:
+				hm_monitor_event(a->mon, src, evs[i].events);
+				break;
+			}
+			/*
+			 * A client freed while handling this event (hung up,
+			 * or dropped as too slow while sending a batch) may
+			 * own a later entry of evs[]: ask epoll again. Every
+			 * fd is level-triggered, so nothing is lost.
+			 */
+			if (hm_clients_gone(a) != gone)
+				break;
+		}
+	}
+	/* Stopping: what the sink already reported is not lost. */
+	if (a->rb)
+		return hm_ring_drain(a);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct hm_agent a = {
+		.epfd = -1, .sig_fd = -1, .qdepth_tfd = -1, .tick_tfd = -1,
+		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1,
+	};
+	int err;
+
+	if (hm_parse_args(&a, argc, argv)) {
+		free(a.socket_path);
+		return HM_EXIT_USAGE;
+	}
+	err = hm_setup(&a);
+	if (!err) {
+		char qd[48] = "no qdisc polling";
+
+		if (a.qdepth_interval_ms)
+			snprintf(qd, sizeof(qd), "qdisc polling every %u ms",
+				 a.qdepth_interval_ms);
+		hm_log("started: pins %s/%s, %s, %s%s%s",
+		       hm_bpffs_root(), HM_PIN_SUBDIR,
+		       a.no_records ? "no records" :
+		       a.quiet ? "records to socket clients" :
+		       a.output_path ? a.output_path : "records to stdout",
+		       qd, a.mon ? ", socket " : "", a.mon ? a.socket_path : "");
+		err = hm_run(&a);
+		hm_print_stats(&a, err ? "failed" : "exiting");
+	}
+	hm_teardown(&a);
+	return err ? HM_EXIT_FAILURE : HM_EXIT_OK;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * hopmarkd.h - interfaces between the parts of the hopmark agent:
+ * the main loop (hopmarkd.c), the qdisc poller (qdisc_poll.c), the monitor
+ * socket (monitor_sock.c) and the TAI offset refresher (tai.c).
+ *
+ * Everything the main loop waits on is registered in one epoll instance;
+ * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
+ * who handles the event.
+ */
+#ifndef __HOPMARKD_H
+#define __HOPMARKD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#define HOPMARKD_NAME		"hopmarkd"
+#define HOPMARKD_VERSION	"0.1"
+
+#define HM_RUNDIR_ENV		"HOPMARK_RUNDIR"
+#define HM_RUNDIR_DEFAULT	"/run/hopmark"
+#define HM_SOCK_NAME		"hopmarkd.sock"
+
+/* Exit codes (documented in hopmarkd.8). */
+#define HM_EXIT_OK		0	/* stopped by SIGINT or SIGTERM */
+#define HM_EXIT_FAILURE		1	/* could not start, or a fatal error */
+#define HM_EXIT_USAGE		2	/* bad command line */
+
+/**
+ * enum hm_ev_kind - who handles an epoll event
+ * @HM_EV_RING:		the ring buffer hopmark_events has records
+ * @HM_EV_SIGNAL:	the signalfd has a signal
+ * @HM_EV_QDEPTH:	the queue-depth timerfd expired
+ * @HM_EV_TICK:		the one-second timerfd expired
+ * @HM_EV_LISTEN:	the monitor socket has a connection to accept
+ * @HM_EV_CLIENT:	a monitor client is readable, writable or gone
+ */
+enum hm_ev_kind {
+	HM_EV_RING,
+	HM_EV_SIGNAL,
+	HM_EV_QDEPTH,
+	HM_EV_TICK,
+	HM_EV_LISTEN,
+	HM_EV_CLIENT,
+};
+
+/**
+ * struct hm_ev_src - what an epoll_event's data.ptr points at
+ * @kind: handler
+ */
+struct hm_ev_src {
+	enum hm_ev_kind kind;
+};
+
+/* ---- qdisc_poll.c ---- */
+
+struct hm_qdisc_poll;
+
+/**
+ * hm_qdisc_poll_new() - open the rtnetlink socket the poller dumps qdiscs on
+ * @qdepth_fd:	fd of the pinned hopmark_qdepth map, kept by the caller
+ *
+ * Return: the poller, or NULL with errno set.
+ */
+struct hm_qdisc_poll *hm_qdisc_poll_new(int qdepth_fd);
+
+/**
+ * hm_qdisc_poll_run() - read every root qdisc's backlog into hopmark_qdepth
+ * @qp: poller
+ *
+ * Dumps the qdiscs of the current network namespace (RTM_GETQDISC), takes
+ * the root qdisc of each interface, writes hopmark_qdepth[ifindex] and the
+ * node total at key 0 (buffer occupancy, RFC 9197 §4.4.2.12), all with one
+ * CLOCK_MONOTONIC reading, and deletes the entries of interfaces that are
+ * gone.
+ *
+ * Return: number of interfaces written, or negative errno (the map keeps
+ * its previous values, which then age out in the datapath).
+ */
+int hm_qdisc_poll_run(struct hm_qdisc_poll *qp);
+
+/**
+ * hm_qdisc_poll_free() - close the poller's socket and free it
+ * @qp: poller, may be NULL
+ */
+void hm_qdisc_poll_free(struct hm_qdisc_poll *qp);
+
+/* ---- monitor_sock.c ---- */
+
+/**
+ * struct hm_monitor_stats - what the monitor socket counts
+ * @accepted:	clients accepted
+ * @refused:	connections closed at once because %HM_MONITOR_MAX_CLIENTS
+ *		were connected
+ * @dropped_slow: clients disconnected because they fell more than
+ *		%HM_MONITOR_PENDING_MAX bytes behind
+ * @closed:	clients that hung up or failed
+ * @connected:	clients connected now
+ */
+struct hm_monitor_stats {
+	__u64	accepted;
+	__u64	refused;
+	__u64	dropped_slow;
+	__u64	closed;
+	unsigned int connected;
+};
+
+#define HM_MONITOR_MAX_CLIENTS	64
+#define HM_MONITOR_PENDING_MAX	(1024 * 1024)	/* bytes queued per client */
+
+struct hm_monitor;
+
+/**
+ * hm_monitor_new() - listen on a unix stream socket for monitor clients
+ * @path:	socket path; its directory is created (mode 0755) if missing
+ * @epfd:	epoll instance the listening socket and the clients join
+ *
+ * A stale socket file (nobody accepting on it) is replaced; a live one
+ * means another agent serves this node.
+ *
+ * Return: the monitor, or NULL with errno set (EADDRINUSE: another agent
+ * is listening on @path; ENAMETOOLONG: @path does not fit sun_path).
+ */
+struct hm_monitor *hm_monitor_new(const char *path, int epfd);
+
+/**
+ * hm_monitor_event() - handle an epoll event of the listening socket or a client
+ * @m:		monitor
+ * @src:	the event's data.ptr (kind %HM_EV_LISTEN or %HM_EV_CLIENT)
+ * @events:	the epoll event mask
+ *
+ * Return: 1 if a client was closed and freed (counted in
+ * &hm_monitor_stats.closed), else 0.
+ */
+int hm_monitor_event(struct hm_monitor *m, struct hm_ev_src *src, __u32 events);
+
+/**
+ * hm_monitor_send() - send JSON lines to every client without blocking
+ * @m:		monitor
+ * @buf:	whole lines, each ending in '\n'
+ * @len:	bytes at @buf
+ *
+ * What a client's socket does not take at once is queued for it; a client
+ * with more than %HM_MONITOR_PENDING_MAX bytes queued is disconnected and
+ * counted in &hm_monitor_stats.dropped_slow.
+ */
+void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len);
+
+/**
+ * hm_monitor_stats() - the monitor's counters
+ * @m: monitor
+ *
+ * Return: pointer to counters owned by @m.
+ */
+const struct hm_monitor_stats *hm_monitor_stats(const struct hm_monitor *m);
+
+/**
+ * hm_monitor_free() - disconnect every client, close and unlink the socket
+ * @m: monitor, may be NULL
+ */
+void hm_monitor_free(struct hm_monitor *m);
+
+/* ---- tai.c ---- */
+
+/**
+ * struct hm_node_view - what the agent reads from hopmark_node[0]
+ * @node_id:		short node ID, 0xffffff while none is set
+ * @tai_offset_ns:	the TAI - UTC offset last written, ns
+ * @qdepth_max_age_ns:	queue-depth freshness bound of the datapath, ns
+ */
+struct hm_node_view {
+	__u32	node_id;
+	__s64	tai_offset_ns;
+	__u64	qdepth_max_age_ns;
+};
+
+/**
+ * hm_tai_refresh() - write the kernel's TAI offset into hopmark_node[0]
+ * @node_fd:	fd of the pinned hopmark_node map
+ * @view:	filled with the node settings as they are after the refresh
+ *
+ * Reads the TAI - UTC offset (seconds) with adjtimex(2) and, when it
+ * differs from hopmark_node[0].tai_offset_ns, writes it there in ns; the
+ * other fields are written back as read.
+ *
+ * Return: 1 if the map was updated, 0 if it already held the offset,
+ * negative errno on failure.
+ */
+int hm_tai_refresh(int node_fd, struct hm_node_view *view);
+
+#endif /* __HOPMARKD_H */
