@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * hopmark_decap.bpf.c - IOAM decapsulating node: tc ingress program that
+ * reports the IOAM Pre-allocated Trace (RFC 9197 §4.4) of a configured
+ * IOAM-Namespace on the hopmark_events ring buffer and removes what the
+ * IOAM domain added, so that nothing leaves the domain (RFC 9197 §5.1).
+ *
+ * Removal: the trace option together with the padding right before and
+ * after it is the region taken out. When that region is the whole option
+ * area, the Hop-by-Hop header goes. Otherwise the largest multiple of 8
+ * bytes of the region is removed (so the options after it keep their
+ * alignment) and what remains of it, 0-7 bytes, becomes Pad1/PadN; other
+ * options stay. (Replacing a large option entirely by padding would not
+ * do: Linux drops packets with more than 7 consecutive padding bytes,
+ * RFC 4942 §2.1.9.5.) The decapsulating node writes no node data; the
+ * record carries its receive time.
+ */
+#include "ioam_node.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Extension headers skipped to find the upper-layer protocol. */
+#define HM_EXT_ITER_MAX		4
+
+/**
+ * hm_upper_layer() - upper-layer protocol and TCP/UDP ports
+ * @skb:	the packet
+ * @nh:		Next Header of the Hop-by-Hop header
+ * @off:	offset of the header after the Hop-by-Hop header
+ * @rec:	proto, sport and dport are filled (ports in host order)
+ */
+static __always_inline void hm_upper_layer(struct __sk_buff *skb, __u8 nh, __u32 off,
+					   struct hopmark_ioam_record *rec)
+{
+	__u8 ext[2];
+	__u16 ports[2];
+	int i;
+
+	for (i = 0; i < HM_EXT_ITER_MAX; i++) {
+		if (nh != HM_NEXTHDR_ROUTING && nh != HM_NEXTHDR_DEST &&
+		    nh != HM_NEXTHDR_AUTH)
+			break;
+		if (bpf_skb_load_bytes(skb, off, ext, 2))
+			break;
+		off += nh == HM_NEXTHDR_AUTH ? ((__u32)ext[1] + 2) * 4 : ((__u32)ext[1] + 1) * 8;
+		nh = ext[0];
+	}
+	rec->proto = nh;
+	if ((nh == HM_NEXTHDR_TCP || nh == HM_NEXTHDR_UDP) &&
+	    !bpf_skb_load_bytes(skb, off, ports, sizeof(ports))) {
+		rec->sport = bpf_ntohs(ports[0]);
+		rec->dport = bpf_ntohs(ports[1]);
+	}
+}
+
+/**
+ * hm_decap_remove() - take the trace out of the packet
+ * @skb:	the packet
+ * @s:		scratch, s->pkt holds the headers as parsed
+ * @loc:	the trace
+ *
+ * Return: bytes removed, 0 on failure (packet unchanged).
+ */
+static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_scratch *s,
+					     const struct hm_trace_loc *loc)
+{
+	__u32 hbh_len = loc->hbh_len, ps, pe, rm, r, plen, len, off;
+	__u8 ip[3];
+
+	ps = loc->pad_start - HM_OFF_HBH;
+	pe = loc->pad_end - HM_OFF_HBH;
+	plen = ((__u32)HM_B(s->pkt, HM_OFF_IP6_PLEN) << 8) | HM_B(s->pkt, HM_OFF_IP6_PLEN + 1);
+	if (ps == 2 && pe == hbh_len) {
+		rm = hbh_len;
+		ip[2] = loc->hbh_nexthdr;
+	} else {
+		rm = (pe - ps) & ~7U;
+		r = pe - ps - rm;
+		ip[2] = HM_NEXTHDR_HOP;
+		/* New header: bytes [0, ps) with the new length, then r bytes of padding. */
+		hm_wr8(s->pkt, HM_OFF_HBH + 1, (hbh_len - rm) / 8 - 1);
+		off = HM_OFF_HBH + ps;
+		if (r == 1) {
+			hm_wr8(s->pkt, off, HM_IPV6_TLV_PAD1);
+		} else if (r > 1) {
+			hm_wr8(s->pkt, off, HM_IPV6_TLV_PADN);
+			hm_wr8(s->pkt, off + 1, r - 2);
+#pragma unroll
+			for (int i = 2; i < 8; i++)
+				if (i < r)
+					hm_wr8(s->pkt, off + i, 0);
+		}
+	}
+	if (!rm || rm > plen || rm > HM_HBH_MAX)
+		return 0;
+	/* Removes the rm bytes right after the IPv6 header. */
+	if (bpf_skb_adjust_room(skb, -(__s32)rm, BPF_ADJ_ROOM_NET, 0))
+		return 0;
+	plen -= rm;
+	ip[0] = plen >> 8;
+	ip[1] = plen;
+	bpf_skb_store_bytes(skb, HM_OFF_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM);
+	if (ip[2] == HM_NEXTHDR_HOP) {
+		len = hm_len_1_to(hm_launder(s, ps + r), HM_HBH_MAX);
+		bpf_skb_store_bytes(skb, HM_OFF_HBH, &s->pkt[HM_OFF_HBH], len,
+				    BPF_F_RECOMPUTE_CSUM);
+	}
+	return rm;
+}
+
+/**
+ * hm_decap() - report and remove the IOAM trace at the domain's edge
+ * @skb: packet on tc ingress
+ *
+ * Only on interfaces with %HM_IF_F_DECAP and for configured
+ * IOAM-Namespaces (others untouched, HM_CNT_UNKNOWN_NS). Malformed traces
+ * and fragments are untouched and counted. A full ring buffer loses the
+ * record (HM_CNT_EVENTS_LOST) but the trace is still removed.
+ *
+ * Return: TC_ACT_OK, always.
+ */
+SEC("tc")
+int hm_decap(struct __sk_buff *skb)
+{
+	__u32 ifindex = skb->ifindex, blen, rm, plen, len;
+	struct hopmark_ioam_record *rec;
+	struct hopmark_node_cfg *node;
+	struct hopmark_if_cfg *ifc;
+	struct hm_trace_loc loc;
+	struct hm_scratch *s;
+	int ret;
+
+	ifc = hm_if_cfg(ifindex);
+	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
+		return TC_ACT_OK;
+	if (skb->protocol != bpf_htons(ETH_P_IPV6))
+		return TC_ACT_OK;
+	s = hm_scratch_get();
+	if (!s)
+		return TC_ACT_OK;
+	blen = hm_load_hdrs_skb(skb, s->pkt);
+	if (!blen)
+		return TC_ACT_OK;
+	ret = hm_ioam_parse(s, blen, HM_PARSE_ALL, &loc);
+	if (ret == HM_P_NONE)
+		return TC_ACT_OK;
+	if (ret == HM_P_MALFORMED) {
+		hm_count(ifindex, HM_CNT_MALFORMED);
+		return TC_ACT_OK;
+	}
+	if (ret == HM_P_FRAGMENT) {
+		hm_count(ifindex, HM_CNT_FRAGMENT);
+		return TC_ACT_OK;
+	}
+	if (!hm_ns_cfg(loc.ns_id)) {
+		hm_count(ifindex, HM_CNT_UNKNOWN_NS);
+		return TC_ACT_OK;
+	}
+
+	node = hm_node_cfg();
+	rec = bpf_ringbuf_reserve(&hopmark_events, sizeof(*rec), 0);
+	if (rec) {
+		rec->rx_ns = hm_now_posix_ns(node);
+		rec->ifindex = ifindex;
+		rec->if_id = ifc->if_id;
+		rec->opt_len = loc.opt_size;
+		rec->hop_limit = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
+		rec->flow_label = ((__u32)(HM_B(s->pkt, HM_OFF_IP6 + 1) & 0x0f) << 16) |
+				  ((__u32)HM_B(s->pkt, HM_OFF_IP6 + 2) << 8) |
+				  HM_B(s->pkt, HM_OFF_IP6 + 3);
+		rec->proto = 0;
+		rec->sport = 0;
+		rec->dport = 0;
+		__builtin_memcpy(rec->saddr, &s->pkt[HM_OFF_IP6_SADDR], 16);
+		__builtin_memcpy(rec->daddr, &s->pkt[HM_OFF_IP6_DADDR], 16);
+		len = hm_len_1_to(hm_launder(s, loc.opt_size), HM_RECORD_OPT_MAX);
+		if (bpf_skb_load_bytes(skb, loc.opt, rec->opt, len))
+			__builtin_memset(rec->opt, 0, sizeof(rec->opt));
+		hm_upper_layer(skb, loc.hbh_nexthdr, HM_OFF_HBH + loc.hbh_len, rec);
+	} else {
+		hm_count(ifindex, HM_CNT_EVENTS_LOST);
+	}
+
+	plen = ((__u32)HM_B(s->pkt, HM_OFF_IP6_PLEN) << 8) | HM_B(s->pkt, HM_OFF_IP6_PLEN + 1);
+	rm = hm_decap_remove(skb, s, &loc);
+	hm_count(ifindex, rm ? HM_CNT_DECAP_OK : HM_CNT_DECAP_ERR);
+	if (rec) {
+		rec->payload_len = plen - rm;
+		bpf_ringbuf_submit(rec, 0);
+	}
+	return TC_ACT_OK;
+}

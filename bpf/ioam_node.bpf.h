@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * ioam_node.bpf.h - this node's IOAM data (RFC 9197 §4.4.2): where each
+ * value comes from, and its wire encoding.
+ *
+ * The encoder produces the same bytes as hm_ioam6_node_data_encode() of
+ * lib/ioam6_trace.h, but computes every field's offset arithmetically
+ * (hm_tt_words_before()) instead of advancing a cursor, so that all
+ * Trace-Types verify as a single path, and writes single bytes at masked
+ * offsets, so that it can write straight into an unaligned scratch copy.
+ */
+#ifndef __HM_IOAM_NODE_BPF_H
+#define __HM_IOAM_NODE_BPF_H
+
+#include "ioam_parse.bpf.h"
+
+static __always_inline void hm_wr8(__u8 *buf, __u32 off, __u32 v)
+{
+	buf[off & HM_SCRATCH_MASK] = v;
+}
+
+static __always_inline void hm_wr32(__u8 *buf, __u32 off, __u32 v)
+{
+	hm_wr8(buf, off, v >> 24);
+	hm_wr8(buf, off + 1, v >> 16);
+	hm_wr8(buf, off + 2, v >> 8);
+	hm_wr8(buf, off + 3, v);
+}
+
+/* Byte offset of field @k in a node data slot starting at @base. */
+#define HM_FIELD(base, tt, k)	((base) + hm_tt_words_before(tt, k) * 4)
+
+/**
+ * hm_node_encode() - write one node's data (RFC 9197 §4.4.2)
+ * @buf:	buffer of at least HM_SCRATCH_LEN bytes (offsets are masked)
+ * @base:	offset of the node's slot in @buf
+ * @tt:		24-bit IOAM-Trace-Type, host order
+ * @v:		the values, host order, unavailable ones all-ones
+ *
+ * Fields in bit order, big-endian; bits 12-21 are 0xffffffff (§4.4.1);
+ * bit 22 is an opaque state snapshot header with @v->opaque_len words and
+ * @v->opaque_schema and no snapshot data; bit 23 is ignored.
+ *
+ * Return: bytes written, hm_tt_slot_len(@tt).
+ */
+static __always_inline __u32 hm_node_encode(__u8 *buf, __u32 base, __u32 tt,
+					    const struct hm_ioam6_node_values *v)
+{
+	__u32 k;
+
+	if (tt & HM_IOAM_TT_HOPLIM_NODEID)
+		hm_wr32(buf, HM_FIELD(base, tt, 0),
+			((__u32)v->hop_limit << 24) | (v->node_id & 0xffffff));
+	if (tt & HM_IOAM_TT_IF_IDS)
+		hm_wr32(buf, HM_FIELD(base, tt, 1),
+			((__u32)v->ingress_if << 16) | v->egress_if);
+	if (tt & HM_IOAM_TT_TS_SEC)
+		hm_wr32(buf, HM_FIELD(base, tt, 2), v->ts_sec);
+	if (tt & HM_IOAM_TT_TS_FRAC)
+		hm_wr32(buf, HM_FIELD(base, tt, 3), v->ts_frac);
+	if (tt & HM_IOAM_TT_TRANSIT_DELAY)
+		hm_wr32(buf, HM_FIELD(base, tt, 4), v->transit_delay);
+	if (tt & HM_IOAM_TT_NS_DATA)
+		hm_wr32(buf, HM_FIELD(base, tt, 5), v->ns_data);
+	if (tt & HM_IOAM_TT_QUEUE_DEPTH)
+		hm_wr32(buf, HM_FIELD(base, tt, 6), v->queue_depth);
+	if (tt & HM_IOAM_TT_CSUM_COMPL)
+		hm_wr32(buf, HM_FIELD(base, tt, 7), v->csum_compl);
+	if (tt & HM_IOAM_TT_HOPLIM_NODEID_WIDE) {
+		hm_wr32(buf, HM_FIELD(base, tt, 8),
+			((__u32)v->hop_limit << 24) |
+			((__u32)(v->node_id_wide >> 32) & 0xffffff));
+		hm_wr32(buf, HM_FIELD(base, tt, 8) + 4, (__u32)v->node_id_wide);
+	}
+	if (tt & HM_IOAM_TT_IF_IDS_WIDE) {
+		hm_wr32(buf, HM_FIELD(base, tt, 9), v->ingress_if_wide);
+		hm_wr32(buf, HM_FIELD(base, tt, 9) + 4, v->egress_if_wide);
+	}
+	if (tt & HM_IOAM_TT_NS_DATA_WIDE) {
+		hm_wr32(buf, HM_FIELD(base, tt, 10), (__u32)(v->ns_data_wide >> 32));
+		hm_wr32(buf, HM_FIELD(base, tt, 10) + 4, (__u32)v->ns_data_wide);
+	}
+	if (tt & HM_IOAM_TT_BUFFER_OCC)
+		hm_wr32(buf, HM_FIELD(base, tt, 11), v->buffer_occupancy);
+#pragma unroll
+	for (k = 12; k < 22; k++)
+		if (tt & HM_IOAM_TT_BIT(k))
+			hm_wr32(buf, HM_FIELD(base, tt, k), HM_IOAM_U32_UNAVAILABLE);
+	if (tt & HM_IOAM_TT_OPAQUE)
+		hm_wr32(buf, HM_FIELD(base, tt, 22),
+			((__u32)v->opaque_len << 24) | (v->opaque_schema & 0xffffff));
+	return hm_tt_slot_len(tt);
+}
+
+/**
+ * hm_qdepth_fresh() - queue state of @ifindex if recent enough
+ * @ifindex:	interface, 0 for the node total (buffer occupancy)
+ * @node:	this node's configuration (qdepth_max_age_ns)
+ * @bytes:	set to the qdisc backlog in bytes when fresh
+ *
+ * hopmarkd samples qdisc backlogs every --qdepth-interval; a reading older
+ * than qdepth_max_age_ns (CLOCK_MONOTONIC, bpf_ktime_get_ns()) no longer
+ * describes the queue this packet sees and is not used.
+ *
+ * Return: 1 if @bytes was set, 0 otherwise.
+ */
+static __always_inline int hm_qdepth_fresh(__u32 ifindex, const struct hopmark_node_cfg *node,
+					   __u32 *bytes)
+{
+	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!q || !node)
+		return 0;
+	if (now > q->updated_ns && now - q->updated_ns > node->qdepth_max_age_ns)
+		return 0;
+	*bytes = q->backlog_bytes;
+	return 1;
+}
+
+/**
+ * hm_node_values_init() - values a node knows without its interfaces
+ * @v:		output
+ * @node:	hopmark_node[0]
+ * @ns:		the trace's IOAM-Namespace configuration
+ * @hop_limit:	Hop_Lim to write (§4.4.2.1)
+ * @now_ns:	POSIX time in ns (hm_now_posix_ns())
+ *
+ * Timestamps are POSIX seconds and microseconds, as Linux writes them
+ * (§4.4.2.3-4: the fraction's unit is left to the implementation).
+ * Interface IDs, transit delay and queue depth start unavailable; the
+ * checksum complement is never available (the Hop-by-Hop header is not
+ * covered by upper-layer checksums); buffer occupancy is the node total
+ * backlog, hopmark_qdepth[0], when fresh; the opaque state snapshot is
+ * empty (length 0, Schema ID 0xffffff).
+ */
+static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
+						const struct hopmark_node_cfg *node,
+						const struct hopmark_ns_cfg *ns,
+						__u8 hop_limit, __u64 now_ns)
+{
+	__u32 occ;
+
+	__builtin_memset(v, 0xff, sizeof(*v));
+	v->hop_limit = hop_limit;
+	v->opaque_len = 0;
+	v->opaque_schema = HM_IOAM_U24_UNAVAILABLE;
+	v->node_id = HM_IOAM_U24_UNAVAILABLE;
+	v->node_id_wide = HM_IOAM_U56_UNAVAILABLE;
+	if (node && (node->flags & HM_NODE_F_ID))
+		v->node_id = node->node_id & HM_IOAM_U24_UNAVAILABLE;
+	if (node && (node->flags & HM_NODE_F_ID_WIDE))
+		v->node_id_wide = node->node_id_wide & HM_IOAM_U56_UNAVAILABLE;
+	v->ts_sec = now_ns / 1000000000ULL;
+	v->ts_frac = (now_ns % 1000000000ULL) / 1000;
+	if (ns && (ns->flags & HM_NS_F_DATA))
+		v->ns_data = ns->data;
+	if (ns && (ns->flags & HM_NS_F_DATA_WIDE))
+		v->ns_data_wide = ns->data_wide;
+	if (hm_qdepth_fresh(0, node, &occ))
+		v->buffer_occupancy = occ;
+}
+
+/**
+ * hm_if_ids() - short and wide IOAM interface IDs of @ifindex
+ *
+ * No hopmark_ifcfg entry (or @ifindex 0): unavailable, 0xffff and
+ * 0xffffffff (§4.4.2.2, §4.4.2.10).
+ */
+static __always_inline void hm_if_ids(__u32 ifindex, __u16 *id, __u32 *wide)
+{
+	struct hopmark_if_cfg *c = ifindex ? hm_if_cfg(ifindex) : 0;
+
+	*id = c ? c->if_id : HM_IOAM_U16_UNAVAILABLE;
+	*wide = c ? c->if_id_wide : HM_IOAM_U32_UNAVAILABLE;
+}
+
+#endif /* __HM_IOAM_NODE_BPF_H */
