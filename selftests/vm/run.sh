@@ -1,0 +1,399 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# run.sh - run hopmark test programs inside a qemu VM on Debian 12's 6.1 kernel
+#
+# Usage: selftests/vm/run.sh [--tap] TEST [TEST...]
+#        selftests/vm/run.sh --prepare
+#
+# The VM tier of the test plan (Documentation/testing-vm.rst): the running
+# kernel cannot load modules and is newer than what Debian 12 ships, so the
+# 6.1 verifier and the kernel module are tested in a VM.
+#
+# 1. Fetch once Debian's kernel image package (the one linux-image-amd64
+#    depends on) with apt-get download, extract it with dpkg-deb -x into
+#    build/vm/kernel/ and index its modules. Later runs, offline included,
+#    reuse it.
+# 2. Build build/vm/initramfs.cpio.gz: busybox-static, the virtio/9p/overlay
+#    modules from that package, and init (selftests/vm/init.sh).
+# 3. Boot qemu-system-x86_64 (KVM when /dev/kvm is usable, else TCG). The
+#    guest mounts the host's / read-only over virtio-9p, puts a tmpfs overlay
+#    on it so tests can write, and switch_roots into it.
+# 4. Inside, selftests/vm/job.sh runs every TEST in turn from the repository
+#    root. Their stdout and stderr reach the host through a second, writable
+#    9p share (a per-run directory under build/vm/), never through the
+#    console, so kernel messages cannot interleave with TAP.
+#
+# Output: the TESTs' stdout on stdout, one after another, as they printed it;
+# their stderr on stderr. Exit status: 0 when every TEST exited 0, 4
+# (kselftest skip) when every TEST exited 4, 1 when any TEST failed or the
+# VM did not finish (boot failure, panic, timeout), 2 on a usage or set-up
+# error (bad TEST path, package not fetchable, qemu missing).
+#
+# --tap: print ONE TAP stream for prove(1) instead: every TEST's test points
+# renumbered in sequence and prefixed with the TEST's name, its plan checked
+# (a short run is "not ok"), its other lines as "# " diagnostics, then one
+# point per TEST for its exit code ("# SKIP" for exit 4), then the plan. Set-up
+# errors and a VM that did not finish are "not ok" points too. Exit status 0
+# when nothing is "not ok", else 1.
+#
+# --prepare: only fetch the kernel and build the initramfs (steps 1 and 2).
+#
+# Environment:
+#   HM_VM_TIMEOUT   seconds before the VM is killed (default 600)
+#   HM_VM_ACCEL     kvm, tcg or auto (default auto: kvm when /dev/kvm opens)
+#   HM_VM_MEM       guest memory (default 1G)
+#   HM_VM_SMP       guest CPUs (default 2)
+#   HM_VM_KERNEL    kernel package to fetch (default: the one
+#                   linux-image-amd64 depends on, as apt-cache sees it)
+#   HM_VM_DIR       cache directory (default <repo>/build/vm)
+#   HM_VM_VERBOSE   1: copy the guest console to stderr after the run
+#   HM_VM_ENV       space-separated names of host variables to pass to TESTs
+
+set -eu
+
+me=${0##*/}
+src_dir=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$src_dir/../.." && pwd)
+vm_dir=${HM_VM_DIR:-$repo/build/vm}
+timeout_s=${HM_VM_TIMEOUT:-600}
+accel=${HM_VM_ACCEL:-auto}
+mem=${HM_VM_MEM:-1G}
+smp=${HM_VM_SMP:-2}
+
+# In this order: each one's dependencies come before it (see modinfo depends).
+BOOT_MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
+virtio_pci netfs fscache 9pnet 9pnet_virtio 9p overlay"
+
+tap=0
+prepare=0
+
+die() {
+	echo "$me: $*" >&2
+	if [ "$tap" = 1 ]; then
+		echo "1..1"
+		echo "not ok 1 - VM set-up: $*"
+		exit 1
+	fi
+	exit 2
+}
+
+usage() {
+	echo "usage: $me [--tap] TEST [TEST...]   (paths relative to the repository root or absolute)" >&2
+	echo "       $me --prepare                 (fetch the kernel, build the initramfs)" >&2
+	exit 2
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "$1 not found; install Debian package $2 (make deps)"
+}
+
+# fetch_kernel - make sure $vm_dir/kernel holds an extracted kernel package.
+# Prints nothing; sets kver (kernel release) and kimage (vmlinuz path).
+fetch_kernel() {
+	kdir=$vm_dir/kernel
+	if [ -s "$kdir/.hm-release" ] && { [ -z "${HM_VM_KERNEL:-}" ] ||
+	   [ "$(cat "$kdir/.hm-package" 2>/dev/null)" = "$HM_VM_KERNEL" ]; }; then
+		kver=$(cat "$kdir/.hm-release")
+		kimage=$kdir/boot/vmlinuz-$kver
+		[ -f "$kimage" ] && return 0
+	fi
+
+	need apt-get apt
+	need dpkg-deb dpkg
+	pkg=${HM_VM_KERNEL:-}
+	if [ -z "$pkg" ]; then
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		      sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' |
+		      head -n 1)
+		[ -n "$pkg" ] ||
+			die "cannot resolve linux-image-amd64 to a kernel package (apt-cache depends linux-image-amd64 gave none; run apt-get update?)"
+	fi
+
+	mkdir -p "$vm_dir/pkg"
+	if ! ls "$vm_dir/pkg/${pkg}_"*.deb >/dev/null 2>&1; then
+		echo "$me: fetching $pkg (once; cached in $vm_dir/pkg)" >&2
+		# apt's _apt user must be able to write there; download in a
+		# fresh temporary directory and move the file into place.
+		dl=$(mktemp -d)
+		chmod 755 "$dl"
+		if ! (cd "$dl" && apt-get download -q "$pkg" >"$dl/log" 2>&1); then
+			cat "$dl/log" >&2
+			rm -rf "$dl"
+			die "cannot fetch Debian package $pkg (network or apt sources unavailable?); see apt-get's message above"
+		fi
+		mv "$dl"/"${pkg}"_*.deb "$vm_dir/pkg/"
+		rm -rf "$dl"
+	fi
+	deb=$(ls "$vm_dir/pkg/${pkg}_"*.deb | tail -n 1)
+
+	echo "$me: extracting $(basename "$deb")" >&2
+	rm -rf "$kdir.tmp"
+	dpkg-deb -x "$deb" "$kdir.tmp" || die "dpkg-deb -x $deb failed"
+	kver=$(ls "$kdir.tmp/lib/modules" | head -n 1)
+	[ -n "$kver" ] && [ -f "$kdir.tmp/boot/vmlinuz-$kver" ] ||
+		die "$deb holds no /boot/vmlinuz-RELEASE with /lib/modules/RELEASE"
+	# The package leaves module indexes to its postinst: build them so
+	# modprobe (request_module included) works in the guest.
+	if command -v depmod >/dev/null 2>&1; then
+		depmod -b "$kdir.tmp" "$kver"
+	else
+		busybox depmod -b "$kdir.tmp" "$kver"
+	fi || die "depmod for $kver failed"
+	echo "$kver" >"$kdir.tmp/.hm-release"
+	echo "$pkg" >"$kdir.tmp/.hm-package"
+	rm -rf "$kdir"
+	mv "$kdir.tmp" "$kdir"
+	kimage=$kdir/boot/vmlinuz-$kver
+}
+
+# build_initramfs - (re)build $vm_dir/initramfs.cpio.gz when missing or older
+# than its inputs.
+build_initramfs() {
+	initrd=$vm_dir/initramfs.cpio.gz
+	busybox=$(command -v busybox)
+	if [ -f "$initrd" ] && [ "$initrd" -nt "$src_dir/init.sh" ] &&
+	   [ "$initrd" -nt "$kdir/.hm-release" ] &&
+	   [ "$initrd" -nt "$src_dir/run.sh" ] && [ "$initrd" -nt "$busybox" ]; then
+		return 0
+	fi
+	ldd "$busybox" >/dev/null 2>&1 &&
+		die "$busybox is dynamically linked; install busybox-static"
+
+	stage=$(mktemp -d)
+	mkdir -p "$stage/bin" "$stage/mod" "$stage/proc" "$stage/sys" \
+		"$stage/dev" "$stage/lower" "$stage/rw" "$stage/newroot"
+	cp "$busybox" "$stage/bin/busybox"
+	# The kernel opens /dev/console for init before devtmpfs is mounted.
+	mknod -m 600 "$stage/dev/console" c 5 1 ||
+		die "cannot create the initramfs /dev/console (run as root)"
+	for m in $BOOT_MODULES; do
+		ko=$(find "$kdir/lib/modules/$kver/kernel" -name "$m.ko" | head -n 1)
+		[ -n "$ko" ] || die "module $m.ko not in the $kver package"
+		cp "$ko" "$stage/mod/"
+	done
+	echo $BOOT_MODULES >"$stage/modules"
+	cp "$src_dir/init.sh" "$stage/init"
+	chmod 755 "$stage/init"
+	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) |
+		gzip -1 >"$initrd.tmp" || die "cannot build $initrd"
+	mv "$initrd.tmp" "$initrd"
+	rm -rf "$stage"
+}
+
+case ${1:-} in
+-h|--help|'') usage ;;
+--tap) tap=1; shift; [ $# -ge 1 ] || usage ;;
+--prepare) prepare=1 ;;
+esac
+
+need qemu-system-x86_64 qemu-system-x86
+need busybox busybox-static
+need timeout coreutils
+need flock util-linux
+
+# Resolve every TEST on the host, before paying for a boot.
+tests=
+[ "$prepare" = 1 ] && set --
+for t in "$@"; do
+	case $t in
+	/*) p=$t ;;
+	*) if [ -e "$repo/$t" ]; then p=$repo/$t; else p=$(pwd)/$t; fi ;;
+	esac
+	[ -f "$p" ] && [ -x "$p" ] || die "$t: no such executable test"
+	case $p in
+	*[[:space:]]*) die "$t: path must not contain white space" ;;
+	/tmp/*|/run/*|/proc/*|/sys/*|/dev/*)
+		die "$t: the VM mounts fresh ${p%${p#/*/}} file systems; put the TEST in the repository" ;;
+	esac
+	tests="$tests $p"
+done
+
+case $vm_dir/ in
+/tmp/*|/run/*) die "HM_VM_DIR=$vm_dir: the VM mounts fresh /tmp and /run; use a directory elsewhere" ;;
+esac
+mkdir -p "$vm_dir"
+# One fetch and one initramfs build at a time; boots run in parallel.
+exec 9>"$vm_dir/.lock"
+flock 9
+fetch_kernel
+build_initramfs
+flock -u 9
+if [ "$prepare" = 1 ]; then
+	echo "$me: ready: $kimage, $initrd" >&2
+	exit 0
+fi
+
+case $accel in
+auto)	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+	   (exec 3<>/dev/kvm) 2>/dev/null; then accel=kvm; else accel=tcg; fi ;;
+kvm|tcg) ;;
+*)	die "HM_VM_ACCEL=$accel: use kvm, tcg or auto" ;;
+esac
+if [ "$accel" = kvm ]; then cpu=host; else cpu=max; fi
+
+run=$(mktemp -d "$vm_dir/run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+trap 'exit 130' INT TERM
+chmod 755 "$run"
+
+# The guest's job: what to run and with what environment.
+{
+	echo "HM_REPO='$repo'"
+	echo "HM_VM_RUN='$run'"
+	echo "HM_VM_TESTS='${tests# }'"
+	echo "HM_VM_KMOD='$vm_dir/kernel/lib/modules/$kver'"
+	for v in ${HM_VM_ENV:-}; do
+		eval "val=\${$v-}"
+		printf "export %s='%s'\n" "$v" "$(printf %s "$val" | sed "s/'/'\\\\''/g")"
+	done
+} >"$run/job.env"
+cp "$src_dir/job.sh" "$run/job.sh"
+
+start=$(date +%s.%N)
+rc=0
+timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
+	-nographic -nodefaults -no-reboot -monitor none \
+	-serial "file:$run/console.log" \
+	-kernel "$kimage" -initrd "$initrd" \
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic hm_run=$run" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs local,path="$run",mount_tag=hmrun,security_model=none,multidevs=remap \
+	-device virtio-rng-pci \
+	</dev/null >"$run/qemu.log" 2>&1 || rc=$?
+end=$(date +%s.%N)
+if [ -f "$run/booted" ]; then
+	booted=$(stat -c %.3Y "$run/booted")
+	boot=$(echo "$start $booted" | awk '{ printf "%.1fs", $2 - $1 }')
+	boot="$boot (kernel $(cat "$run/booted")s)"
+else
+	boot="not booted"
+fi
+elapsed=$(echo "$start $end" | awk '{ printf "%.1fs", $2 - $1 }')
+
+done_line=$(grep '^HM_VM_DONE' "$run/status" 2>/dev/null || true)
+if [ -z "$done_line" ]; then
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		vm_error="VM killed after ${timeout_s}s (HM_VM_TIMEOUT)"
+	else
+		vm_error="VM stopped (qemu exit $rc) before the tests finished"
+	fi
+else
+	vm_error=
+fi
+
+i=0
+for t in $tests; do
+	i=$((i + 1))
+	[ -f "$run/err.$i" ] && cat "$run/err.$i" >&2
+done
+if [ "$tap" = 0 ]; then
+	i=0
+	for t in $tests; do
+		i=$((i + 1))
+		[ -f "$run/out.$i" ] && cat "$run/out.$i"
+	done
+fi
+
+if [ "${HM_VM_VERBOSE:-0}" = 1 ] || [ -n "$vm_error" ]; then
+	echo "$me: ---- guest console (${vm_error:-ok}) ----" >&2
+	tail -n 40 "$run/console.log" >&2 2>/dev/null || true
+	cat "$run/qemu.log" >&2 2>/dev/null || true
+fi
+
+release=$(cat "$vm_dir/kernel/.hm-release")
+echo "$me: $release, $accel: boot to first TEST $boot, whole VM $elapsed" >&2
+
+if [ "$tap" = 1 ]; then
+	# Merge the TESTs' TAP into one stream; see --tap above.
+	i=0
+	for t in $tests; do
+		i=$((i + 1))
+		res=$(awk -v n="$i" '$1 == "HM_VM_RESULT" && $3 == n { print $2 }' \
+			"$run/status" 2>/dev/null || true)
+		echo "TEST $i ${res:-none} ${t#$repo/}"
+		[ -f "$run/out.$i" ] && cat "$run/out.$i"
+	done | awk -v vm_error="$vm_error" -v release="$release" '
+	function finish() {
+		if (name == "")
+			return
+		if (rc == "none") {
+			printf "not ok %d - %s: did not finish: %s\n", ++n, name, vm_error
+			bad++
+		} else if (rc == 4 && points == 0) {
+			printf "ok %d - %s # SKIP %s\n", ++n, name,
+				skip_why != "" ? skip_why : "exit 4"
+		} else if (rc != 0 && rc != 4) {
+			printf "not ok %d - %s: exit %d on %s\n", ++n, name, rc, release
+			bad++
+		} else if (plan != "" && plan != points && !(plan == 0 && points == 0)) {
+			printf "not ok %d - %s: planned %d tests, ran %d\n", ++n, name, plan, points
+			bad++
+		} else if (plan == "" && skip_why == "") {
+			printf "not ok %d - %s: printed no TAP plan\n", ++n, name
+			bad++
+		} else {
+			printf "ok %d - %s: exit %d on %s%s\n", ++n, name, rc, release,
+				rc == 4 ? " # SKIP " skip_why : ""
+		}
+	}
+	/^TEST [0-9]+ / {
+		finish()
+		rc = $3; name = $4; plan = ""; points = 0; skip_why = ""
+		next
+	}
+	/^1\.\.[0-9]+/ {
+		plan = $1; sub(/^1\.\./, "", plan); plan += 0
+		if (match($0, /#[ \t]*[Ss][Kk][Ii][Pp][ \t]*/))
+			skip_why = substr($0, RSTART + RLENGTH)
+		if (skip_why == "" && plan == 0)
+			skip_why = "no tests"
+		next
+	}
+	/^(not )?ok([ \t]|$)/ {
+		points++
+		notok = ($1 == "not")
+		line = $0
+		sub(/^(not )?ok[ \t]*/, "", line)
+		sub(/^[0-9]+[ \t]*/, "", line)
+		sub(/^-[ \t]*/, "", line)
+		printf "%s %d - %s: %s\n", notok ? "not ok" : "ok", ++n, name, line
+		if (notok && line !~ /#[ \t]*[Tt][Oo][Dd][Oo]/)
+			bad++
+		next
+	}
+	/^Bail out!/ {
+		printf "not ok %d - %s: %s\n", ++n, name, $0
+		bad++
+		next
+	}
+	/^#/ { print; next }
+	/^TAP version/ { next }
+	{ print "# " $0 }
+	END {
+		finish()
+		if (n == 0) {
+			printf "not ok %d - no TEST output at all\n", ++n
+			bad++
+		}
+		printf "1..%d\n", n
+		exit bad ? 1 : 0
+	}'
+	exit $?
+fi
+
+if [ -n "$vm_error" ]; then
+	echo "$me: $vm_error" >&2
+	exit 1
+fi
+
+# status holds "HM_VM_RESULT RC N TEST" per TEST, then "HM_VM_DONE".
+verdict=$(awk '
+	$1 == "HM_VM_RESULT" { n++; if ($2 == 4) skip++; else if ($2 != 0) bad++ }
+	END { if (n == 0 || bad) print 1; else if (skip == n) print 4; else print 0 }
+' "$run/status")
+awk -v me="$me" '$1 == "HM_VM_RESULT" && $2 != 0 {
+	printf "%s: %s exited %s in the VM\n", me, $4, $2 }' "$run/status" >&2
+exit "$verdict"
