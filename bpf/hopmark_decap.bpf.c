@@ -108,6 +108,21 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
 	return rm;
 }
 
+/* Per-CPU record under construction; private to this object, not pinned. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hopmark_ioam_record);
+} hm_record_scratch SEC(".maps");
+
+static __always_inline struct hopmark_ioam_record *hm_record_scratch_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&hm_record_scratch, &zero);
+}
+
 /**
  * hm_decap() - report and remove the IOAM trace at the domain's edge
  * @skb: packet on tc ingress
@@ -157,36 +172,40 @@ int hm_decap(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 
+	/*
+	 * The record is built in per-CPU memory and copied into the ring with
+	 * bpf_ringbuf_output() once the trace is removed: no ring reference is
+	 * held across the removal (Linux 6.1's verifier cannot follow one
+	 * there), at the cost of one 336-byte copy per traced packet.
+	 */
+	rec = hm_record_scratch_get();
+	if (!rec)
+		return TC_ACT_OK;
 	node = hm_node_cfg();
-	rec = bpf_ringbuf_reserve(&hopmark_events, sizeof(*rec), 0);
-	if (rec) {
-		rec->rx_ns = hm_now_posix_ns(node);
-		rec->ifindex = ifindex;
-		rec->if_id = ifc->if_id;
-		rec->opt_len = loc.opt_size;
-		rec->hop_limit = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
-		rec->flow_label = ((__u32)(HM_B(s->pkt, HM_OFF_IP6 + 1) & 0x0f) << 16) |
-				  ((__u32)HM_B(s->pkt, HM_OFF_IP6 + 2) << 8) |
-				  HM_B(s->pkt, HM_OFF_IP6 + 3);
-		rec->proto = 0;
-		rec->sport = 0;
-		rec->dport = 0;
-		__builtin_memcpy(rec->saddr, &s->pkt[HM_OFF_IP6_SADDR], 16);
-		__builtin_memcpy(rec->daddr, &s->pkt[HM_OFF_IP6_DADDR], 16);
-		len = hm_len_1_to(hm_launder(s, loc.opt_size), HM_RECORD_OPT_MAX);
-		if (bpf_skb_load_bytes(skb, loc.opt, rec->opt, len))
-			__builtin_memset(rec->opt, 0, sizeof(rec->opt));
-		hm_upper_layer(skb, loc.hbh_nexthdr, HM_OFF_HBH + loc.hbh_len, rec);
-	} else {
-		hm_count(ifindex, HM_CNT_EVENTS_LOST);
-	}
+	rec->rx_ns = hm_now_posix_ns(node);
+	rec->ifindex = ifindex;
+	rec->if_id = ifc->if_id;
+	rec->opt_len = loc.opt_size;
+	rec->hop_limit = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
+	rec->flow_label = ((__u32)(HM_B(s->pkt, HM_OFF_IP6 + 1) & 0x0f) << 16) |
+			  ((__u32)HM_B(s->pkt, HM_OFF_IP6 + 2) << 8) |
+			  HM_B(s->pkt, HM_OFF_IP6 + 3);
+	rec->proto = 0;
+	rec->sport = 0;
+	rec->dport = 0;
+	__builtin_memcpy(rec->saddr, &s->pkt[HM_OFF_IP6_SADDR], 16);
+	__builtin_memcpy(rec->daddr, &s->pkt[HM_OFF_IP6_DADDR], 16);
+	__builtin_memset(rec->opt, 0, sizeof(rec->opt));
+	len = hm_len_1_to(hm_launder(s, loc.opt_size), HM_RECORD_OPT_MAX);
+	if (bpf_skb_load_bytes(skb, loc.opt, rec->opt, len))
+		rec->opt_len = 0;
+	hm_upper_layer(skb, loc.hbh_nexthdr, HM_OFF_HBH + loc.hbh_len, rec);
 
 	plen = ((__u32)HM_B(s->pkt, HM_OFF_IP6_PLEN) << 8) | HM_B(s->pkt, HM_OFF_IP6_PLEN + 1);
 	rm = hm_decap_remove(skb, s, &loc);
 	hm_count(ifindex, rm ? HM_CNT_DECAP_OK : HM_CNT_DECAP_ERR);
-	if (rec) {
-		rec->payload_len = plen - rm;
-		bpf_ringbuf_submit(rec, 0);
-	}
+	rec->payload_len = plen - rm;
+	if (bpf_ringbuf_output(&hopmark_events, rec, sizeof(*rec), 0))
+		hm_count(ifindex, HM_CNT_EVENTS_LOST);
 	return TC_ACT_OK;
 }
