@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * test_encap.c - hm_encap (tc egress) under BPF_PROG_TEST_RUN.
+ *
+ * Expected frames are built independently: a new Hop-by-Hop header right
+ * after the IPv6 header (RFC 8200 §4.1 order, RFC 9486), PadN(2) so the
+ * IOAM option starts at offset 4 (4n alignment, RFC 9486 §2.1), the
+ * Pre-allocated Trace (RFC 9197 §4.4) with a zeroed data area of the rule's
+ * size, trailing PadN to 8n, IPv6 Payload Length and Next Header chain
+ * fixed, everything after the IPv6 header unchanged. With the namespace
+ * configured, the encapsulating node writes its own node data as Linux's
+ * IOAM encapsulation does: Hop_Lim = the hop limit the packet leaves with,
+ * ingress interface unavailable (a local packet was received on none,
+ * RFC 9197 §4.4.2.2), egress interface = the egress device's IDs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/bpf.h>
+
+#include "hopmark.h"
+#include "bpf_test.h"
+
+#define TC_OK_RC	0
+
+static const __u8 prefix_b48[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x0b };
+static const __u8 dst_other[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x0c, [15] = 1 };
+
+/**
+ * struct enc_rule - what the test puts in hopmark_encap
+ * @ns:		IOAM-Namespace
+ * @size:	data area, bytes
+ * @type:	IOAM-Trace-Type
+ */
+struct enc_rule {
+	__u16	ns;
+	__u8	size;
+	__u32	type;
+};
+
+static const struct enc_rule rule_std = { HM_T_NS, 240, 0xfff000 };
+
+static void set_rule(const __u8 *prefix, __u32 plen, const struct enc_rule *ru, __u32 ifindex,
+		     __u32 k, __u32 n)
+{
+	struct hopmark_encap_cfg c = {
+		.ifindex = ifindex, .ns_id = ru->ns, .size = ru->size,
+		.trace_type = ru->type, .freq_k = k, .freq_n = n,
+	};
+
+	hm_set_encap(prefix, plen, &c);
+}
+
+/* Node data the encapsulating node writes for itself. */
+static void enc_values(struct hm_ioam6_node_values *v, __u8 hlim)
+{
+	memset(v, 0, sizeof(*v));
+	v->hop_limit = hlim;
+	v->node_id = HM_T_NODE_ID;
+	v->ingress_if = HM_IOAM_U16_UNAVAILABLE;
+	v->egress_if = HM_T_ENC_ID;
+	v->transit_delay = HM_IOAM_U32_UNAVAILABLE;
+	v->ns_data = HM_T_NS_DATA;
+	v->queue_depth = HM_IOAM_U32_UNAVAILABLE;	/* no hopmark_qdepth[if_enc] */
+	v->csum_compl = HM_IOAM_U32_UNAVAILABLE;
+	v->node_id_wide = HM_T_NODE_ID_WIDE;
+	v->ingress_if_wide = HM_IOAM_U32_UNAVAILABLE;
+	v->egress_if_wide = HM_T_ENC_ID_WIDE;
+	v->ns_data_wide = HM_T_NS_DATA_WIDE;
+	v->buffer_occupancy = HM_T_OCCUPANCY;
+	v->opaque_len = 0;
+	v->opaque_schema = HM_IOAM_U24_UNAVAILABLE;
+}
+
+/*
+ * The IOAM option (from its type octet) the rule must produce. With
+ * @node_data, the node's slot is at the end of the data area; its
+ * timestamps are checked in @obs_opt (the option found in the output, may
+ * be NULL) against the run's window and copied from there.
+ */
+static size_t enc_option(struct pkt *o, const struct enc_rule *ru, bool node_data, __u8 hlim,
+			 const __u8 *obs_opt, const struct hm_run *r)
+{
+	struct hm_ioam6_node_values v;
+	struct trace_spec ts;
+	size_t slot = trace_slot_len(ru->type);
+
+	memset(&ts, 0, sizeof(ts));
+	ts.ns = ru->ns;
+	ts.type = ru->type;
+	ts.nodelen = hm_ioam6_trace_nodelen(ru->type);
+	ts.data_len = ru->size;
+	ts.remlen = ru->size / 4;
+	if (node_data && slot <= ru->size) {
+		ts.remlen -= slot / 4;
+		enc_values(&v, hlim);
+		if (obs_opt)
+			hm_check_ts(ru->type, obs_opt + 12 + ts.remlen * 4, r->t0, r->t1, 0, &v);
+		hm_ioam6_node_data_encode(ts.data + ts.remlen * 4, ru->type, &v);
+	} else if (node_data) {
+		/* RFC 9197 §4.4.1: a node without room sets the Overflow flag. */
+		ts.flags = HM_IOAM_TRACE_F_OVERFLOW;
+	}
+	pkt_init(o);
+	opt_ioam(o, &ts);
+	return o->len;
+}
+
+/*
+ * Expected frame: @in with a new Hop-by-Hop header [Next Header, Hdr Ext
+ * Len, PadN(2), IOAM option, PadN to 8n] after the IPv6 header.
+ */
+static void enc_expected(const struct pkt *in, struct pkt *exp, const struct enc_rule *ru,
+			 bool node_data, const struct hm_run *r)
+{
+	const __u8 *obs = NULL;
+	struct pkt o;
+	size_t hbh;
+
+	if (r->out_len >= HM_EXT_OFF + 4 + 12 + (__u32)ru->size)
+		obs = r->out + HM_EXT_OFF + 4;
+	enc_option(&o, ru, node_data, in->b[HM_IP6_OFF + 7], obs, r);
+	pkt_init(exp);
+	pkt_put(exp, in->b, HM_EXT_OFF);
+	exp->b[HM_IP6_OFF + 6] = HM_NH_HBH;
+	hbh = hbh_begin(exp, in->b[HM_IP6_OFF + 6]);
+	opt_padn(exp, 2);
+	pkt_put(exp, o.b, o.len);
+	hbh_end(exp, hbh);
+	pkt_put(exp, in->b + HM_EXT_OFF, in->len - HM_EXT_OFF);
+	hm_put_be16(exp->b + HM_IP6_OFF + 4, exp->len - HM_EXT_OFF);
+}
+
+static void enc_input(struct pkt *p, __u8 l4, size_t payload, const __u8 *dst)
+{
+	pkt_init(p);
+	pkt_eth(p, 0x86dd);
+	pkt_ipv6(p, l4, 64, dst);
+	if (l4 == HM_NH_UDP)
+		pkt_udp(p, 40000, 5001, payload);
+	else if (l4 == HM_NH_TCP)
+		pkt_tcp(p, 40001, 5201, payload);
+	else
+		pkt_icmp6_echo(p, payload);
+	pkt_finish(p);
+}
+
+/* Run the rule on @in and compare with the expected encapsulated frame. */
+static void enc_check_inserted_from(const struct pkt *in, const struct enc_rule *ru,
+				    bool node_data, int iif, __u32 must, __u32 may,
+				    void (*adjust)(struct pkt *exp, const struct hm_run *r))
+{
+	struct hm_counters before;
+	struct hm_run r;
+	struct pkt exp;
+
+	hm_counters_read(env.if_enc, &before);
+	if (!hm_run_tc(env.prog_encap, env.if_enc, iif, in->b, in->len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	enc_expected(in, &exp, ru, node_data, &r);
+	if (adjust)
+		adjust(&exp, &r);
+	hm_check_bytes("frame", exp.b, exp.len, r.out, r.out_len);
+	hm_check_counters(env.if_enc, &before, must, may);
+}
+
+/* Locally originated packet: __sk_buff.ingress_ifindex 0. */
+static void enc_check_inserted(const struct pkt *in, const struct enc_rule *ru, bool node_data,
+			       __u32 must, __u32 may)
+{
+	enc_check_inserted_from(in, ru, node_data, 0, must, may, NULL);
+}
+
+static void enc_check_untouched(const struct pkt *in, __u32 must, __u32 may)
+{
+	struct hm_counters before;
+	struct hm_run r;
+
+	hm_counters_read(env.if_enc, &before);
+	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	hm_check_bytes("frame", in->b, in->len, r.out, r.out_len);
+	hm_check_counters(env.if_enc, &before, must, may);
+}
+
+static void t_enc_l4(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, t->arg, 100, NULL);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/* Rule data area of 4n but not 8n bytes: trailing PadN(4) makes 8n. */
+static void t_enc_pad(const struct hm_test *t)
+{
+	struct enc_rule ru = { HM_T_NS, t->arg, HM_IOAM_TT_HOPLIM_NODEID };
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &ru, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &ru, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+static void t_enc_type(const struct hm_test *t)
+{
+	struct enc_rule ru = { HM_T_NS, 96, t->arg };
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &ru, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 64, NULL);
+	enc_check_inserted(&in, &ru, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/* Namespace not configured at the encapsulating node: empty trace only. */
+static void t_enc_unknown_ns(const struct hm_test *t)
+{
+	struct pkt in;
+
+	hm_del_ns(HM_T_NS);
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &rule_std, false, HM_BIT(HM_CNT_ENCAP_OK),
+			   HM_BIT(HM_CNT_UNKNOWN_NS));
+}
+
+/* No room for the node's own data: trace inserted with the Overflow flag. */
+static void t_enc_area_smaller_than_slot(const struct hm_test *t)
+{
+	struct enc_rule ru = { HM_T_NS, 40, 0xfff000 };	/* 40 < 60-byte slot */
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &ru, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &ru, true, HM_BIT(HM_CNT_ENCAP_OK),
+			   HM_BIT(HM_CNT_TRANSIT_OVERFLOW));
+}
+
+static void t_enc_srh(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	pkt_init(&in);
+	pkt_eth(&in, 0x86dd);
+	pkt_ipv6(&in, HM_NH_ROUTING, 64, NULL);
+	pkt_srh(&in, HM_NH_UDP, 2);
+	pkt_udp(&in, 40000, 5001, 100);
+	pkt_finish(&in);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/*
+ * Existing Hop-by-Hop header [UDP, 0, Router Alert, PadN(2)]: the option is
+ * appended inside it at a 4n offset, padded with PadN to 8n, other options
+ * kept in place; the header grows by the smallest 8n holding the option.
+ */
+static void t_enc_merge(const struct hm_test *t)
+{
+	struct hm_counters before;
+	struct tlv tl[16];
+	struct hm_run r;
+	struct pkt in, o;
+	size_t hbh_len, exp_hbh_len, ioam_off = 0;
+	int n, i, nioam = 0, nra = 0;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	pkt_init(&in);
+	pkt_eth(&in, 0x86dd);
+	pkt_ipv6(&in, HM_NH_HBH, 64, NULL);
+	i = hbh_begin(&in, HM_NH_UDP);
+	opt_raw(&in, 0x05, 2, 0);
+	hbh_end(&in, i);
+	pkt_udp(&in, 40000, 5001, 100);
+	pkt_finish(&in);
+
+	hm_counters_read(env.if_enc, &before);
+	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in.b, in.len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	exp_hbh_len = 8 + 256;
+	CHECK_EQ("frame length", in.len + 256, r.out_len);
+	if (r.out_len < HM_EXT_OFF + 8)
+		return;
+	hm_check_bytes("Ethernet and IPv6 header before Payload Length", in.b, HM_IP6_OFF + 4,
+		       r.out, HM_IP6_OFF + 4);
+	CHECK_EQ("IPv6 Payload Length", in.len - HM_EXT_OFF + 256,
+		 hm_get_be16(r.out + HM_IP6_OFF + 4));
+	CHECK_EQ("IPv6 Next Header", HM_NH_HBH, r.out[HM_IP6_OFF + 6]);
+	CHECK_EQ("IPv6 Hop Limit", 64, r.out[HM_IP6_OFF + 7]);
+	CHECK_EQ("Hop-by-Hop Next Header", HM_NH_UDP, r.out[HM_EXT_OFF]);
+	hbh_len = (r.out[HM_EXT_OFF + 1] + 1) * 8;
+	CHECK_EQ("Hop-by-Hop length, bytes", exp_hbh_len, hbh_len);
+	if (hm_failed())
+		return;
+	n = hbh_walk(r.out + HM_EXT_OFF, r.out_len - HM_EXT_OFF, tl, 16);
+	if (!hm_check(n > 0, "Hop-by-Hop options: expected a valid TLV list with zeroed pads"))
+		return;
+	for (i = 0; i < n && i < 16; i++) {
+		if (tl[i].type == HM_IPV6_TLV_PAD1 || tl[i].type == HM_IPV6_TLV_PADN)
+			continue;
+		if (tl[i].type == 0x05) {
+			nra++;
+			hm_check(tl[i].off == 2 && tl[i].len == 2 &&
+				 !r.out[HM_EXT_OFF + 4] && !r.out[HM_EXT_OFF + 5],
+				 "Router Alert: expected unchanged at offset 2, found at %zu len %u",
+				 tl[i].off, tl[i].len);
+		} else if (tl[i].type == HM_IPV6_TLV_IOAM) {
+			nioam++;
+			ioam_off = tl[i].off;
+		} else {
+			hm_fail("unexpected option type 0x%02x at offset %zu", tl[i].type, tl[i].off);
+		}
+	}
+	CHECK_EQ("Router Alert options", 1, nra);
+	CHECK_EQ("IOAM options", 1, nioam);
+	if (nioam != 1)
+		return;
+	CHECK_EQ("IOAM option offset mod 4", 0, ioam_off % 4);
+	enc_option(&o, &rule_std, true, 64, r.out + HM_EXT_OFF + ioam_off, &r);
+	hm_check_bytes("IOAM option", o.b, o.len, r.out + HM_EXT_OFF + ioam_off,
+		       r.out_len - HM_EXT_OFF - ioam_off < o.len ?
+		       r.out_len - HM_EXT_OFF - ioam_off : o.len);
+	hm_check_bytes("upper layer", in.b + HM_EXT_OFF + 8, in.len - HM_EXT_OFF - 8,
+		       r.out + HM_EXT_OFF + hbh_len, r.out_len - HM_EXT_OFF - hbh_len);
+	hm_check_counters(env.if_enc, &before, HM_BIT(HM_CNT_ENCAP_HBH_MERGED),
+			  HM_BIT(HM_CNT_ENCAP_OK));
+}
+
+/* IPv6 packet of @t->arg bytes (header included) against a 1280-byte MTU. */
+static void t_enc_mtu(const struct hm_test *t)
+{
+	size_t l3 = t->arg;
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, l3 - HM_IP6_LEN - 8, NULL);
+	if (l3 + 256 > HM_ENC_MTU)
+		enc_check_untouched(&in, HM_BIT(HM_CNT_ENCAP_SKIP_MTU), 0);
+	else
+		enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/* freq 3/5 over 10 packets: the first 3 of every 5, like ip ioam's freq K/N. */
+static void t_enc_freq(const struct hm_test *t)
+{
+	struct hm_counters before, after;
+	struct hopmark_encap_cfg c;
+	char got[11] = "", want[11] = "YYYNNYYYNN";
+	struct hm_run r;
+	struct pkt in;
+	int i;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 3, 5);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	hm_counters_read(env.if_enc, &before);
+	for (i = 0; i < 10; i++) {
+		if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in.b, in.len, &r))
+			return;
+		got[i] = r.out_len == in.len + 256 ? 'Y' :
+			 (r.out_len == in.len && !memcmp(r.out, in.b, in.len)) ? 'N' : '?';
+	}
+	hm_counters_read(env.if_enc, &after);
+	hm_check(!strcmp(got, want), "encapsulated packets: expected %s, got %s", want, got);
+	CHECK_EQ("counter encap_ok", 6, after.cnt[HM_CNT_ENCAP_OK] - before.cnt[HM_CNT_ENCAP_OK]);
+	CHECK_EQ("counter encap_skip_freq", 4,
+		 after.cnt[HM_CNT_ENCAP_SKIP_FREQ] - before.cnt[HM_CNT_ENCAP_SKIP_FREQ]);
+	if (hm_check(hm_get_encap(prefix_b48, 48, &c), "hopmark_encap rule: expected present"))
+		CHECK_EQ("rule packet counter", 10, c.counter);
+}
+
+/* Own slot of rule_std (0xfff000, 240 bytes) in the expected frame. */
+#define STD_SLOT_OFF	(HM_EXT_OFF + 4 + 12 + 180)
+
+static void adj_ingress(struct pkt *exp, const struct hm_run *r)
+{
+	hm_put_be16(exp->b + STD_SLOT_OFF + field_off(0xfff000, 1), HM_T_IN_ID);
+	hm_put_be32(exp->b + STD_SLOT_OFF + field_off(0xfff000, 9), HM_T_IN_ID_WIDE);
+}
+
+/* A forwarded packet encapsulated on egress records where it came in. */
+static void t_enc_forwarded(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted_from(&in, &rule_std, true, env.if_in, HM_BIT(HM_CNT_ENCAP_OK), 0,
+				adj_ingress);
+}
+
+#define ENC_QDEPTH	31337
+
+static void adj_qdepth(struct pkt *exp, const struct hm_run *r)
+{
+	hm_put_be32(exp->b + STD_SLOT_OFF + field_off(0xfff000, 6), ENC_QDEPTH);
+}
+
+/* Queue depth of the egress interface, from a fresh hopmark_qdepth entry. */
+static void t_enc_qdepth(const struct hm_test *t)
+{
+	struct pkt in;
+
+	hm_set_qdepth(env.if_enc, ENC_QDEPTH, hm_now_ns(CLOCK_MONOTONIC));
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted_from(&in, &rule_std, true, 0, HM_BIT(HM_CNT_ENCAP_OK), 0, adj_qdepth);
+}
+
+static void t_enc_no_match(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, dst_other);
+	enc_check_untouched(&in, 0, 0);
+}
+
+static void t_enc_other_if(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_out, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_untouched(&in, 0, 0);
+}
+
+static void t_enc_any_if(const struct hm_test *t)
+{
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, 0, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/* Longest prefix wins: a /64 with a small trace under the /48. */
+static void t_enc_lpm(const struct hm_test *t)
+{
+	struct enc_rule small = { HM_T_NS, 40,
+				  HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_IF_IDS };
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	set_rule(prefix_b48, 64, &small, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &small, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+static void t_enc_ipv4(const struct hm_test *t)
+{
+	static const __u8 ip4[28] = {
+		0x45, 0, 0, 28, 0, 1, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+		0x9c, 0x40, 0x13, 0x89, 0, 8, 0, 0,
+	};
+	struct pkt p;
+
+	set_rule(prefix_b48, 0, &rule_std, 0, 1, 1);
+	pkt_init(&p);
+	pkt_eth(&p, 0x0800);
+	pkt_put(&p, ip4, sizeof(ip4));
+	enc_check_untouched(&p, 0, 0);
+}
+
+/* A frame cut inside the IPv6 header or an existing Hop-by-Hop header. */
+static void t_enc_truncated(const struct hm_test *t)
+{
+	struct hm_run r;
+	struct pkt in;
+	size_t len, hbh;
+	int bad = 0;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	pkt_init(&in);
+	pkt_eth(&in, 0x86dd);
+	pkt_ipv6(&in, HM_NH_HBH, 64, NULL);
+	hbh = hbh_begin(&in, HM_NH_UDP);
+	opt_raw(&in, 0x05, 2, 0);
+	opt_raw(&in, 0x1e, 12, 0xab);
+	hbh_end(&in, hbh);
+	pkt_udp(&in, 40000, 5001, 16);
+	pkt_finish(&in);
+	for (len = HM_TC_MIN_LEN; len < in.len - 8 - 16 && bad < 8; len++) {
+		if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in.b, len, &r)) {
+			bad++;
+			continue;
+		}
+		if (r.retval != TC_OK_RC || r.out_len != len || memcmp(r.out, in.b, len)) {
+			hm_fail("cut at %zu bytes: verdict %u, %u bytes out: frame changed",
+				len, r.retval, r.out_len);
+			bad++;
+		}
+	}
+}
+
+void register_encap_tests(void)
+{
+	static const __u32 types[] = {
+		HM_IOAM_TT_HOPLIM_NODEID, HM_IOAM_TT_IF_IDS, HM_IOAM_TT_TS_SEC | HM_IOAM_TT_TS_FRAC,
+		HM_IOAM_TT_HOPLIM_NODEID_WIDE | HM_IOAM_TT_IF_IDS_WIDE | HM_IOAM_TT_NS_DATA_WIDE,
+		HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_UNDEFINED_MASK,
+		HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_OPAQUE,
+	};
+	size_t i;
+
+	hm_add_test(t_enc_l4, HM_NH_UDP, "encap_inserts_hbh_before_udp");
+	hm_add_test(t_enc_l4, HM_NH_TCP, "encap_inserts_hbh_before_tcp");
+	hm_add_test(t_enc_l4, HM_NH_ICMP6, "encap_inserts_hbh_before_icmpv6");
+	hm_add_test(t_enc_pad, 20, "encap_pads_hbh_to_8n_size_20");
+	hm_add_test(t_enc_pad, 24, "encap_no_trailing_pad_size_24");
+	hm_add_test(t_enc_pad, 4, "encap_pads_hbh_to_8n_size_4");
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		hm_add_test(t_enc_type, types[i], "encap_writes_own_node_data_type_0x%06x", types[i]);
+	hm_add_test(t_enc_forwarded, 0, "encap_forwarded_packet_records_ingress_if");
+	hm_add_test(t_enc_qdepth, 0, "encap_writes_fresh_egress_queue_depth");
+	hm_add_test(t_enc_unknown_ns, 0, "encap_unknown_namespace_inserts_empty_trace");
+	hm_add_test(t_enc_area_smaller_than_slot, 0, "encap_area_smaller_than_slot_sets_overflow");
+	hm_add_test(t_enc_srh, 0, "encap_keeps_hbh_first_before_srh");
+	hm_add_test(t_enc_merge, 0, "encap_merges_into_existing_hbh");
+	hm_add_test(t_enc_mtu, HM_ENC_MTU - 256, "encap_fits_exactly_at_mtu");
+	hm_add_test(t_enc_mtu, HM_ENC_MTU - 255, "encap_skips_one_byte_over_mtu");
+	hm_add_test(t_enc_mtu, 1200, "encap_skips_when_mtu_exceeded");
+	hm_add_test(t_enc_freq, 0, "encap_freq_3_of_5_over_10_packets");
+	hm_add_test(t_enc_no_match, 0, "encap_no_matching_prefix_untouched");
+	hm_add_test(t_enc_other_if, 0, "encap_rule_for_other_interface_untouched");
+	hm_add_test(t_enc_any_if, 0, "encap_rule_for_any_interface_applies");
+	hm_add_test(t_enc_lpm, 0, "encap_longest_prefix_rule_wins");
+	hm_add_test(t_enc_ipv4, 0, "encap_passes_ipv4");
+	hm_add_test(t_enc_truncated, 0, "encap_truncated_at_every_length");
+}

@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * test_run.c - hopmark BPF programs under BPF_PROG_TEST_RUN: harness.
+ *
+ * The process enters its own mount and network namespaces, mounts a
+ * private bpffs instance (TC_BPF_MNT points at it, so every pinned map is
+ * this run's own), creates three veth devices whose ifindexes the runs use
+ * (xdp_md.ingress_ifindex and __sk_buff.ifindex must name real devices),
+ * loads the four programs through their skeletons with pin root
+ * <bpffs>/tc/globals, and runs the named tests of test_transit.c,
+ * test_encap.c and test_decap.c. Output is TAP; "1..0 # SKIP" when BPF
+ * cannot be used at all (not root, no bpffs, no BPF syscall).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/timex.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "hopmark.h"
+#include "bpf_test.h"
+/*
+ * The Makefile builds all three skeletons first; when one is missing (a
+ * partial build by hand), that program's tests fail with "program not
+ * loaded" instead of the whole tier not building.
+ */
+#if __has_include("bpf/hopmark_encap.skel.h")
+#include "bpf/hopmark_encap.skel.h"
+#define HAVE_ENCAP 1
+#endif
+#if __has_include("bpf/hopmark_transit.skel.h")
+#include "bpf/hopmark_transit.skel.h"
+#define HAVE_TRANSIT 1
+#endif
+#if __has_include("bpf/hopmark_decap.skel.h")
+#include "bpf/hopmark_decap.skel.h"
+#define HAVE_DECAP 1
+#endif
+
+struct hm_env env = {
+	.prog_encap = -1, .prog_transit_in = -1, .prog_transit_out = -1, .prog_decap = -1,
+	.fd_node = -1, .fd_ifcfg = -1, .fd_ns = -1, .fd_encap = -1, .fd_qdepth = -1,
+	.fd_stats = -1, .fd_events = -1,
+};
+
+static char bpffs_dir[64];
+static bool bpffs_mounted;
+#ifdef HAVE_ENCAP
+static struct hopmark_encap *skel_encap;
+#endif
+#ifdef HAVE_TRANSIT
+static struct hopmark_transit *skel_transit;
+#endif
+#ifdef HAVE_DECAP
+static struct hopmark_decap *skel_decap;
+#endif
+static struct ring_buffer *events_rb;
+
+/* ---- TAP ---- */
+
+#define HM_MAX_TESTS	512
+static struct hm_test tests[HM_MAX_TESTS];
+static int n_tests;
+static bool cur_failed;
+
+void hm_add_test(hm_test_fn fn, __u32 arg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n_tests == HM_MAX_TESTS) {
+		fprintf(stderr, "too many tests\n");
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(tests[n_tests].name, sizeof(tests[n_tests].name), fmt, ap);
+	va_end(ap);
+	tests[n_tests].fn = fn;
+	tests[n_tests].arg = arg;
+	n_tests++;
+}
+
+void hm_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+void hm_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	cur_failed = true;
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+bool hm_failed(void)
+{
+	return cur_failed;
+}
+
+bool hm_check_eq(const char *what, unsigned long long exp, unsigned long long got)
+{
+	if (exp == got)
+		return true;
+	hm_fail("%s: expected 0x%llx (%llu), got 0x%llx (%llu)", what, exp, exp, got, got);
+	return false;
+}
+
+bool hm_check(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond)
+		return true;
+	cur_failed = true;
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	return false;
+}
+
+bool hm_check_bytes(const char *what, const void *exp, size_t exp_len,
+		    const void *got, size_t got_len)
+{
+	const __u8 *e = exp, *g = got;
+	size_t i, n = exp_len < got_len ? exp_len : got_len;
+	int shown = 0;
+	bool ok = true;
+
+	if (exp_len != got_len) {
+		hm_fail("%s: length expected %zu, got %zu", what, exp_len, got_len);
+		ok = false;
+	}
+	for (i = 0; i < n; i++) {
+		if (e[i] == g[i])
+			continue;
+		if (shown++ < 8)
+			hm_fail("%s: byte at offset %zu expected 0x%02x, got 0x%02x",
+				what, i, e[i], g[i]);
+		ok = false;
+	}
+	if (shown > 8)
+		hm_fail("%s: %d bytes differ in all", what, shown);
+	return ok;
+}
+
+/*
+ * Timestamp fields of a slot must lie in [t0, t1] (CLOCK_REALTIME ns around
+ * the run) shifted by @shift ns; microsecond truncation and 1 us of clock
+ * read skew are allowed below t0. Stores what was found in @v.
+ */
+void hm_check_ts(__u32 type, const __u8 *slot, __u64 t0, __u64 t1, __s64 shift,
+		     struct hm_ioam6_node_values *v)
+{
+	bool has_sec = type & HM_IOAM_TT_TS_SEC, has_frac = type & HM_IOAM_TT_TS_FRAC;
+	__u64 lo = t0 - shift, hi = t1 - shift;
+	__u32 sec = 0, frac = 0;
+
+	lo = lo / 1000 * 1000 - 1000;
+	if (has_sec)
+		sec = hm_get_be32(slot + field_off(type, 2));
+	if (has_frac) {
+		frac = hm_get_be32(slot + field_off(type, 3));
+		hm_check(frac < 1000000, "timestamp fraction: expected < 1000000 us, got %u", frac);
+	}
+	if (has_sec && has_frac) {
+		__u64 ts = (__u64)sec * 1000000000ULL + (__u64)frac * 1000;
+
+		hm_check(ts >= lo && ts <= hi,
+			 "timestamp: expected in [%llu, %llu] ns, got %llu ns (%u s + %u us)",
+			 (unsigned long long)lo, (unsigned long long)hi,
+			 (unsigned long long)ts, sec, frac);
+	} else if (has_sec) {
+		hm_check(sec >= lo / 1000000000ULL && sec <= hi / 1000000000ULL,
+			 "timestamp seconds: expected in [%llu, %llu], got %u",
+			 (unsigned long long)(lo / 1000000000ULL),
+			 (unsigned long long)(hi / 1000000000ULL), sec);
+	} else if (has_frac) {
+		__u32 us0 = lo / 1000 % 1000000, us1 = hi / 1000 % 1000000;
+		bool in = us0 <= us1 ? (frac >= us0 && frac <= us1) : (frac >= us0 || frac <= us1);
+
+		hm_check(in, "timestamp fraction: expected in [%u, %u] us, got %u", us0, us1, frac);
+	}
+	v->ts_sec = sec;
+	v->ts_frac = frac;
+}
+
+/* ---- maps ---- */
+
+__u64 hm_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void map_update(int fd, const void *key, const void *val, const char *what)
+{
+	if (bpf_map_update_elem(fd, key, val, BPF_ANY))
+		hm_fail("setup: update of %s failed: %s", what, strerror(errno));
+}
+
+void hm_set_node(__u32 flags, __u32 node_id, __u64 node_id_wide, __s64 tai_offset_ns)
+{
+	struct hopmark_node_cfg n = {
+		.flags = flags, .node_id = node_id, .node_id_wide = node_id_wide,
+		.tai_offset_ns = tai_offset_ns, .qdepth_max_age_ns = HM_T_QDEPTH_MAX_AGE,
+	};
+	__u32 k = 0;
+
+	map_update(env.fd_node, &k, &n, HM_MAP_NODE);
+}
+
+void hm_set_ifcfg(int ifindex, __u16 flags, __u16 id, __u32 id_wide)
+{
+	struct hopmark_if_cfg c = { .flags = flags, .if_id = id, .if_id_wide = id_wide };
+	__u32 k = ifindex;
+
+	map_update(env.fd_ifcfg, &k, &c, HM_MAP_IFCFG);
+}
+
+void hm_del_ifcfg(int ifindex)
+{
+	__u32 k = ifindex;
+
+	bpf_map_delete_elem(env.fd_ifcfg, &k);
+}
+
+void hm_set_ns(__u32 ns, __u32 flags, __u32 data, __u64 data_wide)
+{
+	struct hopmark_ns_cfg c = { .flags = flags, .data = data, .data_wide = data_wide };
+
+	map_update(env.fd_ns, &ns, &c, HM_MAP_NS);
+}
+
+void hm_del_ns(__u32 ns)
+{
+	bpf_map_delete_elem(env.fd_ns, &ns);
+}
+
+void hm_set_qdepth(__u32 key, __u32 backlog, __u64 updated_ns)
+{
+	struct hopmark_qdepth q = { .backlog_bytes = backlog, .qlen = 1, .updated_ns = updated_ns };
+
+	map_update(env.fd_qdepth, &key, &q, HM_MAP_QDEPTH);
+}
+
+void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg)
+{
+	struct hopmark_encap_key k = { .prefixlen = prefixlen };
+
+	memcpy(k.addr, prefix, 16);
+	map_update(env.fd_encap, &k, cfg, HM_MAP_ENCAP);
+}
+
+bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg)
+{
+	struct hopmark_encap_key k = { .prefixlen = prefixlen };
+
+	memcpy(k.addr, prefix, 16);
+	return bpf_map_lookup_elem(env.fd_encap, &k, cfg) == 0;
+}
+
+static void map_clear(int fd, size_t key_size)
+{
+	__u8 key[64], next[64];
+
+	if (fd < 0)
+		return;
+	while (bpf_map_get_next_key(fd, NULL, next) == 0) {
+		memcpy(key, next, key_size);
+		if (bpf_map_delete_elem(fd, key))
+			break;
+	}
+}
+
+void hm_counters_read(int ifindex, struct hm_counters *c)
+{
+	struct hopmark_link_stats *v;
+	__u32 k = ifindex;
+	int cpu, i;
+
+	memset(c, 0, sizeof(*c));
+	v = calloc(env.ncpus, sizeof(*v));
+	if (!v)
+		return;
+	if (bpf_map_lookup_elem(env.fd_stats, &k, v) == 0) {
+		for (cpu = 0; cpu < env.ncpus; cpu++)
+			for (i = 0; i < HM_CNT_MAX; i++)
+				c->cnt[i] += v[cpu].cnt[i];
+	}
+	free(v);
+}
+
+bool hm_check_counters(int ifindex, const struct hm_counters *before, __u32 must, __u32 may)
+{
+	struct hm_counters now;
+	bool ok = true;
+	int i;
+
+	hm_counters_read(ifindex, &now);
+	for (i = 0; i < HM_CNT_MAX; i++) {
+		__u64 d = now.cnt[i] - before->cnt[i];
+		const char *name = hopmark_counter_names[i] ? hopmark_counter_names[i] : "?";
+
+		if (must & HM_BIT(i)) {
+			if (d != 1) {
+				hm_fail("counter %s on ifindex %d: expected +1, got +%llu",
+					name, ifindex, (unsigned long long)d);
+				ok = false;
+			}
+		} else if (may & HM_BIT(i)) {
+			if (d > 1) {
+				hm_fail("counter %s on ifindex %d: expected +0 or +1, got +%llu",
+					name, ifindex, (unsigned long long)d);
+				ok = false;
+			}
+		} else if (d) {
+			hm_fail("counter %s on ifindex %d: expected +0, got +%llu",
+				name, ifindex, (unsigned long long)d);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* ---- ring buffer ---- */
+
+struct events_ctx {
+	struct hopmark_ioam_record *recs;
+	int max;
+	int n;
+};
+
+static struct events_ctx *events_cur;
+
+static int events_cb(void *ctx, void *data, size_t size)
+{
+	struct events_ctx *c = events_cur;
+
+	if (!c)
+		return 0;
+	if (size != sizeof(struct hopmark_ioam_record))
+		hm_fail("ring buffer record: size expected %zu, got %zu",
+			sizeof(struct hopmark_ioam_record), size);
+	if (c->n < c->max)
+		memcpy(&c->recs[c->n], data, size < sizeof(c->recs[0]) ? size : sizeof(c->recs[0]));
+	c->n++;
+	return 0;
+}
+
+int hm_events_consume(struct hopmark_ioam_record *recs, int max)
+{
+	struct events_ctx c = { .recs = recs, .max = max };
+
+	if (!events_rb)
+		return -1;
+	events_cur = &c;
+	ring_buffer__consume(events_rb);
+	events_cur = NULL;
+	return c.n;
+}
+
+/* ---- runs ---- */
+
+bool hm_run_xdp(int prog_fd, int ifindex, const void *in, size_t len, struct hm_run *r)
+{
+	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = in, .data_size_in = len,
+		.data_out = r->out, .data_size_out = sizeof(r->out),
+		.ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		.repeat = 1);
+
+	if (prog_fd < 0) {
+		hm_fail("program not loaded");
+		return false;
+	}
+	r->t0 = hm_now_ns(CLOCK_REALTIME);
+	r->err = bpf_prog_test_run_opts(prog_fd, &o);
+	r->t1 = hm_now_ns(CLOCK_REALTIME);
+	r->out_len = o.data_size_out;
+	r->retval = o.retval;
+	if (r->err) {
+		hm_fail("bpf_prog_test_run_opts (xdp, %zu bytes): %s", len, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool run_tc(int prog_fd, struct __sk_buff *ctx, const void *in, size_t len,
+		   struct hm_run *r)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = in, .data_size_in = len,
+		.data_out = r->out, .data_size_out = sizeof(r->out),
+		.ctx_in = ctx, .ctx_size_in = sizeof(*ctx),
+		.repeat = 1);
+
+	if (prog_fd < 0) {
+		hm_fail("program not loaded");
+		return false;
+	}
+	r->t0 = hm_now_ns(CLOCK_REALTIME);
+	r->err = bpf_prog_test_run_opts(prog_fd, &o);
+	r->t1 = hm_now_ns(CLOCK_REALTIME);
+	r->out_len = o.data_size_out;
+	r->retval = o.retval;
+	if (r->err) {
+		hm_fail("bpf_prog_test_run_opts (tc, %zu bytes): %s", len, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+bool hm_run_tc(int prog_fd, int ifindex, int iif, const void *in, size_t len, struct hm_run *r)
+{
+	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif };
+
+	return run_tc(prog_fd, &ctx, in, len, r);
+}
+
+/* ---- setup ---- */
+
+static void skip_all(const char *why)
+{
+	printf("1..0 # SKIP %s\n", why);
+	exit(0);
+}
+
+static void cleanup(void)
+{
+	if (events_rb)
+		ring_buffer__free(events_rb);
+#ifdef HAVE_ENCAP
+	hopmark_encap__destroy(skel_encap);
+#endif
+#ifdef HAVE_TRANSIT
+	hopmark_transit__destroy(skel_transit);
+#endif
+#ifdef HAVE_DECAP
+	hopmark_decap__destroy(skel_decap);
+#endif
+	if (bpffs_mounted)
+		umount2(bpffs_dir, MNT_DETACH);
+	if (bpffs_dir[0])
+		rmdir(bpffs_dir);
+}
+
+/* Killed (e.g. SIGPIPE from a pager): still unmount and remove the bpffs. */
+static void on_signal(int sig)
+{
+	if (bpffs_mounted)
+		umount2(bpffs_dir, MNT_DETACH);
+	if (bpffs_dir[0])
+		rmdir(bpffs_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	static size_t printed;
+	char line[1024];
+	int n;
+
+	/*
+	 * Loader errors go to stderr, outside the TAP stream; only the first
+	 * 8 KiB, enough for the error, not every line of a verifier log.
+	 */
+	if (level != LIBBPF_WARN || printed > 8192)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	printed += n > 0 ? n : 0;
+	return fputs(line, stderr);
+}
+
+static int make_veth(const char *a, const char *b, int mtu)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd),
+		 "ip link add %s mtu %d type veth peer name %s mtu %d >/dev/null 2>&1",
+		 a, mtu, b, mtu);
+	if (system(cmd))
+		return -1;
+	return if_nametoindex(a);
+}
+
+static void load_skeletons(const char *pin_root, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
+
+#ifdef HAVE_ENCAP
+	skel_encap = hopmark_encap__open_opts(&oo);
+	if (skel_encap && !hopmark_encap__load(skel_encap)) {
+		env.prog_encap = bpf_program__fd(skel_encap->progs.hm_encap);
+	} else {
+		hopmark_encap__destroy(skel_encap);
+		skel_encap = NULL;
+		snprintf(err, errlen, "hopmark_encap did not load");
+	}
+#else
+	snprintf(err, errlen, "hopmark_encap.skel.h was not built");
+#endif
+#ifdef HAVE_TRANSIT
+	skel_transit = hopmark_transit__open_opts(&oo);
+	if (skel_transit && !hopmark_transit__load(skel_transit)) {
+		env.prog_transit_in = bpf_program__fd(skel_transit->progs.hm_transit_in);
+		env.prog_transit_out = bpf_program__fd(skel_transit->progs.hm_transit_out);
+	} else {
+		hopmark_transit__destroy(skel_transit);
+		skel_transit = NULL;
+		snprintf(err, errlen, "hopmark_transit did not load");
+	}
+#else
+	snprintf(err, errlen, "hopmark_transit.skel.h was not built");
+#endif
+#ifdef HAVE_DECAP
+	skel_decap = hopmark_decap__open_opts(&oo);
+	if (skel_decap && !hopmark_decap__load(skel_decap)) {
+		env.prog_decap = bpf_program__fd(skel_decap->progs.hm_decap);
+	} else {
+		hopmark_decap__destroy(skel_decap);
+		skel_decap = NULL;
+		snprintf(err, errlen, "hopmark_decap did not load");
+	}
+#else
+	snprintf(err, errlen, "hopmark_decap.skel.h was not built");
+#endif
+	if (err[0])
+		fprintf(stderr, "warning: %s; its tests fail\n", err);
+}
+
+static int open_pinned(const char *pin_root, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", pin_root, name);
+	return bpf_obj_get(path);
+}
+
+static void setup(void)
+{
+	char pin_root[128], err[128] = "";
+	struct timex tx = { 0 };
+	int fd;
+
+	if (geteuid() != 0)
+		skip_all("needs root (BPF, bpffs, netns)");
+	if (unshare(CLONE_NEWNS | CLONE_NEWNET))
+		skip_all("unshare(CLONE_NEWNS|CLONE_NEWNET) failed");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		skip_all("cannot make mounts private");
+	strcpy(bpffs_dir, "/tmp/hmt-bpf-XXXXXX");
+	if (!mkdtemp(bpffs_dir)) {
+		bpffs_dir[0] = 0;
+		skip_all("mkdtemp failed");
+	}
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, on_signal);
+	signal(SIGHUP, on_signal);
+	if (mount("bpf", bpffs_dir, "bpf", 0, NULL))
+		skip_all("cannot mount a bpffs instance");
+	bpffs_mounted = true;
+	setenv(HM_BPFFS_ENV, bpffs_dir, 1);
+	snprintf(pin_root, sizeof(pin_root), "%s/tc", bpffs_dir);
+	mkdir(pin_root, 0700);
+	snprintf(pin_root, sizeof(pin_root), "%s/%s", bpffs_dir, HM_PIN_SUBDIR);
+	mkdir(pin_root, 0700);
+
+	/* Is BPF usable at all? */
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "hmt_probe", 4, 4, 1, NULL);
+	if (fd < 0)
+		skip_all("BPF maps cannot be created (no BPF syscall or no privilege)");
+	close(fd);
+
+	env.if_in = make_veth("hmt-in", "hmt-in-p", 1500);
+	env.if_out = make_veth("hmt-out", "hmt-out-p", 1500);
+	env.if_enc = make_veth("hmt-enc", "hmt-enc-p", HM_ENC_MTU);
+	if (env.if_in <= 0 || env.if_out <= 0 || env.if_enc <= 0)
+		skip_all("cannot create veth devices (ip link add ... type veth)");
+
+	if (adjtimex(&tx) >= 0)
+		env.tai_offset_ns = (__s64)tx.tai * 1000000000LL;
+	env.ncpus = libbpf_num_possible_cpus();
+
+	libbpf_set_print(libbpf_quiet);
+	/* Maps first, as the CLI does; the programs then reuse the pins. */
+	fd = hm_maps_create();
+	if (fd < 0)
+		fprintf(stderr, "warning: hm_maps_create(): %s\n", strerror(-fd));
+	load_skeletons(pin_root, err, sizeof(err));
+	env.fd_node = open_pinned(pin_root, HM_MAP_NODE);
+	env.fd_ifcfg = open_pinned(pin_root, HM_MAP_IFCFG);
+	env.fd_ns = open_pinned(pin_root, HM_MAP_NS);
+	env.fd_encap = open_pinned(pin_root, HM_MAP_ENCAP);
+	env.fd_qdepth = open_pinned(pin_root, HM_MAP_QDEPTH);
+	env.fd_stats = open_pinned(pin_root, HM_MAP_STATS);
+	env.fd_events = open_pinned(pin_root, HM_MAP_EVENTS);
+	if (env.fd_events >= 0)
+		events_rb = ring_buffer__new(env.fd_events, events_cb, NULL, NULL);
+}
+
+/* Every test starts from the same maps: node R (ID 2) and one namespace. */
+static void reset_maps(void)
+{
+	__u64 mono = hm_now_ns(CLOCK_MONOTONIC);
+	struct hopmark_ioam_record drain[4];
+
+	map_clear(env.fd_ifcfg, 4);
+	map_clear(env.fd_ns, 4);
+	map_clear(env.fd_encap, sizeof(struct hopmark_encap_key));
+	map_clear(env.fd_qdepth, 4);
+	map_clear(env.fd_stats, 4);
+	while (hm_events_consume(drain, 4) > 0)
+		;
+	hm_set_node(HM_NODE_F_ID | HM_NODE_F_ID_WIDE, HM_T_NODE_ID, HM_T_NODE_ID_WIDE,
+		    env.tai_offset_ns);
+	hm_set_ns(HM_T_NS, HM_NS_F_DATA | HM_NS_F_DATA_WIDE, HM_T_NS_DATA, HM_T_NS_DATA_WIDE);
+	hm_set_ifcfg(env.if_in, HM_IF_F_TRANSIT, HM_T_IN_ID, HM_T_IN_ID_WIDE);
+	hm_set_ifcfg(env.if_out, HM_IF_F_TRANSIT, HM_T_OUT_ID, HM_T_OUT_ID_WIDE);
+	hm_set_ifcfg(env.if_enc, HM_IF_F_ENCAP, HM_T_ENC_ID, HM_T_ENC_ID_WIDE);
+	hm_set_qdepth(0, HM_T_OCCUPANCY, mono);
+	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH, mono);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+	int i, n = 0, failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setup();
+	register_transit_tests();
+	register_encap_tests();
+	register_decap_tests();
+
+	for (i = 0; i < n_tests; i++)
+		if (!only || strstr(tests[i].name, only))
+			n++;
+	printf("1..%d\n", n);
+	n = 0;
+	for (i = 0; i < n_tests; i++) {
+		if (only && !strstr(tests[i].name, only))
+			continue;
+		cur_failed = false;
+		reset_maps();
+		tests[i].fn(&tests[i]);
+		printf("%s %d - %s\n", cur_failed ? "not ok" : "ok", ++n, tests[i].name);
+		failed += cur_failed;
+	}
+	return failed ? 1 : 0;
+}
