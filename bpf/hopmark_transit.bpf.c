@@ -137,6 +137,7 @@ int hm_transit_out(struct __sk_buff *skb)
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
 	__u32 blen, slot, tt, off, len, id, want_id, qd, egress_wide;
+	__u32 id_hi = 0, want_hi = 0;
 	__u16 egress_id;
 	__u8 hop;
 	int wrote = 0;
@@ -172,15 +173,22 @@ int hm_transit_out(struct __sk_buff *skb)
 		want_id = (node && (node->flags & HM_NODE_F_ID)) ?
 			  node->node_id & 0xffffff : HM_IOAM_U24_UNAVAILABLE;
 	} else {
-		/* Wide format: compare the low 32 bits of the 56-bit ID. */
+		/* Wide format: the whole 56-bit ID, high 24 bits then low 32. */
 		off = HM_FIELD(slot, tt, 8);
+		id_hi = ((__u32)HM_B(s->pkt, off + 1) << 16) |
+			((__u32)HM_B(s->pkt, off + 2) << 8) | HM_B(s->pkt, off + 3);
 		id = ((__u32)HM_B(s->pkt, off + 4) << 24) |
 		     ((__u32)HM_B(s->pkt, off + 5) << 16) |
 		     ((__u32)HM_B(s->pkt, off + 6) << 8) | HM_B(s->pkt, off + 7);
-		want_id = (node && (node->flags & HM_NODE_F_ID_WIDE)) ?
-			  (__u32)node->node_id_wide : HM_IOAM_U32_UNAVAILABLE;
+		if (node && (node->flags & HM_NODE_F_ID_WIDE)) {
+			want_hi = (node->node_id_wide >> 32) & 0xffffff;
+			want_id = (__u32)node->node_id_wide;
+		} else {
+			want_hi = HM_IOAM_U24_UNAVAILABLE;
+			want_id = HM_IOAM_U32_UNAVAILABLE;
+		}
 	}
-	if (HM_B(s->pkt, off) != hop || id != want_id)
+	if (HM_B(s->pkt, off) != hop || id != want_id || id_hi != want_hi)
 		return TC_ACT_OK;
 
 	hm_if_ids(skb->ifindex, &egress_id, &egress_wide);

@@ -78,7 +78,8 @@ enum hm_parse_ret {
  * @w_off:	walk state of hm_ioam_parse(): next option, from the
  *		Hop-by-Hop header
  * @w_pad_run:	walk state: padding bytes right before @w_off
- * @w_found:	walk state: the trace was found
+ * @w_found:	walk state: a trace was found
+ * @w_known:	walk state: the trace found is of a configured IOAM-Namespace
  * @w_after:	walk state: only padding since the trace
  */
 struct hm_trace_loc {
@@ -101,6 +102,7 @@ struct hm_trace_loc {
 	__u32	w_off;
 	__u32	w_pad_run;
 	__u8	w_found;
+	__u8	w_known;
 	__u8	w_after;
 };
 
@@ -217,7 +219,8 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
  *		hm_load_hdrs_*(): Ethernet + IPv6 + Hop-by-Hop
  * @blen:	bytes valid in @s->pkt
  * @mode:	%HM_PARSE_FIRST_TRACE or %HM_PARSE_ALL
- * @loc:	filled with the offsets of the first trace found
+ * @loc:	filled with the offsets of the first trace of a configured
+ *		IOAM-Namespace, or else of the last trace walked
  *
  * Walks the Hop-by-Hop options (RFC 8200 §4.2 TLVs: Pad1 is one octet, all
  * others type, length, data) checking that each lies inside the header.
@@ -285,16 +288,23 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 		vl->w_after = 0;
 		if (type == HM_IPV6_TLV_IOAM) {
 			vl->ioam_seen = 1;
-			if (!vl->w_found && len >= 2 &&
+			/*
+			 * Several IOAM-Namespaces may trace the same packet
+			 * (RFC 9197 §5): ours is the first trace of a
+			 * configured namespace; until one is seen, the last
+			 * trace walked stands for the packet (unknown, counted).
+			 */
+			if (!vl->w_known && len >= 2 &&
 			    HM_B(b, hbh + off + 3) == HM_IOAM_OPT_PREALLOC_TRACE) {
 				ret = hm_ioam_check_trace(b, blen, hbh + off, off, loc);
 				if (ret != HM_P_TRACE)
 					return ret;
 				vl->w_found = 1;
+				vl->w_known = !!hm_ns_cfg(loc->ns_id);
 				vl->w_after = 1;
 				vl->pad_start = hbh + off - (vl->w_pad_run & 0xfff);
 				vl->pad_end = hbh + off + 2 + len;
-				if (mode == HM_PARSE_FIRST_TRACE)
+				if (mode == HM_PARSE_FIRST_TRACE && vl->w_known)
 					goto done;
 			}
 		}

@@ -104,7 +104,7 @@ extern struct hm_env env;
 #define HM_T_ENC_ID_WIDE	0x33333333U
 #define HM_T_OCCUPANCY		7777	/* hopmark_qdepth[0].backlog_bytes */
 #define HM_T_OUT_QDEPTH		4242	/* hopmark_qdepth[if_out].backlog_bytes */
-#define HM_T_QDEPTH_MAX_AGE	10000000000ULL	/* 10 s */
+#define HM_T_QDEPTH_MAX_AGE	1000000000ULL	/* 1 s: a stale reading 2 s old must exist even right after a VM boots */
 
 __u64 hm_now_ns(int clock);
 void hm_set_node(__u32 flags, __u32 node_id, __u64 node_id_wide, __s64 tai_offset_ns);
