@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# Namespace selftests (tier 3) and the demo. Each test is an executable
+# script printing TAP; it builds its own 5-node topology (selftests/lib.sh)
+# with a unique namespace prefix and removes it on exit. Not root or no
+# network namespaces: "1..0 # SKIP" and exit 4 (kselftest).
+
+NET_TESTS := \
+	selftests/net/test_trace_fields.sh \
+	selftests/net/test_capture.sh \
+	selftests/net/test_stock_attach.sh \
+	selftests/net/test_edge.sh \
+	selftests/net/test_gso.sh \
+	selftests/net/test_queue_depth.sh
+
+HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
+
+.PHONY: demo check-net
+demo: deps
+	$(MAKE) --no-print-directory all
+	bash selftests/demo.sh
+
+# Only this tier: make check-net
+check-net: all
+	prove -v --timer $(addprefix $(CURDIR)/,$(NET_TESTS))
