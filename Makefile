@@ -43,6 +43,7 @@ HM_TEST_DEPS	:=
 all:
 
 include lib/build.mk
+include lib/pint.mk
 include bpf/build.mk
 include iproute2-ext/build.mk
 include agent/build.mk

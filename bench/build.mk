@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# Benchmarks and evaluators (not part of `make check`; a short smoke run
+# of pint-eval is, see HM_TESTS below).
+#
+#   make bench                       build build/bench/pint-eval
+#   make pint-eval-tables            the tables of Documentation/pint.rst
+
+.PHONY: bench pint-eval-tables
+bench: $(BUILD)/bench/pint-eval
+
+$(BUILD)/bench:
+	mkdir -p $@
+
+$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -pthread $< -o $@ $(HM_LIB) -lm
+
+HM_TOPOLOGIES	:= $(abspath ../shared/data/topologies)
+
+pint-eval-tables: $(BUILD)/bench/pint-eval
+	$(BUILD)/bench/pint-eval -k 25 -t 1000
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000
+
+# Smoke run: a few trials of every scheme, PPM and AMS2 on US Carrier; the
+# evaluator exits non-zero if any decoded path differs from the true one.
+HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
+HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * pint_eval.c - build/bench/pint-eval: how many packets PINT needs to trace
+ * a whole path, against the IP traceback schemes it is compared with in the
+ * PINT paper (Ben Basat et al., SIGCOMM 2020, §6 path tracing):
+ *   PPM   Savage, Wetherall, Karlin, Anderson, "Practical network support
+ *         for IP traceback", SIGCOMM 2000: edge sampling with 8 fragments
+ *         per router in the 16-bit IP ID (3-bit offset, 5-bit distance,
+ *         8-bit xored edge fragment), marking probability p;
+ *   AMS2  Song, Perrig, "Advanced and authenticated marking schemes for IP
+ *         traceback", INFOCOM 2001, Advanced Marking Scheme II: 5-bit
+ *         distance, 3-bit FlagID choosing one of m = 8 hash functions,
+ *         8-bit edge hash; the victim identifies each router among the
+ *         upstream neighbours of the previous one in its router map.
+ *
+ * For a topology (GML), the path is a longest shortest path (the diameter)
+ * and the decoder knows the set of switches (topology-blind) or also the
+ * adjacency (topology-aware). For a path length k, every trial draws k
+ * distinct switch IDs from a universe of U (default 1024, 10-bit IDs).
+ * Every trial uses fresh hash seeds and fresh random packet IDs, and every
+ * decoded path is compared with the true one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gml.h"
+#include "pint_path.h"
+
+#define MAX_BITS	8
+#define MAX_PACKETS	20000000UL
+
+static __u64 splitmix64(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double uniform01(__u64 *s)
+{
+	return ((splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+}
+
+struct eval {
+	/* the network */
+	struct gml_graph	g;
+	int			have_graph;
+	struct pint_topo	topo;
+	__u32			*universe_ids;	/* -k mode */
+	unsigned int		k;
+	unsigned int		path_idx[PINT_DECODE_MAX_HOPS];
+	unsigned int		id_bits;
+	int			*sink_dist;	/* AMS2: hops from the last switch */
+	/* the experiment */
+	unsigned int		trials;
+	__u64			seed;
+	unsigned int		bits[MAX_BITS];
+	unsigned int		nr_bits;
+	double			mark_p;
+	unsigned int		ams_m;
+};
+
+struct job {
+	const struct eval	*ev;
+	const char		*scheme;
+	unsigned int		bits;		/* 0 = full-ID */
+	int			aware;
+	int			kind;		/* 0 PINT, 1 PPM, 2 AMS2 */
+	unsigned long		*counts;
+	unsigned int		failed;		/* not decoded within MAX_PACKETS */
+	unsigned int		wrong;		/* decoded path != true path */
+	int			err;
+};
+
+/* The switch IDs of a trial's path (fresh in -k mode). */
+static void trial_path(const struct eval *ev, __u64 *rng, __u32 *ids)
+{
+	unsigned int i, j;
+
+	if (ev->have_graph) {
+		for (i = 0; i < ev->k; i++)
+			ids[i] = ev->g.id[ev->path_idx[i]];
+		return;
+	}
+	for (i = 0; i < ev->k; i++) {
+again:
+		ids[i] = splitmix64(rng) % ev->topo.nr_nodes;
+		for (j = 0; j < i; j++)
+			if (ids[j] == ids[i])
+				goto again;
+	}
+}
+
+static int run_pint(struct job *jb)
+{
+	const struct eval *ev = jb->ev;
+	struct pint_path_params p;
+	__u32 ids[PINT_DECODE_MAX_HOPS], got[PINT_DECODE_MAX_HOPS];
+	unsigned int t, bits = jb->bits ? jb->bits : ev->id_bits;
+	__u64 rng = ev->seed * 0x100000001b3ULL + bits * 7919 + jb->aware;
+
+	for (t = 0; t < ev->trials; t++) {
+		struct pint_seeds s;
+		struct pint_decoder *d;
+		unsigned long n = 0;
+		unsigned int r = 0;
+
+		s.decider = splitmix64(&rng);
+		s.act = splitmix64(&rng);
+		s.value = splitmix64(&rng);
+		if (pint_path_params_init(&p, &s, bits, jb->bits ? 0 : PINT_PATH_F_FULL_ID) ||
+		    pint_path_scheme(&p, jb->scheme, ev->k))
+			return -EINVAL;
+		trial_path(ev, &rng, ids);
+		d = pint_decoder_new(&p, &ev->topo, jb->aware ? PINT_DEC_F_TOPO_AWARE : 0,
+				     PINT_DECODE_MAX_HOPS);
+		if (!d)
+			return -errno;
+		while (!(r & PINT_DEC_NEW_PATH) && n < MAX_PACKETS) {
+			__u32 pid = splitmix64(&rng);
+
+			r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, ids, ev->k), ev->k);
+			n++;
+			if (r & PINT_DEC_ROUTE_CHANGE)
+				jb->wrong++;	/* cannot happen on a fixed path */
+		}
+		if (!(r & PINT_DEC_NEW_PATH)) {
+			jb->failed++;
+		} else if (pint_decoder_path(d, got, PINT_DECODE_MAX_HOPS) != (int)ev->k ||
+			   memcmp(got, ids, ev->k * sizeof(*ids))) {
+			jb->wrong++;
+		}
+		jb->counts[t] = n;
+		pint_decoder_free(d);
+	}
+	return 0;
+}
+
+/* Distance (from the sink) of the last router that marked, or -1. */
+static int ppm_marker(const struct eval *ev, __u64 *rng)
+{
+	double u = uniform01(rng);
+	double dd = floor(log(u) / log1p(-ev->mark_p));
+
+	return dd < ev->k ? (int)dd : -1;
+}
+
+static int run_ppm(struct job *jb)
+{
+	const struct eval *ev = jb->ev;
+	__u64 rng = ev->seed * 0x100000001b3ULL + 101;
+	unsigned char seen[PINT_DECODE_MAX_HOPS];
+	unsigned int t, full;
+
+	for (t = 0; t < ev->trials; t++) {
+		unsigned long n = 0;
+
+		memset(seen, 0, sizeof(seen));
+		full = 0;
+		while (full < ev->k && n < MAX_PACKETS) {
+			int d = ppm_marker(ev, &rng);
+			unsigned int frag = splitmix64(&rng) % 8;
+
+			n++;
+			if (d < 0 || (seen[d] & (1U << frag)))
+				continue;
+			seen[d] |= 1U << frag;
+			if (seen[d] == 0xff)
+				full++;
+		}
+		if (full < ev->k)
+			jb->failed++;
+		jb->counts[t] = n;
+	}
+	return 0;
+}
+
+/* AMS2: hash j of router id, 8 bits. */
+static unsigned int ams_hash(__u32 seed, unsigned int j, __u32 id)
+{
+	return pint_hash32(seed + j * 0x9e3779b9U, id, j) & 0xff;
+}
+
+static int run_ams2(struct job *jb)
+{
+	const struct eval *ev = jb->ev;
+	__u64 rng = ev->seed * 0x100000001b3ULL + 202;
+	unsigned int seenj[PINT_DECODE_MAX_HOPS];
+	unsigned int t, known;
+
+	for (t = 0; t < ev->trials; t++) {
+		__u32 seed = splitmix64(&rng);
+		unsigned long n = 0;
+
+		memset(seenj, 0, sizeof(seenj));
+		known = 0;	/* routers at distance 0..known-1 identified */
+		while (known < ev->k && n < MAX_PACKETS) {
+			int d = ppm_marker(ev, &rng);
+			unsigned int j = splitmix64(&rng) % ev->ams_m;
+
+			n++;
+			if (d < 0)
+				continue;
+			seenj[d] |= 1U << j;
+			/* identify routers in order from the victim outwards */
+			while (known < ev->k && seenj[known]) {
+				unsigned int dist = known;
+				unsigned int r = ev->path_idx[ev->k - 1 - dist];
+				unsigned int prev, e, cands = 0;
+
+				if (dist == 0) {
+					/* the victim's upstream router: its only neighbour */
+					known++;
+					continue;
+				}
+				prev = ev->path_idx[ev->k - dist];
+				for (e = ev->g.adj_off[prev]; e < ev->g.adj_off[prev + 1]; e++) {
+					unsigned int c = ev->g.adj[e], jj, ok = 1;
+
+					/* children of prev in the victim's shortest-path map */
+					if (ev->sink_dist[c] != (int)dist)
+						continue;
+					for (jj = 0; jj < ev->ams_m && ok; jj++)
+						if ((seenj[dist] & (1U << jj)) &&
+						    ams_hash(seed, jj, ev->g.id[c]) !=
+						    ams_hash(seed, jj, ev->g.id[r]))
+							ok = 0;
+					cands += ok;
+				}
+				if (cands != 1)
+					break;
+				known++;
+			}
+		}
+		if (known < ev->k)
+			jb->failed++;
+		jb->counts[t] = n;
+	}
+	return 0;
+}
+
+static int run_job(struct job *jb)
+{
+	switch (jb->kind) {
+	case 1:
+		return run_ppm(jb);
+	case 2:
+		return run_ams2(jb);
+	default:
+		return run_pint(jb);
+	}
+}
+
+struct pool {
+	struct job	*jobs;
+	unsigned int	nr, next;
+	pthread_mutex_t	lock;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+
+	for (;;) {
+		unsigned int i;
+
+		pthread_mutex_lock(&pl->lock);
+		i = pl->next++;
+		pthread_mutex_unlock(&pl->lock);
+		if (i >= pl->nr)
+			return NULL;
+		pl->jobs[i].err = run_job(&pl->jobs[i]);
+	}
+}
+
+static int cmp_ul(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted counts. */
+static unsigned long pct(const unsigned long *c, unsigned int n, double q)
+{
+	unsigned int r = (unsigned int)ceil(q * n);
+
+	return c[r ? r - 1 : 0];
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pint-eval (-g FILE.gml | -k HOPS) [-t TRIALS] [-b BITS,...] [-s SEED]\n"
+		"                 [-u UNIVERSE] [-S SCHEME,...] [-j THREADS] [-p MARK_P]\n"
+		"  -g FILE   topology (Internet Topology Zoo GML); path = a longest shortest path\n"
+		"  -k HOPS   path length (1..%d), switch IDs drawn from 0..UNIVERSE-1 (default 1024)\n"
+		"  -t N      trials per cell (default 1000)\n"
+		"  -b LIST   digest widths (default 1,4,8,16); the full-ID column is always added\n"
+		"  -S LIST   schemes: baseline, xor, xor:P, hybrid (default baseline,xor,hybrid)\n"
+		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.)\n"
+		"  -s SEED   master seed (default 1); -j N worker threads (default 2)\n",
+		PINT_DECODE_MAX_HOPS);
+}
+
+int main(int argc, char **argv)
+{
+	static struct eval ev = { .trials = 1000, .seed = 1, .mark_p = 0.04, .ams_m = 8 };
+	const char *gml = NULL, *schemes_arg = "baseline,xor,hybrid";
+	char *schemes[16], *sdup, *tok, *save = NULL, err[512];
+	unsigned int universe = 1024, threads = 2, nr_schemes = 0, i, j, c, a;
+	struct pool pl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[16];
+	struct timespec t0, t1;
+	int opt, ret = 0;
+
+	ev.nr_bits = 4;
+	ev.bits[0] = 1, ev.bits[1] = 4, ev.bits[2] = 8, ev.bits[3] = 16;
+	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:h")) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'g':
+			gml = optarg;
+			break;
+		case 'k':
+			ev.k = strtoul(optarg, &end, 0);
+			if (*end || ev.k < 1 || ev.k > PINT_DECODE_MAX_HOPS) {
+				fprintf(stderr, "pint-eval: bad -k '%s' (1..%d)\n", optarg,
+					PINT_DECODE_MAX_HOPS);
+				return 2;
+			}
+			break;
+		case 't':
+			ev.trials = strtoul(optarg, &end, 0);
+			if (*end || ev.trials < 1 || ev.trials > 1000000) {
+				fprintf(stderr, "pint-eval: bad -t '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			ev.nr_bits = 0;
+			sdup = strdup(optarg);
+			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				unsigned long b = strtoul(tok, &end, 0);
+
+				if (*end || b < 1 || b > 32 || ev.nr_bits >= MAX_BITS) {
+					fprintf(stderr, "pint-eval: bad -b '%s'\n", optarg);
+					return 2;
+				}
+				ev.bits[ev.nr_bits++] = b;
+			}
+			free(sdup);
+			break;
+		case 's':
+			ev.seed = strtoull(optarg, &end, 0);
+			if (*end) {
+				fprintf(stderr, "pint-eval: bad -s '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'u':
+			universe = strtoul(optarg, &end, 0);
+			if (*end || universe < 2 || universe > (1U << 20)) {
+				fprintf(stderr, "pint-eval: bad -u '%s' (2..2^20)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			schemes_arg = optarg;
+			break;
+		case 'j':
+			threads = strtoul(optarg, &end, 0);
+			if (*end || threads < 1 || threads > 16) {
+				fprintf(stderr, "pint-eval: bad -j '%s' (1..16)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			ev.mark_p = strtod(optarg, &end);
+			if (*end || !(ev.mark_p > 0 && ev.mark_p < 1)) {
+				fprintf(stderr, "pint-eval: bad -p '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || (!gml == !ev.k)) {
+		usage(stderr);
+		return 2;
+	}
+	sdup = strdup(schemes_arg);
+	for (tok = strtok_r(sdup, ",", &save); tok && nr_schemes < 16;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct pint_path_params p;
+
+		pint_path_params_init(&p, NULL, 8, 0);
+		if (pint_path_scheme(&p, tok, 25)) {
+			fprintf(stderr, "pint-eval: unknown scheme '%s'\n", tok);
+			return 2;
+		}
+		schemes[nr_schemes++] = tok;
+	}
+
+	if (gml) {
+		unsigned int len;
+		int diam;
+
+		ret = gml_load(gml, &ev.g, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "pint-eval: %s\n", err);
+			return 1;
+		}
+		ev.have_graph = 1;
+		gml_to_topo(&ev.g, &ev.topo);
+		{
+			unsigned int *path = malloc(ev.g.nr_nodes * sizeof(*path));
+
+			diam = gml_diameter(&ev.g, path, &len);
+			if (diam < 0 || len > PINT_DECODE_MAX_HOPS) {
+				fprintf(stderr, "pint-eval: %s: longest shortest path has %u switches, "
+					"more than %d\n", gml, len, PINT_DECODE_MAX_HOPS);
+				return 1;
+			}
+			memcpy(ev.path_idx, path, len * sizeof(*path));
+			free(path);
+		}
+		ev.k = len;
+		ev.sink_dist = malloc(ev.g.nr_nodes * sizeof(int));
+		gml_bfs(&ev.g, ev.path_idx[ev.k - 1], ev.sink_dist, NULL);
+		{
+			__u32 mx = 0;
+
+			for (i = 0; i < ev.g.nr_nodes; i++)
+				if (ev.g.id[i] > mx)
+					mx = ev.g.id[i];
+			for (ev.id_bits = 1; ev.id_bits < 32 && (mx >> ev.id_bits); ev.id_bits++)
+				;
+		}
+		printf("topology %s: %u switches, %u edges; path = a longest shortest path, "
+		       "%u switches (diameter %d)\n", gml, ev.g.nr_nodes, ev.g.nr_edges, ev.k,
+		       diam);
+	} else {
+		if (ev.k > universe) {
+			fprintf(stderr, "pint-eval: -k %u needs a universe of at least k IDs\n", ev.k);
+			return 2;
+		}
+		ev.universe_ids = malloc(universe * sizeof(__u32));
+		for (i = 0; i < universe; i++)
+			ev.universe_ids[i] = i;
+		ev.topo.nr_nodes = universe;
+		ev.topo.node_id = ev.universe_ids;
+		for (ev.id_bits = 1; ev.id_bits < 32 && ((universe - 1) >> ev.id_bits); ev.id_bits++)
+			;
+		printf("path length k = %u switches, IDs drawn from %u (%u-bit IDs)\n", ev.k,
+		       universe, ev.id_bits);
+	}
+
+	/* jobs: schemes x decoders x (bits + full-ID), then PPM and AMS2 */
+	pl.jobs = calloc(nr_schemes * 2 * (ev.nr_bits + 1) + 2, sizeof(*pl.jobs));
+	for (i = 0; i < nr_schemes; i++)
+		for (a = 0; a < (ev.have_graph ? 2u : 1u); a++)
+			for (c = 0; c <= ev.nr_bits; c++) {
+				struct job *jb = &pl.jobs[pl.nr++];
+
+				jb->ev = &ev;
+				jb->scheme = schemes[i];
+				jb->aware = a;
+				jb->bits = c < ev.nr_bits ? ev.bits[c] : 0;
+			}
+	pl.jobs[pl.nr].ev = &ev;
+	pl.jobs[pl.nr++].kind = 1;
+	if (ev.have_graph) {
+		pl.jobs[pl.nr].ev = &ev;
+		pl.jobs[pl.nr++].kind = 2;
+	}
+	for (i = 0; i < pl.nr; i++)
+		pl.jobs[i].counts = calloc(ev.trials, sizeof(unsigned long));
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < threads; i++)
+		pthread_create(&th[i], NULL, worker, &pl);
+	for (i = 0; i < threads; i++)
+		pthread_join(th[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	printf("%u trials per cell, seed %llu; packets to decode the whole path: median / p99\n\n",
+	       ev.trials, (unsigned long long)ev.seed);
+	printf("%-10s %-6s", "scheme", "decode");
+	for (c = 0; c < ev.nr_bits; c++) {
+		char h[16];
+
+		snprintf(h, sizeof(h), "b=%u", ev.bits[c]);
+		printf(" %15s", h);
+	}
+	{
+		char h[24];
+
+		snprintf(h, sizeof(h), "full-ID(%ub)", ev.id_bits);
+		printf(" %15s\n", h);
+	}
+	for (i = 0, j = 0; i < pl.nr; i++) {
+		struct job *jb = &pl.jobs[i];
+		char cell[32];
+
+		if (jb->err) {
+			fprintf(stderr, "pint-eval: job failed: %s\n", strerror(-jb->err));
+			ret = 1;
+		}
+		qsort(jb->counts, ev.trials, sizeof(unsigned long), cmp_ul);
+		if (jb->kind) {
+			continue;
+		}
+		if (jb->bits == ev.bits[0] || (ev.nr_bits == 0))
+			printf("%-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
+		snprintf(cell, sizeof(cell), "%lu / %lu%s", pct(jb->counts, ev.trials, 0.5),
+			 pct(jb->counts, ev.trials, 0.99), jb->failed || jb->wrong ? "!" : "");
+		printf(" %15s", cell);
+		if (!jb->bits)
+			printf("\n");
+		if (jb->failed || jb->wrong) {
+			fprintf(stderr, "pint-eval: %s %s b=%u: %u not decoded, %u wrong\n",
+				jb->scheme, jb->aware ? "topo" : "blind", jb->bits, jb->failed,
+				jb->wrong);
+			ret = 1;
+		}
+		j++;
+	}
+	printf("\n");
+	for (i = 0; i < pl.nr; i++) {
+		struct job *jb = &pl.jobs[i];
+
+		if (jb->kind == 1)
+			printf("PPM  (Savage et al. 2000; 16 bits: 8 fragments, p=%.3g): %lu / %lu%s\n",
+			       ev.mark_p, pct(jb->counts, ev.trials, 0.5),
+			       pct(jb->counts, ev.trials, 0.99), jb->failed ? " (some not decoded)" : "");
+		else if (jb->kind == 2)
+			printf("AMS2 (Song, Perrig 2001; 16 bits: m=%u hashes of 8 bits, p=%.3g): "
+			       "%lu / %lu%s\n", ev.ams_m, ev.mark_p, pct(jb->counts, ev.trials, 0.5),
+			       pct(jb->counts, ev.trials, 0.99), jb->failed ? " (some not decoded)" : "");
+	}
+	if (ev.have_graph) {
+		printf("\ntopology-aware vs blind, median packets (reduction):\n");
+		for (i = 0; i < pl.nr; i++) {
+			struct job *b = &pl.jobs[i], *t;
+			char w[16];
+
+			if (b->kind || b->aware)
+				continue;
+			/* the aware job of the same scheme and width follows ev.nr_bits + 1 later */
+			t = &pl.jobs[i + ev.nr_bits + 1];
+			if (b->bits)
+				snprintf(w, sizeof(w), "b=%u", b->bits);
+			else
+				snprintf(w, sizeof(w), "full-ID");
+			printf("  %-8s %-8s blind %6lu  topo %6lu  (%.0f%% fewer)\n", b->scheme, w,
+			       pct(b->counts, ev.trials, 0.5), pct(t->counts, ev.trials, 0.5),
+			       100.0 * (1.0 - (double)pct(t->counts, ev.trials, 0.5) /
+					(double)pct(b->counts, ev.trials, 0.5)));
+		}
+	}
+	printf("\n(%.1f s on %u threads)\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+	       threads);
+	for (i = 0; i < pl.nr; i++)
+		free(pl.jobs[i].counts);
+	free(pl.jobs);
+	free(sdup);
+	free(ev.universe_ids);
+	free(ev.sink_dist);
+	if (ev.have_graph)
+		gml_free(&ev.g);
+	return ret;
+}

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * test_pint_path.c - PINT path tracing: the per-hop encoder (pint_path.h)
+ * against the sink's decoder (pint_decode.c) over thousands of random
+ * paths, every scheme and digest width, topology-blind and -aware; route
+ * change, loop and bad-input behaviour; scheme construction.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hm_test.h"
+#include "gml.h"
+#include "pint_path.h"
+
+#define TOPO_DIR	HM_TEST_DATA "/../topologies"
+#define MAX_PKTS	200000UL
+
+static __u64 rng_state = 0x243f6a8885a308d3ULL;
+
+static __u64 rnd(void)
+{
+	__u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void params(struct pint_path_params *p, const char *scheme, unsigned int bits,
+		   unsigned int flags, unsigned int d)
+{
+	struct pint_seeds s = { rnd(), rnd(), rnd() };
+
+	assert_int_equal(pint_path_params_init(p, &s, bits, flags), 0);
+	assert_int_equal(pint_path_scheme(p, scheme, d), 0);
+	assert_int_equal(pint_path_params_check(p), 0);
+}
+
+/* Feed packets of @ids until decoded; check the path. Return: packets used. */
+static unsigned long decode_path(struct pint_decoder *d, const struct pint_path_params *p,
+				 const __u32 *ids, unsigned int k, const char *what)
+{
+	__u32 got[PINT_DECODE_MAX_HOPS];
+	unsigned long n = 0;
+	unsigned int r = 0, h;
+
+	while (!(r & PINT_DEC_NEW_PATH) && n < MAX_PKTS) {
+		__u32 pid = rnd();
+
+		r = pint_decoder_add(d, pid, pint_path_encode(p, pid, ids, k), k);
+		n++;
+		if (r & PINT_DEC_ROUTE_CHANGE)
+			fail_msg("%s: route change reported on a fixed path after %lu packets",
+				 what, n);
+	}
+	if (!(r & PINT_DEC_NEW_PATH))
+		fail_msg("%s: not decoded after %lu packets", what, n);
+	assert_int_equal(pint_decoder_path(d, got, PINT_DECODE_MAX_HOPS), k);
+	for (h = 0; h < k; h++)
+		if (got[h] != ids[h])
+			fail_msg("%s: hop %u: expected switch %u, decoded %u", what, h + 1,
+				 ids[h], got[h]);
+	return n;
+}
+
+static void random_distinct(__u32 *ids, unsigned int k, unsigned int universe)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < k; i++) {
+again:
+		ids[i] = rnd() % universe;
+		for (j = 0; j < i; j++)
+			if (ids[j] == ids[i])
+				goto again;
+	}
+}
+
+/* 3 schemes x 5 widths x 100 random paths, blind, IDs from 256. */
+static void pint_decoder_recovers_random_paths_blind(void **state)
+{
+	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	static const unsigned int widths[] = { 1, 4, 8, 16, 0 };
+	__u32 universe[256], ids[PINT_DECODE_MAX_HOPS];
+	struct pint_topo t = { .nr_nodes = 256, .node_id = universe };
+	unsigned int s, w, i, total = 0;
+	char what[96];
+
+	for (i = 0; i < 256; i++)
+		universe[i] = i * 2654435761U >> 24 | i << 8;	/* scattered, unique */
+	for (s = 0; s < 3; s++) {
+		for (w = 0; w < 5; w++) {
+			for (i = 0; i < 100; i++) {
+				unsigned int k = 1 + rnd() % 30, j;
+				struct pint_path_params p;
+				struct pint_decoder *d;
+
+				random_distinct(ids, k, 256);
+				if (widths[w] == 0) {
+					/* full-ID digests need IDs < 2^b: use the index */
+					params(&p, schemes[s], 8, PINT_PATH_F_FULL_ID, k);
+					for (j = 0; j < 256; j++)
+						universe[j] = j;
+				} else {
+					params(&p, schemes[s], widths[w], 0, k);
+					for (j = 0; j < 256; j++)
+						universe[j] = j * 2654435761U >> 24 | j << 8;
+				}
+				for (j = 0; j < k; j++)
+					ids[j] = universe[ids[j]];
+				d = pint_decoder_new(&p, &t, 0, PINT_DECODE_MAX_HOPS);
+				assert_non_null(d);
+				snprintf(what, sizeof(what), "%s b=%u k=%u path %u", schemes[s],
+					 widths[w], k, i);
+				decode_path(d, &p, ids, k, what);
+				pint_decoder_free(d);
+				total++;
+			}
+		}
+	}
+	assert_int_equal(total, 1500);
+}
+
+/* A random simple walk of k switches (node indices) on g; 0 if stuck. */
+static int random_walk(const struct gml_graph *g, unsigned int *path, unsigned int k)
+{
+	unsigned int i, tries;
+
+	path[0] = rnd() % g->nr_nodes;
+	for (i = 1; i < k; i++) {
+		unsigned int u = path[i - 1], deg = g->adj_off[u + 1] - g->adj_off[u];
+		int ok = 0;
+
+		for (tries = 0; tries < 8 && deg && !ok; tries++) {
+			unsigned int v = g->adj[g->adj_off[u] + rnd() % deg], j;
+
+			ok = 1;
+			for (j = 0; j < i; j++)
+				if (path[j] == v)
+					ok = 0;
+			path[i] = v;
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* US Carrier: 3 schemes x 3 widths x 2 decoders x 100 random walks. */
+static void pint_decoder_recovers_random_walks_on_us_carrier(void **state)
+{
+	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	static const unsigned int widths[] = { 1, 4, 16 };
+	unsigned int s, w, a, i, total = 0, h;
+	unsigned long blind_sum = 0, aware_sum = 0;
+	__u32 ids[PINT_DECODE_MAX_HOPS];
+	unsigned int path[PINT_DECODE_MAX_HOPS];
+	struct gml_graph g;
+	struct pint_topo t;
+	char err[256], what[96];
+
+	if (gml_load(TOPO_DIR "/UsCarrier.gml", &g, err, sizeof(err)))
+		fail_msg("%s", err);
+	gml_to_topo(&g, &t);
+	for (s = 0; s < 3; s++)
+		for (w = 0; w < 3; w++)
+			for (i = 0; i < 100; i++) {
+				unsigned int k = 2 + rnd() % 20;
+
+				while (!random_walk(&g, path, k))
+					;
+				for (h = 0; h < k; h++)
+					ids[h] = g.id[path[h]];
+				for (a = 0; a < 2; a++) {
+					struct pint_path_params p;
+					struct pint_decoder *d;
+					unsigned long n;
+
+					params(&p, schemes[s], widths[w], 0, k);
+					d = pint_decoder_new(&p, &t, a ? PINT_DEC_F_TOPO_AWARE : 0,
+							     PINT_DECODE_MAX_HOPS);
+					assert_non_null(d);
+					snprintf(what, sizeof(what), "%s b=%u k=%u %s walk %u",
+						 schemes[s], widths[w], k, a ? "aware" : "blind", i);
+					n = decode_path(d, &p, ids, k, what);
+					if (a)
+						aware_sum += n;
+					else
+						blind_sum += n;
+					pint_decoder_free(d);
+					total++;
+				}
+			}
+	assert_int_equal(total, 1800);
+	/* adjacency can only remove wrong candidates: never slower on average */
+	if (aware_sum > blind_sum)
+		fail_msg("topology-aware used %lu packets in all, blind %lu", aware_sum, blind_sum);
+	gml_free(&g);
+}
+
+static void pint_decoder_detects_route_change_and_decodes_new_path(void **state)
+{
+	__u32 universe[64], a[10], b[10];
+	struct pint_topo t = { .nr_nodes = 64, .node_id = universe };
+	unsigned int i, r = 0, bits;
+	unsigned long n;
+
+	for (i = 0; i < 64; i++)
+		universe[i] = 100 + i;
+	for (bits = 1; bits <= 16; bits *= 4) {
+		struct pint_path_params p;
+		struct pint_decoder *d;
+
+		params(&p, "hybrid", bits, 0, 10);
+		d = pint_decoder_new(&p, &t, 0, 32);
+		assert_non_null(d);
+		for (i = 0; i < 10; i++)
+			a[i] = b[i] = 100 + i;
+		b[4] = 100 + 40;	/* hop 5 moves: same length */
+		b[7] = 100 + 41;
+		decode_path(d, &p, a, 10, "path A");
+		for (n = 0, r = 0; !(r & PINT_DEC_ROUTE_CHANGE) && n < MAX_PKTS; n++) {
+			__u32 pid = rnd();
+
+			r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, b, 10), 10);
+		}
+		if (!(r & PINT_DEC_ROUTE_CHANGE))
+			fail_msg("b=%u: route change to B not detected in %lu packets", bits, n);
+		assert_int_equal(pint_decoder_stats(d)->route_changes, 1);
+		decode_path(d, &p, b, 10, "path B");
+		/* a different hop count is a route change at once */
+		r = pint_decoder_add(d, 1, pint_path_encode(&p, 1, b, 9), 9);
+		assert_true(r & PINT_DEC_ROUTE_CHANGE);
+		assert_int_equal(pint_decoder_stats(d)->route_changes, 2);
+		pint_decoder_free(d);
+	}
+}
+
+static void pint_decoder_reports_loops(void **state)
+{
+	__u32 universe[32], loop[8] = { 1, 2, 3, 4, 2, 3, 4, 5 };
+	struct pint_topo t = { .nr_nodes = 32, .node_id = universe };
+	struct pint_path_params p;
+	struct pint_decoder *d;
+	unsigned int i, r = 0;
+
+	for (i = 0; i < 32; i++)
+		universe[i] = i;
+	params(&p, "hybrid", 8, 0, 8);
+	d = pint_decoder_new(&p, &t, 0, 16);
+	assert_non_null(d);
+	for (i = 0; i < MAX_PKTS && !(r & PINT_DEC_NEW_PATH); i++) {
+		__u32 pid = rnd();
+
+		r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, loop, 8), 8);
+	}
+	assert_true(r & PINT_DEC_NEW_PATH);
+	if (!(r & PINT_DEC_LOOP))
+		fail_msg("path 1 2 3 4 2 3 4 5 decoded without a loop report (flags 0x%x)", r);
+	assert_int_equal(pint_path_has_loop(loop, 8), 5);
+	assert_int_equal(pint_decoder_stats(d)->loops, 1);
+	/* more hops than the topology allows: loop, packet ignored */
+	r = pint_decoder_add(d, 7, 0, 17);
+	assert_true(r & PINT_DEC_LOOP);
+	assert_true(r & PINT_DEC_IGNORED);
+	assert_int_equal(pint_decoder_stats(d)->loops, 2);
+	/* hop count 0 is not a path */
+	r = pint_decoder_add(d, 7, 0, 0);
+	assert_true(r & PINT_DEC_IGNORED);
+	pint_decoder_free(d);
+}
+
+static void pint_decoder_ignores_switch_outside_known_set(void **state)
+{
+	__u32 universe[16], ids[3] = { 1, 999, 3 };
+	struct pint_topo t = { .nr_nodes = 16, .node_id = universe };
+	struct pint_path_params p;
+	struct pint_decoder *d;
+	unsigned int i, r = 0;
+
+	for (i = 0; i < 16; i++)
+		universe[i] = i;
+	params(&p, "baseline", 16, PINT_PATH_F_FULL_ID, 3);
+	d = pint_decoder_new(&p, &t, 0, 8);
+	assert_non_null(d);
+	for (i = 0; i < 2000 && !(r & PINT_DEC_NEW_PATH); i++) {
+		__u32 pid = rnd();
+
+		r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, ids, 3), 3);
+	}
+	/* never decoded (999 is unknown); its packets were counted, not taken
+	 * for route changes */
+	assert_false(r & PINT_DEC_NEW_PATH);
+	assert_true(pint_decoder_stats(d)->ignored > 0);
+	assert_int_equal(pint_decoder_stats(d)->route_changes, 0);
+	assert_int_equal(pint_decoder_candidates(d, 1), 1);
+	assert_int_equal(pint_decoder_candidates(d, 3), 1);
+	pint_decoder_free(d);
+}
+
+static void pint_decoder_rejects_bad_arguments(void **state)
+{
+	__u32 universe[4] = { 1, 2, 3, 300 };
+	struct pint_topo t = { .nr_nodes = 4, .node_id = universe };
+	struct pint_path_params p;
+
+	params(&p, "hybrid", 8, 0, 4);
+	errno = 0;
+	assert_null(pint_decoder_new(&p, &t, PINT_DEC_F_TOPO_AWARE, 8));	/* no adjacency */
+	assert_int_equal(errno, EINVAL);
+	assert_null(pint_decoder_new(&p, &t, 0, 0));
+	assert_null(pint_decoder_new(&p, &t, 0, PINT_DECODE_MAX_HOPS + 1));
+	params(&p, "hybrid", 8, PINT_PATH_F_FULL_ID, 4);
+	assert_null(pint_decoder_new(&p, &t, 0, 8));	/* 300 does not fit 8 bits */
+	p.nr_layers = 0;
+	assert_int_equal(pint_path_params_check(&p), -EINVAL);
+}
+
+static void pint_path_schemes_parse_and_validate(void **state)
+{
+	struct pint_layer_spec bad = { PINT_LAYER_XOR, 1, 0 };
+	struct pint_path_params p;
+
+	assert_int_equal(pint_path_params_init(&p, NULL, 0, 0), -EINVAL);
+	assert_int_equal(pint_path_params_init(&p, NULL, 33, 0), -EINVAL);
+	assert_int_equal(pint_path_params_init(&p, NULL, 8, 0x80), -EINVAL);
+	assert_int_equal(pint_path_params_init(&p, NULL, 8, 0), 0);
+	assert_int_equal(p.seeds.act, PINT_SEED_ACT);
+	assert_int_equal(pint_path_scheme(&p, "xor:0.5", 10), 0);
+	assert_int_equal(p.nr_layers, 1);
+	assert_int_equal(p.layer[0].act_thresh, 0x7fffffff);
+	assert_int_equal(pint_path_scheme(&p, "xor", 4), 0);
+	assert_int_equal(p.layer[0].act_thresh, 0x3fffffff);
+	assert_int_equal(pint_path_scheme(&p, "xor:0", 10), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "xor:1.5", 10), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "xor:", 10), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "nosuch", 10), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "hybrid", 0), -EINVAL);
+	assert_int_equal(pint_path_set_layers(&p, &bad, 1), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "hybrid", 25), 0);
+	assert_int_equal(p.layer[p.nr_layers - 1].decide_max, 0xffffffff);
+	assert_int_equal(pint_path_params_check(&p), 0);
+}
+
+/* Each packet lands in a layer with the layer's weight (5 sd). */
+static void pint_path_layers_follow_weights(void **state)
+{
+	const struct pint_layer_spec spec[3] = {
+		{ PINT_LAYER_BASELINE, 1, 0 },
+		{ PINT_LAYER_XOR, 2, 0.1 },
+		{ PINT_LAYER_XOR, 1, 0.5 },
+	};
+	const double share[3] = { 0.25, 0.5, 0.25 };
+	unsigned int c[3] = { 0 }, pid, l;
+	const unsigned int n = 200000;
+	struct pint_path_params p;
+
+	assert_int_equal(pint_path_params_init(&p, NULL, 8, 0), 0);
+	assert_int_equal(pint_path_set_layers(&p, spec, 3), 0);
+	for (pid = 0; pid < n; pid++)
+		c[pint_path_layer_of(&p, pid)]++;
+	for (l = 0; l < 3; l++) {
+		double mean = n * share[l], var = n * share[l] * (1 - share[l]);
+
+		if ((c[l] - mean) * (c[l] - mean) > 25 * var)
+			fail_msg("layer %u: expected %.0f packets, observed %u", l, mean, c[l]);
+	}
+}
+
+/* The hop step: Baseline overwrites, XOR xors, non-acting hops pass. */
+static void pint_path_hop_writes_or_xors(void **state)
+{
+	struct pint_path_params p;
+	unsigned int pid, seen_write = 0, seen_pass = 0;
+
+	assert_int_equal(pint_path_params_init(&p, NULL, 16, PINT_PATH_F_FULL_ID), 0);
+	/* hop 1 always writes in Baseline */
+	for (pid = 0; pid < 100; pid++)
+		assert_int_equal(pint_path_hop(&p, pid, 1, 0x1234, 0xffff), 0x1234);
+	for (pid = 0; pid < 1000; pid++) {
+		__u32 out = pint_path_hop(&p, pid, 4, 0x1234, 0xabcd);
+
+		if (out == 0x1234)
+			seen_write++;
+		else if (out == 0xabcd)
+			seen_pass++;
+		else
+			fail_msg("Baseline hop 4: digest 0x%x is neither kept nor overwritten", out);
+	}
+	assert_true(seen_write > 150 && seen_write < 350);	/* ~1/4 */
+	assert_int_equal(pint_path_scheme(&p, "xor:1", 1), 0);
+	assert_int_equal(pint_path_hop(&p, 9, 3, 0x00ff, 0x0f0f), 0x0ff0);
+	/* hop 0 never acts; the digest is cut to b bits */
+	assert_int_equal(pint_path_hop(&p, 9, 0, 0x00ff, 0x10f0f), 0x0f0f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pint_path_schemes_parse_and_validate),
+		cmocka_unit_test(pint_path_hop_writes_or_xors),
+		cmocka_unit_test(pint_path_layers_follow_weights),
+		cmocka_unit_test(pint_decoder_recovers_random_paths_blind),
+		cmocka_unit_test(pint_decoder_recovers_random_walks_on_us_carrier),
+		cmocka_unit_test(pint_decoder_detects_route_change_and_decodes_new_path),
+		cmocka_unit_test(pint_decoder_reports_loops),
+		cmocka_unit_test(pint_decoder_ignores_switch_outside_known_set),
+		cmocka_unit_test(pint_decoder_rejects_bad_arguments),
+	};
+
+	return HM_RUN_TESTS(tests);
+}
