@@ -121,6 +121,11 @@ struct hm_monitor *hm_monitor_new(const char *path, int epfd)
 	mode_t old_mask;
 	int err;
 
+	/* An empty path would bind an abstract socket no client looks for. */
+	if (!*path) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (strlen(path) >= sizeof(m->addr.sun_path)) {
 		errno = ENAMETOOLONG;
 		return NULL;

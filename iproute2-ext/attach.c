@@ -274,15 +274,34 @@ static int xdp_attach(int prog_fd, __u32 ifindex, const char *dev)
 		return hm_errf(0, "%s already runs XDP program \"%s\" (id %u): detach it first",
 			       dev, cur.name, cur.prog_id);
 	if (cur.prog_id) {
-		/* Replace ours in the mode it runs in: modes cannot be mixed. */
+		LIBBPF_OPTS(bpf_xdp_attach_opts, ao);
+
+		/*
+		 * Replace ours in the mode it runs in (modes cannot be mixed),
+		 * and only if it is still the program we saw: XDP_FLAGS_REPLACE
+		 * fails with -EEXIST if another one was attached meanwhile.
+		 */
 		if (!bpf_xdp_query(ifindex, 0, &q))
 			mode = q.attach_mode;
-		err = bpf_xdp_attach(ifindex, prog_fd, xdp_mode_flags(mode), NULL);
+		ao.old_prog_fd = bpf_prog_get_fd_by_id(cur.prog_id);
+		if (ao.old_prog_fd < 0)
+			return hm_errf(-errno, "cannot replace XDP program %s (id %u) on %s",
+				       cur.name, cur.prog_id, dev);
+		err = bpf_xdp_attach(ifindex, prog_fd, xdp_mode_flags(mode) | XDP_FLAGS_REPLACE,
+				     &ao);
+		close(ao.old_prog_fd);
 	} else {
-		err = bpf_xdp_attach(ifindex, prog_fd, XDP_FLAGS_DRV_MODE, NULL);
-		if (err)
-			err = bpf_xdp_attach(ifindex, prog_fd, XDP_FLAGS_SKB_MODE, NULL);
+		/* UPDATE_IF_NOEXIST: never replace a program attached meanwhile. */
+		err = bpf_xdp_attach(ifindex, prog_fd,
+				     XDP_FLAGS_DRV_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+		if (err && err != -EBUSY && err != -EEXIST)
+			err = bpf_xdp_attach(ifindex, prog_fd,
+					     XDP_FLAGS_SKB_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST,
+					     NULL);
 	}
+	if (err == -EBUSY || err == -EEXIST)
+		return hm_errf(err, "another XDP program was attached to %s meanwhile: not replaced",
+			       dev);
 	if (err)
 		return hm_errf(err, "cannot attach XDP program %s to %s",
 			       roles[HM_ROLE_TRANSIT_IN].prog, dev);
