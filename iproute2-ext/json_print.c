@@ -190,7 +190,13 @@ void print_hex(enum output_type type, const char *key, const char *fmt, __u64 va
 	if (!want(type))
 		return;
 	if (json) {
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)value);
+		/* Same digits as the text: reuse its "0x%0Nllx" conversion. */
+		const char *conv = strstr(fmt, "0x%");
+
+		if (conv && !strchr(conv + 3, ' '))
+			snprintf(buf, sizeof(buf), conv, (unsigned long long)value);
+		else
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)value);
 		json_add(key, json_object_new_string(buf));
 	} else {
 		printf(fmt, (unsigned long long)value);
