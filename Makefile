@@ -44,6 +44,7 @@ all:
 
 include lib/build.mk
 include lib/pint.mk
+include lib/pint_dyn.mk
 include bpf/build.mk
 include iproute2-ext/build.mk
 include agent/build.mk
