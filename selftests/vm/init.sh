@@ -53,7 +53,6 @@ mount -t bpf -o mode=700 bpf $r/sys/fs/bpf || fail "bpffs"
 mount -t tracefs tracefs $r/sys/kernel/tracing
 mount -t debugfs debugfs $r/sys/kernel/debug
 mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
-mount -t tmpfs -o mode=1777 tmpfs $r/tmp || fail "tmpfs /tmp"
 mount -t tmpfs -o mode=755 tmpfs $r/run || fail "tmpfs /run"
 
 umount /proc /sys /dev 2>/dev/null
