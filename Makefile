@@ -35,7 +35,8 @@ BPF_CFLAGS	:= -O2 -g -target bpf -Wall -Wno-unused-function \
 DEB_PKGS	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 		   libmnl-dev libpcap-dev libcmocka-dev libjson-c-dev pkg-config \
 		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping \
-		   perl python3 qemu-system-x86 busybox-static
+		   perl python3 qemu-system-x86 busybox-static libnl-3-dev \
+		   libnl-genl-3-dev linux-headers-amd64
 
 .PHONY: all deps demo check install clean
 HM_TESTS	:=
@@ -48,6 +49,7 @@ include lib/pint_dyn.mk
 include bpf/build.mk
 include iproute2-ext/build.mk
 include agent/build.mk
+include kernel/build.mk
 include selftests/build.mk
 
 deps:

@@ -10,6 +10,9 @@
 include selftests/bpf/build.mk
 include selftests/net/build.mk
 include selftests/vm/build.mk
+include selftests/vm/module/build.mk
+include selftests/vm/userspace/build.mk
+include selftests/vm/datapath/build.mk
 
 .PHONY: check-build
 check-build: all $(HM_TEST_DEPS)

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ioam6_dex.c - IOAM Direct Export (RFC 9326, Option-Type 4) in the IPv6
+ * Hop-by-Hop Options header (RFC 9486)
+ *
+ * Wire format after the 4-octet IOAM option header (RFC 9326 §3.2):
+ *
+ *   Namespace-ID (16) | Flags (8) | Extension-Flags (8)
+ *   IOAM-Trace-Type (24) | Reserved (8)
+ *   optional 4-octet fields, one per Extension-Flag set, in bit order:
+ *   bit 0 (0x80) Flow ID, bit 1 (0x40) Sequence Number
+ *
+ * Every node with Direct Export enabled on the ingress interface exports
+ * the node data the Trace-Type selects, with the IOAM-Namespace, Flow ID
+ * and Sequence Number, as one event record; the packet is neither grown nor
+ * changed (RFC 9326 §3). The encapsulating node inserts the option with a
+ * per-flow Flow ID and Sequence Number.
+ */
+#include "hopmark_dp.h"
+
+#define HM_DEX_HDR_LEN		8	/* Namespace-ID .. Reserved */
+#define HM_DEX_EXT_FLOW_ID	0x80
+#define HM_DEX_EXT_SEQ		0x40
+
+/**
+ * hm_dex_export() - a node exports what a DEX option asks for
+ * @pkt: packet context (PRE_ROUTING hook: egress device not yet known, so
+ *	 egress interface IDs and queue depth are unavailable)
+ * @skb: the packet
+ * @opt: the DEX option found in its Hop-by-Hop header
+ *
+ * Untouched and counted: an option shorter than its header and the
+ * optional fields its Extension-Flags announce (_MALFORMED), an unknown
+ * IOAM-Namespace (_UNKNOWN_NS). Otherwise one HOPMARK_EVENT_DEX record
+ * (_DEX_EXPORT): IOAM-Namespace, Trace-Type, Flow ID and Sequence Number
+ * when present, and this node's data (RFC 9197 §4.4.2 layout). Its
+ * Hop_Lim is the received hop limit minus one, as on input in Linux.
+ */
+void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
+		   const struct hm_ioam_opt *opt)
+{
+	u8 data[HOPMARK_REC_NODE_DATA_MAX];
+	struct hm_event ev = {};
+	unsigned int off;
+	const u8 *p;
+	struct hm_ns *ns;
+	u8 ext;
+
+	p = skb->data + opt->off;
+	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN) {
+		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
+		return;
+	}
+	ext = p[HM_IOAM_OPT_HDR_LEN + 3];
+	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN + 4 * hweight8(ext)) {
+		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
+		return;
+	}
+	ev.ns_id = get_unaligned_be16(p + HM_IOAM_OPT_HDR_LEN);
+	ns = hm_ns_lookup_rcu(pkt->hn, ev.ns_id);
+	if (!ns) {
+		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
+		return;
+	}
+	ev.type = HOPMARK_EVENT_DEX;
+	ev.flags = HM_EV_F_NS | HM_EV_F_TRACE_TYPE;
+	ev.ifindex = pkt->in->ifindex;
+	ev.trace_type = get_unaligned_be24(p + HM_IOAM_OPT_HDR_LEN + 4);
+	ev.tstamp_ns = pkt->now_ns;
+	off = HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN;
+	if (ext & HM_DEX_EXT_FLOW_ID) {
+		ev.flow_id = get_unaligned_be32(p + off);
+		ev.flags |= HM_EV_F_FLOW_ID;
+		off += 4;
+	}
+	if (ext & HM_DEX_EXT_SEQ) {
+		ev.seq = get_unaligned_be32(p + off);
+		ev.flags |= HM_EV_F_SEQ;
+	}
+	ev.node_data = data;
+	ev.node_data_len = hm_ioam6_fill_node_data(pkt, skb, ns, ev.trace_type,
+						   data);
+	ev.skb = skb;
+	hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_DEX_EXPORT);
+	hm_event_queue(pkt->hn, &ev);
+}
+
+/**
+ * hm_dex_encap() - the encapsulating node inserts a DEX option
+ * @pkt: packet context (POST_ROUTING hook, @pkt->out_if configured)
+ * @skb: the packet
+ *
+ * IOAM-Namespace and Trace-Type of the egress interface
+ * (HOPMARK_ATTR_IF_ENCAP_NS, _TRACE_TYPE), Flags 0, Extension-Flags Flow
+ * ID and Sequence Number: the Flow ID is hm_flow_id() of the packet, the
+ * Sequence Number counts the flow's packets from 0. A packet that already
+ * carries a DEX option of the namespace is left alone. Counted:
+ * _DEX_ENCAP, _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED,
+ * _ERROR.
+ */
+void hm_dex_encap(struct hm_pkt *pkt, struct sk_buff *skb)
+{
+	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN + 8];
+	struct hm_ioam_opt found;
+	u32 tt, flow_id;
+	u16 ns_id;
+	int err;
+
+	ns_id = READ_ONCE(pkt->out_if->encap_ns);
+	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_TT_MASK;
+	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
+		return;
+	}
+	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_DEX, ns_id, &found);
+	if (!err)
+		return;
+	if (err == -EBADMSG) {
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
+		return;
+	}
+	flow_id = hm_flow_id(skb);
+
+	tlv[0] = HM_IPV6_TLV_IOAM;
+	tlv[1] = sizeof(tlv) - 2;
+	tlv[2] = 0;
+	tlv[3] = HM_IOAM_OPT_DEX;
+	put_unaligned_be16(ns_id, tlv + 4);
+	tlv[6] = 0;
+	tlv[7] = HM_DEX_EXT_FLOW_ID | HM_DEX_EXT_SEQ;
+	put_unaligned_be24(tt, tlv + 8);
+	tlv[11] = 0;
+	put_unaligned_be32(flow_id, tlv + 12);
+	put_unaligned_be32(hm_flow_next_seq(pkt, HM_SEQ_DEX, flow_id), tlv + 16);
+
+	err = hm_hbh_add_option(pkt, skb, tlv, sizeof(tlv));
+	if (!err)
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_DEX_ENCAP);
+	else if (err == -EMSGSIZE)
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MTU);
+	else if (err == -EBADMSG)
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
+	else
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_ERROR);
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""hm_dp_pkt.py - UDP traffic with IPv6 extension headers for the datapath tests.
+
+Runs inside one network namespace (ip netns exec). Standard library only.
+
+  hm_dp_pkt.py send DST PORT [--count N] [--payload BYTES] [--sport P ...]
+                    [--hbh HEX] [--rthdr HEX] [--interval S]
+      Sends COUNT datagrams per source port, round robin over the ports.
+      --hbh / --rthdr set a sticky Hop-by-Hop / Routing header (the kernel
+      puts an SRH's DST in Segment List[0] and sends to the active segment).
+      Payload: 4-byte source port index, 4-byte packet index, then a fixed
+      pattern, so a receiver can tell it arrived unchanged.
+      Prints {"sent": N, "t0_ns": .., "t1_ns": ..} on stdout.
+
+  hm_dp_pkt.py recv PORT --count N [--timeout S]
+      Prints "READY", then one JSON object per datagram: source address and
+      port, payload length and whether the pattern is intact, the flow and
+      packet index, the Hop-by-Hop and Routing headers as delivered (hex,
+      "" when absent) and the receive time.
+"""
+import argparse
+import json
+import select
+import socket
+import struct
+import sys
+import time
+
+IPV6_RECVHOPOPTS = 53
+IPV6_HOPOPTS = 54
+IPV6_RECVRTHDR = 56
+IPV6_RTHDR = 57
+SO_RCVBUFFORCE = 33
+
+
+def payload(flow, index, size):
+    head = struct.pack("!II", flow, index)
+    pat = bytes((i * 7 + 3) & 0xff for i in range(max(size - 8, 0)))
+    return (head + pat)[:max(size, 8)]
+
+
+def cmd_send(a):
+    socks = []
+    for sport in a.sport:
+        s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+        s.bind(("::", sport))
+        if a.hbh:
+            s.setsockopt(socket.IPPROTO_IPV6, IPV6_HOPOPTS, bytes.fromhex(a.hbh))
+        if a.rthdr:
+            s.setsockopt(socket.IPPROTO_IPV6, IPV6_RTHDR, bytes.fromhex(a.rthdr))
+        s.connect((a.dst, a.port))
+        socks.append(s)
+    t0 = time.time_ns()
+    sent = 0
+    for i in range(a.count):
+        for f, s in enumerate(socks):
+            while True:
+                try:
+                    s.send(payload(f, i, a.payload))
+                    break
+                except BlockingIOError:
+                    time.sleep(0.001)
+                except OSError as e:
+                    # A full queue on a slow emulated link: wait, retry.
+                    if e.errno == 105:
+                        time.sleep(0.001)
+                        continue
+                    raise
+            sent += 1
+        if a.interval:
+            time.sleep(a.interval)
+    t1 = time.time_ns()
+    print(json.dumps({"sent": sent, "t0_ns": t0, "t1_ns": t1}))
+
+
+def cmd_recv(a):
+    s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 32 << 20)
+    except OSError:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    s.setsockopt(socket.IPPROTO_IPV6, IPV6_RECVHOPOPTS, 1)
+    s.setsockopt(socket.IPPROTO_IPV6, IPV6_RECVRTHDR, 1)
+    s.bind(("::", a.port))
+    print("READY", flush=True)
+    got = 0
+    deadline = time.time() + a.timeout
+    while got < a.count:
+        left = deadline - time.time()
+        if left <= 0:
+            break
+        r, _, _ = select.select([s], [], [], left)
+        if not r:
+            break
+        data, anc, _, src = s.recvmsg(65536, 4096)
+        rx = time.time_ns()
+        hbh = rthdr = ""
+        for level, typ, val in anc:
+            if level == socket.IPPROTO_IPV6 and typ == IPV6_HOPOPTS:
+                hbh = val.hex()
+            elif level == socket.IPPROTO_IPV6 and typ == IPV6_RTHDR:
+                rthdr = val.hex()
+        flow, index = struct.unpack("!II", data[:8]) if len(data) >= 8 else (-1, -1)
+        intact = data == payload(flow, index, len(data))
+        print(json.dumps({"src": src[0], "sport": src[1], "len": len(data),
+                          "intact": intact, "flow": flow, "index": index,
+                          "hbh": hbh, "rthdr": rthdr, "rx_ns": rx}),
+              flush=True)
+        got += 1
+
+
+def main():
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="cmd", required=True)
+    ps = sub.add_parser("send")
+    ps.add_argument("dst")
+    ps.add_argument("port", type=int)
+    ps.add_argument("--count", type=int, default=1)
+    ps.add_argument("--payload", type=int, default=64)
+    ps.add_argument("--sport", type=int, action="append")
+    ps.add_argument("--hbh")
+    ps.add_argument("--rthdr")
+    ps.add_argument("--interval", type=float, default=0.0)
+    pr = sub.add_parser("recv")
+    pr.add_argument("port", type=int)
+    pr.add_argument("--count", type=int, required=True)
+    pr.add_argument("--timeout", type=float, default=10.0)
+    a = p.parse_args()
+    if a.cmd == "send":
+        if not a.sport:
+            a.sport = [40000]
+        cmd_send(a)
+    else:
+        cmd_recv(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
