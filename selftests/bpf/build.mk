@@ -9,13 +9,13 @@
 
 HM_BPFT_SRCS	:= $(wildcard selftests/bpf/*.c)
 HM_BPFT_OBJS	:= $(patsubst selftests/bpf/%.c,$(BUILD)/obj/selftests/bpf/%.o,$(HM_BPFT_SRCS))
-HM_BPFT_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,hopmark_encap hopmark_transit hopmark_decap)
+HM_BPFT_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,hopmark_encap hopmark_transit hopmark_decap pint)
 HM_BPFT_BIN	:= $(BUILD)/tests/bpf_test_run
 
 .PHONY: bpf-tests
 
 $(BUILD)/obj/selftests/bpf/%.o: selftests/bpf/%.c selftests/bpf/bpf_test.h lib/ioam6_trace.h \
-		lib/hopmark_maps.h lib/hopmark.h $(HM_BPFT_SKELS)
+		lib/hopmark_maps.h lib/hopmark.h $(wildcard lib/pint_*.h) $(HM_BPFT_SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HM_CFLAGS) -Iselftests/bpf -c $< -o $@
 

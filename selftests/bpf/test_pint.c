@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * test_pint.c - bpf/pint.bpf.c under BPF_PROG_TEST_RUN.
+ *
+ * The programs run on crafted IPv4/IPv6 UDP frames and their output is
+ * compared with what userspace computes from the same fields with the
+ * shared definitions (lib/pint_maps.h, pint_path_hop(), pint_lat_compress(),
+ * pint_util_encode()): the packet ID and every hash must be identical bit
+ * for bit in BPF and userspace, for many packet IDs and hop numbers.
+ *
+ * The object is loaded with the harness's pin root (TC_BPF_MNT), so it
+ * shares hopmark_node and hopmark_qdepth with the IOAM programs (node ID
+ * HM_T_NODE_ID, a fresh backlog of HM_T_OUT_QDEPTH bytes on env.if_out,
+ * both reset before every test). Tests register from a constructor, so
+ * test_run.c needs no change.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_test.h"
+#include "hopmark.h"
+#include "pint_maps.h"
+#include "pint_sink.h"
+#include "bpf/pint.skel.h"
+
+static struct pint *skel;
+static struct ring_buffer *rb;
+static struct pint_record recs[64];
+static int n_recs;
+
+#define T_RATE_BPS	1000000ULL	/* 1 Mbit/s on env.if_out */
+#define T_START		64		/* hop-limit-start */
+#define T_QLEN		100000		/* backlog on env.if_out for latency and util */
+
+static int rec_cb(void *ctx, void *data, size_t size)
+{
+	if (n_recs < (int)(sizeof(recs) / sizeof(recs[0])) && size >= sizeof(recs[0]))
+		memcpy(&recs[n_recs++], data, sizeof(recs[0]));
+	return 0;
+}
+
+/* Load once; reset the PINT maps every test. */
+static bool pint_env(void)
+{
+	char pin[PATH_MAX];
+	__u32 next;
+
+	if (!skel) {
+		LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin);
+
+		if (hm_pin_dir(pin, sizeof(pin)))
+			return hm_check(false, "no pin directory");
+		skel = pint__open_opts(&oo);
+		if (!skel || pint__load(skel)) {
+			pint__destroy(skel);
+			skel = NULL;
+			return hm_check(false, "pint.bpf.o did not load");
+		}
+		rb = ring_buffer__new(bpf_map__fd(skel->maps.pint_events), rec_cb, NULL, NULL);
+		if (!rb)
+			return hm_check(false, "cannot read pint_events");
+	}
+	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_ifcfg), NULL, &next))
+		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_ifcfg), &next);
+	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_stats), NULL, &next))
+		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_stats), &next);
+	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_txrate), NULL, &next))
+		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_txrate), &next);
+	ring_buffer__consume(rb);
+	n_recs = 0;
+	return true;
+}
+
+/*
+ * A domain with the queries of @bits (path, latency, util; 0 = absent) and
+ * budget @budget, written to pint_cfg; @cfg receives it.
+ */
+static bool set_domain(struct pint_domain_cfg *cfg, unsigned int budget, const unsigned int bits[3])
+{
+	struct pint_query q[3];
+	struct pint_lat_table lt;
+	unsigned int n = 0, k;
+	__u32 zero = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->hop_limit_start = T_START;
+	cfg->id_min = 1;
+	cfg->id_max = 255;
+	/* 10 s: one tx window for the whole test, so the rate term stays 0 */
+	cfg->base_rtt_ns = 10000000000ULL;
+	cfg->lat_min_ns = 1000;
+	cfg->lat_max_ns = 1000000000;
+	cfg->q_path = cfg->q_lat = cfg->q_util = PINT_QUERY_NONE;
+	for (k = 0; k < 3; k++) {
+		if (!bits[k])
+			continue;
+		q[n].kind = k + 1;
+		q[n].bits = bits[k];
+		q[n].weight = 1;
+		if (k == 0)
+			cfg->q_path = n;
+		else if (k == 1)
+			cfg->q_lat = n;
+		else
+			cfg->q_util = n;
+		n++;
+	}
+	if (!hm_check(!pint_query_plan_build(&cfg->plan, NULL, budget, q, n), "plan"))
+		return false;
+	if (bits[0] && !hm_check(!pint_path_params_init(&cfg->path, NULL, bits[0], 0) &&
+				 !pint_path_scheme(&cfg->path, "hybrid", 16), "path scheme"))
+		return false;
+	if (bits[1]) {
+		if (!hm_check(!pint_lat_table_for_range(&lt, bits[1], cfg->lat_min_ns,
+							cfg->lat_max_ns), "latency table"))
+			return false;
+		cfg->lat = lt.enc;
+	}
+	cfg->flags = PINT_DOM_F_CONFIGURED;
+	return hm_check(!bpf_map_update_elem(bpf_map__fd(skel->maps.pint_cfg), &zero, cfg, BPF_ANY),
+			"write pint_cfg");
+}
+
+static void set_if(int ifindex, __u32 flags, __u64 rate)
+{
+	struct pint_if_cfg ic = { .flags = flags, .rate_bps = rate };
+	__u32 key = ifindex;
+
+	bpf_map_update_elem(bpf_map__fd(skel->maps.pint_ifcfg), &key, &ic, BPF_ANY);
+}
+
+static __u64 pint_counter(int ifindex, enum pint_counter c)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct pint_link_stats per[256];
+	__u32 key = ifindex;
+	__u64 sum = 0;
+
+	if (ncpu > 256 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.pint_stats), &key, per))
+		return 0;
+	for (i = 0; i < ncpu; i++)
+		sum += per[i].cnt[c];
+	return sum;
+}
+
+/* ---- frames ---- */
+
+static const __u8 v4_src[4] = { 10, 0, 1, 1 }, v4_dst[4] = { 10, 0, 9, 2 };
+
+static __u16 csum16(const __u8 *p, size_t n)
+{
+	__u32 s = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (__u32)p[i] << 8 | p[i + 1];
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return ~s & 0xffff;
+}
+
+/* Ethernet + IPv4 (DF per @df, TTL @ttl, ID @id) + UDP with @plen bytes from @seed. */
+static void pkt_v4(struct pkt *p, bool df, __u8 ttl, __u16 id, size_t plen, __u32 seed)
+{
+	size_t ip, i;
+	__u16 c;
+
+	pkt_init(p);
+	pkt_eth(p, 0x0800);
+	ip = p->len;
+	pkt_put_u8(p, 0x45);
+	pkt_put_u8(p, 0);
+	pkt_put_be16(p, 20 + 8 + plen);
+	pkt_put_be16(p, id);
+	pkt_put_be16(p, df ? 0x4000 : 0);
+	pkt_put_u8(p, ttl);
+	pkt_put_u8(p, 17);
+	pkt_put_be16(p, 0);
+	pkt_put(p, v4_src, 4);
+	pkt_put(p, v4_dst, 4);
+	c = csum16(p->b + ip, 20);
+	p->b[ip + 10] = c >> 8;
+	p->b[ip + 11] = c;
+	pkt_put_be16(p, 40000 + (seed & 0xff));
+	pkt_put_be16(p, 9);
+	pkt_put_be16(p, 8 + plen);
+	pkt_put_be16(p, 0);
+	for (i = 0; i < plen; i++)
+		pkt_put_u8(p, (__u8)(seed * 2654435761U >> (8 * (i & 3))) ^ (__u8)i);
+}
+
+/* The IPv4 packet ID of @p computed from the fields, not by the parser. */
+static __u32 pid_v4(const struct pkt *p)
+{
+	const __u8 *ip = p->b + 14;
+	__u8 l4[PINT_PID_L4_LEN] = {};
+	__u16 tot = (__u16)ip[2] << 8 | ip[3];
+
+	memcpy(l4, ip + 20, tot - 20 >= 20 ? 20 : tot - 20 >= 8 ? 8 : 0);
+	return pint_pid_v4(ip + 12, ip + 16, ip[9], tot, l4);
+}
+
+/* Ethernet + IPv6 (+ the PINT header with @digest, @count when @opt) + UDP. */
+static void pkt_v6(struct pkt *p, bool opt, __u8 hlim, __u16 digest, __u8 count, size_t plen,
+		   __u32 seed)
+{
+	size_t i;
+
+	pkt_init(p);
+	pkt_eth(p, 0x86dd);
+	pkt_ipv6(p, opt ? HM_NH_HBH : HM_NH_UDP, hlim, NULL);
+	if (opt) {
+		__u8 h[8] = { HM_NH_UDP, 0, PINT_IP6_OPT_TYPE, PINT_IP6_OPT_DATA_LEN,
+			      digest >> 8, digest & 0xff, count, 0 };
+
+		pkt_put(p, h, 8);
+	}
+	pkt_udp(p, 40000 + (seed & 0xff), 9, plen);
+	for (i = 0; i < plen; i++)
+		p->b[p->len - plen + i] = (__u8)(seed * 2654435761U >> (8 * (i & 3))) ^ (__u8)i;
+	pkt_finish(p);
+}
+
+static __u32 pid_v6(const struct pkt *p, bool opt)
+{
+	const __u8 *ip = p->b + 14, *l4p = ip + 40 + (opt ? 8 : 0);
+	__u8 l4[PINT_PID_L4_LEN] = {};
+	__u16 len = ((__u16)ip[4] << 8 | ip[5]) - (opt ? 8 : 0);
+	__u32 flow = ((__u32)(ip[1] & 0x0f) << 16) | ((__u32)ip[2] << 8) | ip[3];
+
+	memcpy(l4, l4p, len >= 20 ? 20 : len >= 8 ? 8 : 0);
+	return pint_pid_v6(ip + 8, ip + 24, HM_NH_UDP, len, flow, l4);
+}
+
+/* The digest one hop makes, from the shared userspace definitions. */
+static __u32 expect_hop(const struct pint_domain_cfg *c, __u32 pid, __u32 hop, __u32 d,
+			__u64 qlen)
+{
+	__u32 s = pint_query_select(&c->plan, pid), off, b, f, ah;
+	__u64 ns;
+
+	if (c->q_path != PINT_QUERY_NONE &&
+	    (off = c->plan.set[s].offset[c->q_path]) != PINT_QUERY_NONE) {
+		b = c->plan.bits[c->q_path];
+		f = pint_path_hop(&c->path, pid, hop, HM_T_NODE_ID, pint_field_get(d, off, b));
+		d = pint_field_set(d, off, b, f);
+	}
+	if (c->q_lat != PINT_QUERY_NONE &&
+	    (off = c->plan.set[s].offset[c->q_lat]) != PINT_QUERY_NONE) {
+		ah = pint_lat_act_hash(&c->plan.seeds, pid, hop);
+		if (ah <= pint_prob_thresh_baseline(hop)) {
+			ns = qlen * 8000000000ULL / T_RATE_BPS;
+			d = pint_field_set(d, off, c->plan.bits[c->q_lat],
+					   pint_lat_compress(&c->lat, ns, ah));
+		}
+	}
+	if (c->q_util != PINT_QUERY_NONE &&
+	    (off = c->plan.set[s].offset[c->q_util]) != PINT_QUERY_NONE) {
+		b = c->plan.bits[c->q_util];
+		f = pint_util_field(pint_util_encode(pint_util_q16(
+			qlen, pint_util_link_bytes(T_RATE_BPS, c->base_rtt_ns), 0, 0)), b);
+		if (f > pint_field_get(d, off, b))
+			d = pint_field_set(d, off, b, f);
+	}
+	return d & 0xffff;
+}
+
+/* ---- tests ---- */
+
+/*
+ * Transit on IPv4: for 200 (packet, hop) pairs the Identification written
+ * by BPF equals the userspace digest; the header checksum stays valid and
+ * nothing else changes. arg: 0xBBLLUU = path, latency, util bits.
+ */
+static void t_transit_v4(const struct hm_test *t)
+{
+	unsigned int bits[3] = { t->arg >> 16 & 0xff, t->arg >> 8 & 0xff, t->arg & 0xff };
+	unsigned int budget = bits[0] + bits[1] + bits[2] > 16 ? 16 : bits[0] + bits[1] + bits[2];
+	struct pint_domain_cfg cfg;
+	struct pint_frame_info fi;
+	struct pkt in, exp;
+	struct hm_run r;
+	__u32 i, hop, pid, d_in, want;
+
+	if (!pint_env() || !set_domain(&cfg, budget, bits))
+		return;
+	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
+	hm_set_qdepth(env.if_out, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
+	for (i = 0; i < 200 && !hm_failed(); i++) {
+		hop = 1 + i % 24;
+		d_in = (i * 40503U) & 0xffff;
+		pkt_v4(&in, true, T_START - hop, d_in, 12 + i % 40, i);
+		pid = pid_v4(&in);
+		if (!hm_check(!pint_frame_parse(in.b, in.len, &fi) && fi.pid == pid,
+			      "pint_frame_parse pid 0x%08x, fields give 0x%08x", fi.pid, pid))
+			return;
+		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+			       in.b, in.len, &r))
+			return;
+		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
+		exp = in;
+		exp.b[18] = want >> 8;
+		exp.b[19] = want;
+		exp.b[24] = exp.b[25] = 0;
+		{
+			__u16 c = csum16(exp.b + 14, 20);
+
+			exp.b[24] = c >> 8;
+			exp.b[25] = c;
+		}
+		if (!hm_check_bytes("frame after transit", exp.b, exp.len, r.out, r.out_len))
+			hm_diag("pid 0x%08x hop %u digest in 0x%04x: expected 0x%04x", pid, hop,
+				d_in, want);
+	}
+	CHECK_EQ("transit_ok counter", 200, pint_counter(env.if_out, PINT_CNT_TRANSIT_OK));
+}
+
+/* Transit on IPv6: digest and count updated in place, size unchanged. */
+static void t_transit_v6(const struct hm_test *t)
+{
+	unsigned int bits[3] = { t->arg >> 16 & 0xff, t->arg >> 8 & 0xff, t->arg & 0xff };
+	unsigned int budget = bits[0] + bits[1] + bits[2] > 16 ? 16 : bits[0] + bits[1] + bits[2];
+	struct pint_domain_cfg cfg;
+	struct pkt in, exp;
+	struct hm_run r;
+	__u32 i, hop, pid, d_in, want;
+
+	if (!pint_env() || !set_domain(&cfg, budget, bits))
+		return;
+	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
+	hm_set_qdepth(env.if_out, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
+	for (i = 0; i < 200 && !hm_failed(); i++) {
+		hop = 1 + i % 30;
+		d_in = (i * 7919U) & 0xffff;
+		pkt_v6(&in, true, 64 - hop, d_in, hop - 1, 12 + i % 40, i);
+		pid = pid_v6(&in, true);
+		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+			       in.b, in.len, &r))
+			return;
+		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
+		exp = in;
+		exp.b[HM_EXT_OFF + 4] = want >> 8;
+		exp.b[HM_EXT_OFF + 5] = want;
+		exp.b[HM_EXT_OFF + 6] = hop;
+		if (!hm_check_bytes("frame after transit", exp.b, exp.len, r.out, r.out_len))
+			hm_diag("pid 0x%08x hop %u digest in 0x%04x: expected 0x%04x", pid, hop,
+				d_in, want);
+	}
+}
+
+/* The known vectors of Documentation/pint.rst, through the BPF path step. */
+static void t_hash_vectors(const struct hm_test *t)
+{
+	struct pint_seeds s = { PINT_SEED_DECIDER, PINT_SEED_ACT, PINT_SEED_VALUE };
+
+	CHECK_EQ("pint_hash32(0, 0, 0)", 0x63852afc, pint_hash32(0, 0, 0));
+	CHECK_EQ("pint_hash32(1, 2, 3)", 0xae160357, pint_hash32(1, 2, 3));
+	CHECK_EQ("g(1000, 3)", 0x821eb445, pint_act(&s, 1000, 3));
+	CHECK_EQ("h(42, 1000) mod 2^8", 0xa4, pint_value_hash(&s, 42, 1000, 8));
+}
+
+/* Source, IPv4 with DF: ID := 0, TTL := start, checksum fixed; pid unchanged. */
+static void t_source_v4(const struct hm_test *t)
+{
+	unsigned int bits[3] = { 8, 0, 0 };
+	struct pint_domain_cfg cfg;
+	struct pint_frame_info a, b;
+	struct pkt in;
+	struct hm_run r;
+	__u16 c;
+
+	if (!pint_env() || !set_domain(&cfg, 8, bits))
+		return;
+	set_if(env.if_in, PINT_IF_F_SOURCE, 0);
+	pkt_v4(&in, true, 57, 0xbeef, 30, 7);
+	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_source), env.if_in, env.if_in,
+		       in.b, in.len, &r))
+		return;
+	CHECK_EQ("length", in.len, r.out_len);
+	CHECK_EQ("Identification", 0, (r.out[18] << 8) | r.out[19]);
+	CHECK_EQ("TTL", T_START, r.out[22]);
+	c = csum16(r.out + 14, 20);
+	CHECK_EQ("header checksum verifies", 0, c);
+	pint_frame_parse(in.b, in.len, &a);
+	pint_frame_parse(r.out, r.out_len, &b);
+	CHECK_EQ("packet ID unchanged by the source", a.pid, b.pid);
+	CHECK_EQ("source_ok", 1, pint_counter(env.if_in, PINT_CNT_SRC_OK));
+	CHECK_EQ("source_ttl_set", 1, pint_counter(env.if_in, PINT_CNT_SRC_TTL_SET));
+}
+
+/* IPv4 without DF: every role leaves it alone and counts it. */
+static void t_no_df(const struct hm_test *t)
+{
+	unsigned int bits[3] = { 8, 0, 0 };
+	struct pint_domain_cfg cfg;
+	struct bpf_program *progs[3];
+	struct pkt in;
+	struct hm_run r;
+	int i;
+
+	if (!pint_env() || !set_domain(&cfg, 8, bits))
+		return;
+	progs[0] = skel->progs.pint_source;
+	progs[1] = skel->progs.pint_transit;
+	progs[2] = skel->progs.pint_sink;
+	set_if(env.if_in, PINT_IF_F_SOURCE | PINT_IF_F_SINK, 0);
+	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
+	pkt_v4(&in, false, 60, 0x1234, 30, 9);
+	for (i = 0; i < 3; i++) {
+		int ifx = i == 1 ? env.if_out : env.if_in;
+
+		if (!hm_run_tc(bpf_program__fd(progs[i]), ifx, ifx, in.b, in.len, &r))
+			return;
+		hm_check_bytes(bpf_program__name(progs[i]), in.b, in.len, r.out, r.out_len);
+	}
+	CHECK_EQ("no_df on the ingress interface", 2, pint_counter(env.if_in, PINT_CNT_NO_DF));
+	CHECK_EQ("no_df on the egress interface", 1, pint_counter(env.if_out, PINT_CNT_NO_DF));
+	ring_buffer__consume(rb);
+	CHECK_EQ("records", 0, n_recs);
+}
+
+/*
+ * IPv6 through a whole domain: source inserts 8 octets, every transit
+ * keeps the size, the sink restores the original frame and reports the
+ * digest userspace computes for the path.
+ */
+static void t_v6_domain(const struct hm_test *t)
+{
+	unsigned int bits[3] = { 8, 0, 0 }, hops = t->arg, h;
+	struct pint_domain_cfg cfg;
+	struct pkt in, cur;
+	struct hm_run r;
+	__u32 pid, d = 0;
+
+	if (!pint_env() || !set_domain(&cfg, 16, bits))
+		return;
+	set_if(env.if_in, PINT_IF_F_SOURCE, 0);
+	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
+	pkt_v6(&in, false, 64, 0, 0, 100, hops);
+	pid = pid_v6(&in, false);
+	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_source), env.if_in, env.if_in,
+		       in.b, in.len, &r))
+		return;
+	CHECK_EQ("size after the source", in.len + PINT_IP6_HBH_LEN, r.out_len);
+	memcpy(cur.b, r.out, r.out_len);
+	cur.len = r.out_len;
+	for (h = 1; h <= hops; h++) {
+		cur.b[HM_IP6_OFF + 7]--;		/* forwarding */
+		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+			       cur.b, cur.len, &r))
+			return;
+		if (!CHECK_EQ("size at every hop", in.len + PINT_IP6_HBH_LEN, r.out_len))
+			return;
+		memcpy(cur.b, r.out, r.out_len);
+		d = pint_path_hop(&cfg.path, pid, h, HM_T_NODE_ID, d);
+	}
+	set_if(env.if_in, PINT_IF_F_SINK, 0);
+	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_sink), env.if_in, env.if_in,
+		       cur.b, cur.len, &r))
+		return;
+	in.b[HM_IP6_OFF + 7] -= hops;
+	hm_check_bytes("frame after the sink = original", in.b, in.len, r.out, r.out_len);
+	ring_buffer__consume(rb);
+	if (!CHECK_EQ("records", 1, n_recs))
+		return;
+	CHECK_EQ("record pid", pid, recs[0].pid);
+	CHECK_EQ("record hops", hops, recs[0].hops);
+	CHECK_EQ("record digest", d, recs[0].digest);
+	CHECK_EQ("record family", 6, recs[0].family);
+	CHECK_EQ("record sport", 40000 + (hops & 0xff), recs[0].sport);
+}
+
+/* Sink, IPv4: reports (pid, digest, hops) and zeroes the ID, checksum fixed. */
+static void t_sink_v4(const struct hm_test *t)
+{
+	unsigned int bits[3] = { 8, 0, 0 };
+	struct pint_domain_cfg cfg;
+	struct pkt in;
+	struct hm_run r;
+
+	if (!pint_env() || !set_domain(&cfg, 16, bits))
+		return;
+	set_if(env.if_in, PINT_IF_F_SINK, 0);
+	pkt_v4(&in, true, T_START - 9, 0x00a5, 40, 3);
+	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_sink), env.if_in, env.if_in,
+		       in.b, in.len, &r))
+		return;
+	CHECK_EQ("Identification cleared", 0, (r.out[18] << 8) | r.out[19]);
+	CHECK_EQ("header checksum verifies", 0, csum16(r.out + 14, 20));
+	ring_buffer__consume(rb);
+	if (!CHECK_EQ("records", 1, n_recs))
+		return;
+	CHECK_EQ("record pid", pid_v4(&in), recs[0].pid);
+	CHECK_EQ("record digest", 0x00a5, recs[0].digest);
+	CHECK_EQ("record hops", 9, recs[0].hops);
+	CHECK_EQ("record qset", pint_query_select(&cfg.plan, pid_v4(&in)), recs[0].qset);
+}
+
+/* Hop numbers outside 1..64 (e.g. TTL = start at egress) are left alone. */
+static void t_hop_range(const struct hm_test *t)
+{
+	unsigned int bits[3] = { 8, 0, 0 };
+	struct pint_domain_cfg cfg;
+	struct pkt in;
+	struct hm_run r;
+
+	if (!pint_env() || !set_domain(&cfg, 8, bits))
+		return;
+	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
+	pkt_v4(&in, true, T_START, 0x4321, 20, 1);
+	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0, in.b, in.len, &r))
+		return;
+	hm_check_bytes("frame", in.b, in.len, r.out, r.out_len);
+	CHECK_EQ("hop_range", 1, pint_counter(env.if_out, PINT_CNT_HOP_RANGE));
+}
+
+__attribute__((constructor)) static void register_pint_tests(void)
+{
+	static const __u32 mixes[] = { 0x010000, 0x040000, 0x080000, 0x100000, 0x080800,
+				       0x080008, 0x080808, 0x000800, 0x000008, 0x000400 };
+	unsigned int i;
+
+	hm_add_test(t_hash_vectors, 0, "pint_hash_vectors_match_documentation");
+	for (i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
+		hm_add_test(t_transit_v4, mixes[i],
+			    "pint_transit_ipv4_digest_equals_userspace_path%u_lat%u_util%u",
+			    mixes[i] >> 16, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
+		hm_add_test(t_transit_v6, mixes[i],
+			    "pint_transit_ipv6_digest_equals_userspace_path%u_lat%u_util%u",
+			    mixes[i] >> 16, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
+	}
+	hm_add_test(t_source_v4, 0, "pint_source_ipv4_df_zeroes_id_sets_ttl");
+	hm_add_test(t_no_df, 0, "pint_ipv4_without_df_untouched_and_counted");
+	for (i = 1; i <= 12; i += 5)
+		hm_add_test(t_v6_domain, i, "pint_ipv6_option_size_constant_and_removed_%u_hops", i);
+	hm_add_test(t_sink_v4, 0, "pint_sink_ipv4_reports_and_clears_id");
+	hm_add_test(t_hop_range, 0, "pint_transit_leaves_hop_0_alone");
+}
