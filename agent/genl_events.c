@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * genl_events.c - hopmarkd's side of the hopmark kernel module's generic
+ * netlink family "hopmark" (kernel/uapi/hopmark_genl.h), over libnl-genl-3.
+ *
+ * One non-blocking socket in the agent's epoll set listens to three
+ * multicast groups:
+ *   - hopmark "events": HOPMARK_CMD_EVENT messages, each a batch of
+ *     HOPMARK_ATTR_RECORD nests; every record becomes one postcard
+ *     (lib/postcard.h) handed to the agent's output path;
+ *   - hopmark "config": every change made with `hopmark module ...` or
+ *     `hopmark export ...`, with the object's new state, so a running agent
+ *     follows the configuration without a restart;
+ *   - nlctrl "notify": the family appearing (module loaded) or going away
+ *     (module unloaded).
+ * A second, blocking socket dumps the configuration (node IDs, IOAM-
+ * Namespaces, export settings) when the family is found: at start, or when
+ * the module is loaded later. Subscribing before dumping means no change
+ * can fall between the two.
+ *
+ * Without the module the agent runs as before: its settings (the node ID)
+ * come from the pinned maps, and this file only waits for the family.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <netlink/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "hopmark.h"
+#include "hopmarkd.h"
+#include "postcard.h"
+#include "../kernel/uapi/hopmark_genl.h"
+
+/* Receive buffer of the event socket: room for bursts between wakeups. */
+#define HM_GENL_RCVBUF		(4 * 1024 * 1024)
+/* Receive buffer of one read: a full batch of records fits. */
+#define HM_GENL_MSG_BUF		(128 * 1024)
+/* Messages handled per wakeup before the main loop gets a turn. */
+#define HM_GENL_MSGS_MAX	256
+
+/**
+ * struct hm_genl_events - the agent's generic netlink state
+ * @ev_sk:	event socket (events, config, nlctrl notify), non-blocking
+ * @req_sk:	request socket for configuration dumps, blocking
+ * @epfd:	the agent's epoll instance, @ev_sk is registered there
+ * @family_id:	resolved id of "hopmark", 0 while the module is absent
+ * @grp_events:	multicast group ids, resolved with the family
+ * @grp_config:	see @grp_events
+ * @cfg:	the module's configuration as last dumped/notified
+ * @emit:	agent callback for each postcard
+ * @emit_ctx:	its argument
+ * @stats:	counters
+ * @resync:	the configuration must be dumped again (overrun)
+ */
+struct hm_genl_events {
+	struct nl_sock *ev_sk;
+	struct nl_sock *req_sk;
+	int epfd;
+	int family_id;
+	int grp_events;
+	int grp_config;
+	struct hm_genl_cfg cfg;
+	int (*emit)(void *ctx, const struct hm_postcard *pc);
+	void *emit_ctx;
+	struct hm_genl_stats stats;
+	bool resync;
+};
+
+static void ge_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, HOPMARKD_NAME ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- configuration ---- */
+
+static bool ns_find(const struct hm_genl_cfg *c, __u16 ns, unsigned int *idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_ns; i++) {
+		if (c->ns[i].id == ns) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void ns_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+{
+	struct hm_genl_cfg *c = &ge->cfg;
+	bool fresh = false;
+	unsigned int i;
+	__u16 id;
+
+	if (!tb[HOPMARK_ATTR_NS_ID])
+		return;
+	id = nla_get_u16(tb[HOPMARK_ATTR_NS_ID]);
+	if (!ns_find(c, id, &i)) {
+		fresh = true;
+		if (c->n_ns >= HM_GENL_NS_MAX) {
+			ge->stats.ns_overflow++;
+			return;
+		}
+		i = c->n_ns++;
+		memset(&c->ns[i], 0, sizeof(c->ns[i]));
+		c->ns[i].id = id;
+	}
+	if (tb[HOPMARK_ATTR_RATE_LIMIT]) {
+		__u32 rate = nla_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
+
+		if (!dumping && fresh)
+			ge_log("config: IOAM-Namespace %u added, rate limit %u events/s (module)",
+			       id, rate);
+		else if (!dumping && c->ns[i].rate != rate)
+			ge_log("config: IOAM-Namespace %u rate limit %u events/s (module)", id, rate);
+		c->ns[i].rate = rate;
+	}
+}
+
+static void ns_remove(struct hm_genl_events *ge, struct nlattr **tb)
+{
+	struct hm_genl_cfg *c = &ge->cfg;
+	unsigned int i;
+	__u16 id;
+
+	if (!tb[HOPMARK_ATTR_NS_ID])
+		return;
+	id = nla_get_u16(tb[HOPMARK_ATTR_NS_ID]);
+	if (!ns_find(c, id, &i))
+		return;
+	c->ns[i] = c->ns[--c->n_ns];
+	ge_log("config: IOAM-Namespace %u deleted (module)", id);
+}
+
+static void node_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+{
+	struct hm_genl_cfg *c = &ge->cfg;
+	bool had = c->has_node_id;
+	__u32 old = c->node_id;
+
+	c->has_node_id = !!tb[HOPMARK_ATTR_NODE_ID];
+	c->node_id = c->has_node_id ? nla_get_u32(tb[HOPMARK_ATTR_NODE_ID]) : 0;
+	c->has_node_id_wide = !!tb[HOPMARK_ATTR_NODE_ID_WIDE];
+	c->node_id_wide = c->has_node_id_wide ? nla_get_u64(tb[HOPMARK_ATTR_NODE_ID_WIDE]) : 0;
+	if (dumping || (had == c->has_node_id && old == c->node_id))
+		return;
+	if (c->has_node_id)
+		ge_log("config: node_id %u (module)", c->node_id);
+	else
+		ge_log("config: node_id unset (module)");
+}
+
+static void export_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+{
+	struct hm_genl_cfg *c = &ge->cfg;
+
+	if (tb[HOPMARK_ATTR_RATE_LIMIT])
+		c->rate = nla_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
+	if (tb[HOPMARK_ATTR_BATCH_SIZE])
+		c->batch = nla_get_u32(tb[HOPMARK_ATTR_BATCH_SIZE]);
+	if (tb[HOPMARK_ATTR_FLUSH_MS])
+		c->flush_ms = nla_get_u32(tb[HOPMARK_ATTR_FLUSH_MS]);
+	if (!dumping)
+		ge_log("config: export rate %u events/s, batch %u, flush %u ms (module)",
+		       c->rate, c->batch, c->flush_ms);
+}
+
+/* ---- events ---- */
+
+static struct nla_policy rec_policy[HOPMARK_REC_ATTR_MAX + 1] = {
+	[HOPMARK_REC_ATTR_TYPE]		= { .type = NLA_U8 },
+	[HOPMARK_REC_ATTR_TIMESTAMP]	= { .type = NLA_U64 },
+	[HOPMARK_REC_ATTR_IFINDEX]	= { .type = NLA_U32 },
+	[HOPMARK_REC_ATTR_NS_ID]	= { .type = NLA_U16 },
+	[HOPMARK_REC_ATTR_FLOW_ID]	= { .type = NLA_U32 },
+	[HOPMARK_REC_ATTR_SEQ]		= { .type = NLA_U32 },
+	[HOPMARK_REC_ATTR_TRACE_TYPE]	= { .type = NLA_U32 },
+	[HOPMARK_REC_ATTR_NODE_DATA]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_NODE_DATA_MAX },
+	[HOPMARK_REC_ATTR_OPTION]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_OPTION_MAX },
+	[HOPMARK_REC_ATTR_HEADERS]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_HEADERS_MAX },
+	[HOPMARK_REC_ATTR_PKT_LEN]	= { .type = NLA_U32 },
+};
+
+static const enum hm_postcard_type event_types[HOPMARK_EVENT_MAX + 1] = {
+	[HOPMARK_EVENT_DEX]	= HM_POSTCARD_DEX,
+	[HOPMARK_EVENT_OFLAG]	= HM_POSTCARD_OFLAG,
+	[HOPMARK_EVENT_E2E]	= HM_POSTCARD_E2E,
+	[HOPMARK_EVENT_TRACE]	= HM_POSTCARD_TRACE,
+};
+
+/**
+ * hm_genl_record_to_postcard() - fill a postcard from one HOPMARK_ATTR_RECORD
+ * @nest:	the record's nest
+ * @cfg:	the agent's configuration (exporting node's IDs)
+ * @pc:		output; its pointers point into @nest
+ *
+ * Return: 0; -EINVAL for a record that does not follow the uapi (bad
+ * attribute length, no or unknown type).
+ */
+static int hm_genl_record_to_postcard(struct nlattr *nest, const struct hm_genl_cfg *cfg,
+				      struct hm_postcard *pc)
+{
+	struct nlattr *tb[HOPMARK_REC_ATTR_MAX + 1];
+	__u8 type;
+
+	if (nla_parse_nested(tb, HOPMARK_REC_ATTR_MAX, nest, rec_policy) < 0)
+		return -EINVAL;
+	if (!tb[HOPMARK_REC_ATTR_TYPE])
+		return -EINVAL;
+	type = nla_get_u8(tb[HOPMARK_REC_ATTR_TYPE]);
+	if (type > HOPMARK_EVENT_MAX || !event_types[type])
+		return -EINVAL;
+	memset(pc, 0, sizeof(*pc));
+	pc->type = event_types[type];
+	pc->node_id = cfg->has_node_id ? cfg->node_id : HM_IOAM_U24_UNAVAILABLE;
+	if (cfg->has_node_id_wide) {
+		pc->node_id_wide = cfg->node_id_wide;
+		pc->present |= HM_POSTCARD_F_NODE_ID_WIDE;
+	}
+	if (tb[HOPMARK_REC_ATTR_TIMESTAMP]) {
+		pc->ts_ns = nla_get_u64(tb[HOPMARK_REC_ATTR_TIMESTAMP]);
+		pc->present |= HM_POSTCARD_F_TS;
+	}
+	if (tb[HOPMARK_REC_ATTR_IFINDEX]) {
+		pc->ifindex = nla_get_u32(tb[HOPMARK_REC_ATTR_IFINDEX]);
+		pc->present |= HM_POSTCARD_F_IFINDEX;
+	}
+	if (tb[HOPMARK_REC_ATTR_NS_ID]) {
+		pc->ns_id = nla_get_u16(tb[HOPMARK_REC_ATTR_NS_ID]);
+		pc->present |= HM_POSTCARD_F_NS;
+	}
+	if (tb[HOPMARK_REC_ATTR_FLOW_ID]) {
+		pc->flow_id = nla_get_u32(tb[HOPMARK_REC_ATTR_FLOW_ID]);
+		pc->present |= HM_POSTCARD_F_FLOW_ID;
+	}
+	if (tb[HOPMARK_REC_ATTR_SEQ]) {
+		pc->seq = nla_get_u32(tb[HOPMARK_REC_ATTR_SEQ]);
+		pc->present |= HM_POSTCARD_F_SEQ;
+	}
+	if (tb[HOPMARK_REC_ATTR_TRACE_TYPE]) {
+		pc->trace_type = nla_get_u32(tb[HOPMARK_REC_ATTR_TRACE_TYPE]);
+		pc->present |= HM_POSTCARD_F_TRACE_TYPE;
+	}
+	if (tb[HOPMARK_REC_ATTR_PKT_LEN]) {
+		pc->pkt_len = nla_get_u32(tb[HOPMARK_REC_ATTR_PKT_LEN]);
+		pc->present |= HM_POSTCARD_F_PKT_LEN;
+	}
+	if (tb[HOPMARK_REC_ATTR_NODE_DATA]) {
+		pc->node_data = nla_data(tb[HOPMARK_REC_ATTR_NODE_DATA]);
+		pc->node_data_len = nla_len(tb[HOPMARK_REC_ATTR_NODE_DATA]);
+	}
+	if (tb[HOPMARK_REC_ATTR_OPTION]) {
+		pc->option = nla_data(tb[HOPMARK_REC_ATTR_OPTION]);
+		pc->option_len = nla_len(tb[HOPMARK_REC_ATTR_OPTION]);
+	}
+	if (tb[HOPMARK_REC_ATTR_HEADERS]) {
+		pc->headers = nla_data(tb[HOPMARK_REC_ATTR_HEADERS]);
+		pc->headers_len = nla_len(tb[HOPMARK_REC_ATTR_HEADERS]);
+	}
+	return 0;
+}
+
+static void on_event(struct hm_genl_events *ge, struct nlmsghdr *nlh)
+{
+	struct nlattr *a;
+	int rem;
+
+	ge->stats.messages++;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		struct hm_postcard pc;
+		unsigned int i;
+
+		if (nla_type(a) != HOPMARK_ATTR_RECORD)
+			continue;
+		if (hm_genl_record_to_postcard(a, &ge->cfg, &pc)) {
+			ge->stats.bad_records++;
+			continue;
+		}
+		/* A record of a namespace deleted meanwhile: no longer exported. */
+		if ((pc.present & HM_POSTCARD_F_NS) && !ns_find(&ge->cfg, pc.ns_id, &i)) {
+			ge->stats.filtered++;
+			continue;
+		}
+		if (ge->emit(ge->emit_ctx, &pc))
+			ge->stats.emit_errors++;
+		else
+			ge->stats.postcards++;
+	}
+}
+
+/* ---- message dispatch ---- */
+
+static struct nla_policy top_policy[HOPMARK_ATTR_MAX + 1] = {
+	[HOPMARK_ATTR_NODE_ID]		= { .type = NLA_U32 },
+	[HOPMARK_ATTR_NODE_ID_WIDE]	= { .type = NLA_U64 },
+	[HOPMARK_ATTR_NS_ID]		= { .type = NLA_U16 },
+	[HOPMARK_ATTR_NS_DATA]		= { .type = NLA_U32 },
+	[HOPMARK_ATTR_NS_DATA_WIDE]	= { .type = NLA_U64 },
+	[HOPMARK_ATTR_IFINDEX]		= { .type = NLA_U32 },
+	[HOPMARK_ATTR_RATE_LIMIT]	= { .type = NLA_U32 },
+	[HOPMARK_ATTR_BATCH_SIZE]	= { .type = NLA_U32 },
+	[HOPMARK_ATTR_FLUSH_MS]		= { .type = NLA_U32 },
+};
+
+struct dispatch_ctx {
+	struct hm_genl_events *ge;
+	bool dumping;
+};
+
+static void family_appeared(struct hm_genl_events *ge);
+static void family_gone(struct hm_genl_events *ge);
+
+/* nlctrl notification: is it about our family? */
+static void on_ctrl(struct hm_genl_events *ge, struct nlmsghdr *nlh)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	if (gh->cmd != CTRL_CMD_NEWFAMILY && gh->cmd != CTRL_CMD_DELFAMILY)
+		return;
+	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_NAME] ||
+	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), HOPMARK_GENL_NAME))
+		return;
+	if (gh->cmd == CTRL_CMD_NEWFAMILY && !ge->family_id)
+		family_appeared(ge);
+	else if (gh->cmd == CTRL_CMD_DELFAMILY && ge->family_id)
+		family_gone(ge);
+}
+
+static int dispatch_cb(struct nl_msg *msg, void *arg)
+{
+	struct dispatch_ctx *d = arg;
+	struct hm_genl_events *ge = d->ge;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[HOPMARK_ATTR_MAX + 1];
+	struct genlmsghdr *gh;
+
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		on_ctrl(ge, nlh);
+		return NL_OK;
+	}
+	if (!ge->family_id || nlh->nlmsg_type != ge->family_id ||
+	    !genlmsg_valid_hdr(nlh, 0))
+		return NL_OK;
+	gh = nlmsg_data(nlh);
+	if (gh->cmd == HOPMARK_CMD_EVENT) {
+		on_event(ge, nlh);
+		return NL_OK;
+	}
+	if (genlmsg_parse(nlh, 0, tb, HOPMARK_ATTR_MAX, top_policy) < 0) {
+		ge->stats.bad_config++;
+		return NL_OK;
+	}
+	switch (gh->cmd) {
+	case HOPMARK_CMD_NODE_GET:
+	case HOPMARK_CMD_NODE_SET:
+		node_update(ge, tb, d->dumping);
+		break;
+	case HOPMARK_CMD_NS_GET:
+	case HOPMARK_CMD_NS_ADD:
+	case HOPMARK_CMD_NS_SET:
+		ns_update(ge, tb, d->dumping);
+		break;
+	case HOPMARK_CMD_NS_DEL:
+		ns_remove(ge, tb);
+		break;
+	case HOPMARK_CMD_EXPORT_GET:
+	case HOPMARK_CMD_EXPORT_SET:
+		export_update(ge, tb, d->dumping);
+		break;
+	default:
+		break;	/* interfaces and counters do not change what we export */
+	}
+	if (!d->dumping)
+		ge->stats.config_changes++;
+	return NL_OK;
+}
+
+/* One request on the blocking socket; replies go through dispatch_cb(). */
+static int request(struct hm_genl_events *ge, __u8 cmd, int flags)
+{
+	struct dispatch_ctx d = { .ge = ge, .dumping = true };
+	struct nl_msg *msg;
+	int err;
+
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ge->family_id, 0, flags, cmd,
+			 HOPMARK_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_socket_modify_cb(ge->req_sk, NL_CB_VALID, NL_CB_CUSTOM, dispatch_cb, &d);
+	err = nl_send_auto(ge->req_sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return -EIO;
+	/*
+	 * nl_recvmsgs_default() reads one datagram, or a dump up to its
+	 * NLMSG_DONE. libnl asks for an ack (NLM_F_ACK): after a doit reply
+	 * the ack is a datagram of its own, read by nl_wait_for_ack() so the
+	 * next request does not take it for its answer.
+	 */
+	err = nl_recvmsgs_default(ge->req_sk);
+	if (err >= 0 && !(flags & NLM_F_DUMP))
+		err = nl_wait_for_ack(ge->req_sk);
+	return err < 0 ? -EIO : 0;
+}
+
+/* Dump the whole configuration into a fresh struct hm_genl_cfg. */
+static int config_dump(struct hm_genl_events *ge)
+{
+	unsigned int i;
+	int err;
+
+	memset(&ge->cfg, 0, sizeof(ge->cfg));
+	err = request(ge, HOPMARK_CMD_NODE_GET, 0);
+	if (!err)
+		err = request(ge, HOPMARK_CMD_EXPORT_GET, 0);
+	if (!err)
+		err = request(ge, HOPMARK_CMD_NS_GET, NLM_F_DUMP);
+	if (err) {
+		ge_log("cannot dump the hopmark module's configuration: %s", strerror(-err));
+		return err;
+	}
+	ge->cfg.module = true;
+	ge->resync = false;
+	ge->stats.dumps++;
+	fprintf(stderr, HOPMARKD_NAME ": config: from the hopmark module: node_id ");
+	if (ge->cfg.has_node_id)
+		fprintf(stderr, "%u", ge->cfg.node_id);
+	else
+		fprintf(stderr, "unset");
+	fprintf(stderr, ", export rate %u events/s batch %u flush %u ms, namespaces",
+		ge->cfg.rate, ge->cfg.batch, ge->cfg.flush_ms);
+	for (i = 0; i < ge->cfg.n_ns; i++)
+		fprintf(stderr, " %u", ge->cfg.ns[i].id);
+	fprintf(stderr, "%s\n", ge->cfg.n_ns ? "" : " none");
+	return 0;
+}
+
+/* The family exists: resolve it, join its groups, dump. */
+static void family_appeared(struct hm_genl_events *ge)
+{
+	int id, ev, cfg;
+
+	id = genl_ctrl_resolve(ge->req_sk, HOPMARK_GENL_NAME);
+	if (id < 0)
+		return;
+	ev = genl_ctrl_resolve_grp(ge->req_sk, HOPMARK_GENL_NAME, HOPMARK_GENL_MCGRP_EVENTS);
+	cfg = genl_ctrl_resolve_grp(ge->req_sk, HOPMARK_GENL_NAME, HOPMARK_GENL_MCGRP_CONFIG);
+	if (ev < 0 || cfg < 0) {
+		ge_log("hopmark module: multicast groups \"%s\"/\"%s\" not found; module events ignored",
+		       HOPMARK_GENL_MCGRP_EVENTS, HOPMARK_GENL_MCGRP_CONFIG);
+		return;
+	}
+	if (nl_socket_add_memberships(ge->ev_sk, ev, cfg, 0) < 0) {
+		ge_log("hopmark module: cannot join its multicast groups");
+		return;
+	}
+	ge->family_id = id;
+	ge->grp_events = ev;
+	ge->grp_config = cfg;
+	ge_log("hopmark module found (family %s id %d): postcards from its \"%s\" group",
+	       HOPMARK_GENL_NAME, id, HOPMARK_GENL_MCGRP_EVENTS);
+	if (config_dump(ge))
+		ge->resync = true;
+}
+
+/* The module went away: back to the pinned maps' settings. */
+static void family_gone(struct hm_genl_events *ge)
+{
+	nl_socket_drop_memberships(ge->ev_sk, ge->grp_events, ge->grp_config, 0);
+	ge->family_id = 0;
+	memset(&ge->cfg, 0, sizeof(ge->cfg));
+	ge_log("hopmark module unloaded: settings from the pinned maps again");
+}
+
+/**
+ * hm_genl_events_new() - open the agent's generic netlink sockets
+ * @epfd:	epoll instance; the event socket is added with data.ptr @src
+ * @src:	epoll tag, its kind is set to %HM_EV_GENL
+ * @emit:	called with every postcard (returns 0, or non-zero when it
+ *		could not be written, counted)
+ * @ctx:	argument of @emit
+ *
+ * Works without the module: it then waits for the family on nlctrl's
+ * "notify" group.
+ *
+ * Return: the state, or NULL with errno set (no memory, no netlink).
+ */
+struct hm_genl_events *hm_genl_events_new(int epfd, struct hm_ev_src *src,
+					  int (*emit)(void *ctx, const struct hm_postcard *pc),
+					  void *ctx)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = src };
+	struct hm_genl_events *ge;
+	int notify, err = ENOMEM;
+
+	ge = calloc(1, sizeof(*ge));
+	if (!ge)
+		return NULL;
+	ge->epfd = epfd;
+	ge->emit = emit;
+	ge->emit_ctx = ctx;
+	ge->ev_sk = nl_socket_alloc();
+	ge->req_sk = nl_socket_alloc();
+	if (!ge->ev_sk || !ge->req_sk)
+		goto fail;
+	err = EPROTONOSUPPORT;
+	if (genl_connect(ge->ev_sk) < 0 || genl_connect(ge->req_sk) < 0)
+		goto fail;
+	nl_socket_disable_seq_check(ge->ev_sk);
+	nl_socket_set_nonblocking(ge->ev_sk);
+	nl_socket_set_buffer_size(ge->ev_sk, HM_GENL_RCVBUF, 0);
+	/*
+	 * A full batch (HOPMARK_BATCH_MAX records of up to three 256-byte
+	 * binary attributes) is larger than libnl's one-page default: read
+	 * whole messages, and peek at the size of any larger one.
+	 */
+	nl_socket_set_msg_buf_size(ge->ev_sk, HM_GENL_MSG_BUF);
+	nl_socket_enable_msg_peek(ge->ev_sk);
+	notify = genl_ctrl_resolve_grp(ge->req_sk, "nlctrl", "notify");
+	if (notify < 0 || nl_socket_add_membership(ge->ev_sk, notify) < 0)
+		goto fail;
+	src->kind = HM_EV_GENL;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, nl_socket_get_fd(ge->ev_sk), &ev)) {
+		err = errno;
+		goto fail;
+	}
+	if (genl_ctrl_resolve(ge->req_sk, HOPMARK_GENL_NAME) < 0)
+		ge_log("the hopmark kernel module is not loaded: settings from the pinned maps; waiting for the module");
+	else
+		family_appeared(ge);
+	return ge;
+fail:
+	hm_genl_events_free(ge);
+	errno = err;
+	return NULL;
+}
+
+/**
+ * hm_genl_events_run() - handle what the event socket has
+ * @ge:	state
+ *
+ * Reads at most %HM_GENL_MSGS_MAX messages (the socket is level-triggered
+ * in epoll, so the rest comes at the next wakeup). A receive buffer
+ * overrun (ENOBUFS) loses events, which are counted, and possibly
+ * configuration changes: the configuration is dumped again.
+ *
+ * Return: 0, or negative errno on a socket failure that will not go away.
+ */
+int hm_genl_events_run(struct hm_genl_events *ge)
+{
+	struct dispatch_ctx d = { .ge = ge, .dumping = false };
+	int i, n;
+
+	nl_socket_modify_cb(ge->ev_sk, NL_CB_VALID, NL_CB_CUSTOM, dispatch_cb, &d);
+	for (i = 0; i < HM_GENL_MSGS_MAX; i++) {
+		n = nl_recvmsgs_report(ge->ev_sk, nl_socket_get_cb(ge->ev_sk));
+		if (n == -NLE_NOMEM || n == -NLE_MSG_OVERFLOW) {
+			/* ENOBUFS: the kernel dropped messages for us. */
+			ge->stats.overruns++;
+			ge->resync = true;
+			continue;
+		}
+		if (n == -NLE_AGAIN || n == 0)
+			break;
+		if (n < 0) {
+			ge->stats.recv_errors++;
+			break;
+		}
+	}
+	if (ge->resync && ge->family_id)
+		config_dump(ge);
+	return 0;
+}
+
+/**
+ * hm_genl_events_cfg() - the module's configuration, if the module is there
+ * @ge:	state, may be NULL
+ *
+ * Return: the configuration, or NULL without the module (then the pinned
+ * maps hold the settings).
+ */
+const struct hm_genl_cfg *hm_genl_events_cfg(const struct hm_genl_events *ge)
+{
+	return ge && ge->family_id && ge->cfg.module ? &ge->cfg : NULL;
+}
+
+/**
+ * hm_genl_events_stats() - counters
+ * @ge: state
+ *
+ * Return: counters owned by @ge.
+ */
+const struct hm_genl_stats *hm_genl_events_stats(const struct hm_genl_events *ge)
+{
+	return &ge->stats;
+}
+
+/**
+ * hm_genl_events_free() - leave the groups, close the sockets
+ * @ge: state, may be NULL
+ */
+void hm_genl_events_free(struct hm_genl_events *ge)
+{
+	if (!ge)
+		return;
+	if (ge->ev_sk)
+		nl_socket_free(ge->ev_sk);
+	if (ge->req_sk)
+		nl_socket_free(ge->req_sk);
+	free(ge);
+}
