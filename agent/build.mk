@@ -33,3 +33,11 @@ install-agent: $(AGENT_BIN)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' agent/hopmarkd.service > \
 		$(DESTDIR)$(UNITDIR)/hopmarkd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/hopmarkd.service
+
+# genl_events.c speaks to the hopmark kernel module with libnl-genl-3
+# (Debian libnl-3-dev, libnl-genl-3-dev).
+HM_NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
+HM_NL_LIBS	:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
+$(BUILD)/obj/agent/genl_events.o: HM_CFLAGS += $(HM_NL_CFLAGS)
+$(BUILD)/obj/agent/genl_events.o: kernel/uapi/hopmark_genl.h lib/postcard.h
+$(AGENT_BIN): HM_LDLIBS += $(HM_NL_LIBS)

@@ -10,6 +10,9 @@
  *   - a one-second timerfd: the TAI offset in hopmark_node, the sink's node
  *     ID, and the rate-limited report of records that failed to decode;
  *   - the monitor socket and its clients;
+ *   - the hopmark kernel module's generic netlink events and configuration
+ *     (genl_events.c): one postcard JSON line per event, when the module
+ *     is loaded;
  *   - a signalfd: SIGINT/SIGTERM stop, SIGHUP reopens the output file,
  *     SIGUSR1 prints the counters.
  * See hopmarkd.8 and Documentation/agent.rst.
@@ -31,6 +34,8 @@
 
 #include "hopmark.h"
 #include "hopmarkd.h"
+#include "postcard.h"
+#include "pint_agent.h"
 
 /* Records per ring buffer batch before the batch is written out. */
 #define HM_BATCH_MAX		4096
@@ -85,6 +90,8 @@ struct hm_agent_stats {
  * @rb:			ring buffer consumer
  * @qp:			qdisc poller
  * @mon:		monitor socket
+ * @ge:			the hopmark module's generic netlink side, NULL with
+ *			--no-records
  * @node:		hopmark_node as last read
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
  * @batch:		memory stream collecting the JSON lines of one batch
@@ -97,6 +104,7 @@ struct hm_agent_stats {
  * @ev_sig:		see @ev_ring
  * @ev_qdepth:		see @ev_ring
  * @ev_tick:		see @ev_ring
+ * @ev_genl:		see @ev_ring
  */
 struct hm_agent {
 	const char *output_path;
@@ -116,6 +124,7 @@ struct hm_agent {
 	struct ring_buffer *rb;
 	struct hm_qdisc_poll *qp;
 	struct hm_monitor *mon;
+	struct hm_genl_events *ge;
 	struct hm_node_view node;
 	__u64 seen_max_age_ns;
 
@@ -126,7 +135,7 @@ struct hm_agent {
 
 	int stop;
 	struct hm_agent_stats stats;
-	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick;
+	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl;
 };
 
 static void hm_log(const char *fmt, ...)
@@ -290,11 +299,14 @@ static void hm_output_reopen(struct hm_agent *a)
 static int hm_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_agent *a = ctx;
+	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
 	struct hm_record rec;
 	off_t pos;
 	int err;
 
-	err = hm_record_from_ring(data, size, a->node.node_id, &rec);
+	/* With the module loaded, it owns the node's identity. */
+	err = hm_record_from_ring(data, size, cfg && cfg->has_node_id ? cfg->node_id :
+				  a->node.node_id, &rec);
 	if (err) {
 		a->stats.decode_errors++;
 		a->stats.last_decode_err = err;
@@ -323,6 +335,30 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 	 */
 	if (++a->batch_n >= HM_BATCH_MAX)
 		return -EAGAIN;
+	return 0;
+}
+
+/* genl_events.c callback: one postcard of the module into the batch. */
+static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
+{
+	struct hm_agent *a = ctx;
+	off_t pos;
+
+	if (!a->batch) {
+		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
+		if (!a->batch) {
+			a->stats.output_errors++;
+			return -ENOMEM;
+		}
+	}
+	pos = ftello(a->batch);
+	if (hm_postcard_print_json(a->batch, pc)) {
+		if (pos >= 0)
+			fseeko(a->batch, pos, SEEK_SET);
+		a->stats.output_errors++;
+		return -EIO;
+	}
+	a->batch_n++;
 	return 0;
 }
 
@@ -487,6 +523,17 @@ static long long hm_events_lost(void)
 static void hm_print_stats(const struct hm_agent *a, const char *what)
 {
 	const struct hm_monitor_stats *ms = a->mon ? hm_monitor_stats(a->mon) : NULL;
+	const struct hm_genl_stats *gs = a->ge ? hm_genl_events_stats(a->ge) : NULL;
+
+	if (gs)
+		fprintf(stderr, HOPMARKD_NAME ": %s: module postcards %llu event_messages %llu"
+			" bad_records %llu filtered %llu overruns %llu config_changes %llu"
+			" config_dumps %llu module %s\n", what,
+			(unsigned long long)gs->postcards, (unsigned long long)gs->messages,
+			(unsigned long long)gs->bad_records, (unsigned long long)gs->filtered,
+			(unsigned long long)gs->overruns, (unsigned long long)gs->config_changes,
+			(unsigned long long)gs->dumps,
+			hm_genl_events_cfg(a->ge) ? "loaded" : "absent");
 
 	fprintf(stderr, HOPMARKD_NAME ": %s: records %llu events_lost %lld decode_errors %llu"
 		" output_errors %llu qdepth_polls %llu qdepth_errors %llu tai_updates %llu"
@@ -683,11 +730,16 @@ static int hm_setup(struct hm_agent *a)
 		       errno == EADDRINUSE ? " (another hopmarkd serves it)" : "");
 		return err;
 	}
+	/* Optional: without generic netlink the BPF records still flow. */
+	a->ge = hm_genl_events_new(a->epfd, &a->ev_genl, hm_on_postcard, a);
+	if (!a->ge)
+		hm_log("generic netlink: %s; no hopmark module events", strerror(errno));
 	return 0;
 }
 
 static void hm_teardown(struct hm_agent *a)
 {
+	hm_genl_events_free(a->ge);
 	hm_monitor_free(a->mon);
 	ring_buffer__free(a->rb);
 	hm_qdisc_poll_free(a->qp);
@@ -761,6 +813,12 @@ static int hm_run(struct hm_agent *a)
 			case HM_EV_CLIENT:
 				hm_monitor_event(a->mon, src, evs[i].events);
 				break;
+			case HM_EV_GENL:
+				hm_genl_events_run(a->ge);
+				err = hm_batch_flush(a);
+				if (err)
+					return err;
+				break;
 			}
 			/*
 			 * A client freed while handling this event (hung up,
@@ -794,6 +852,8 @@ int main(int argc, char **argv)
 	if (!err) {
 		char qd[48] = "no qdisc polling";
 
+		hm_pint_agent_start();
+
 		if (a.qdepth_interval_ms)
 			snprintf(qd, sizeof(qd), "qdisc polling every %u ms",
 				 a.qdepth_interval_ms);
@@ -806,6 +866,7 @@ int main(int argc, char **argv)
 		err = hm_run(&a);
 		hm_print_stats(&a, err ? "failed" : "exiting");
 	}
+	hm_pint_agent_stop();
 	hm_teardown(&a);
 	return err ? HM_EXIT_FAILURE : HM_EXIT_OK;
 }

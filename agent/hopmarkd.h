@@ -11,6 +11,7 @@
 #ifndef __HOPMARKD_H
 #define __HOPMARKD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -35,6 +36,8 @@
  * @HM_EV_TICK:		the one-second timerfd expired
  * @HM_EV_LISTEN:	the monitor socket has a connection to accept
  * @HM_EV_CLIENT:	a monitor client is readable, writable or gone
+ * @HM_EV_GENL:		the hopmark module's generic netlink socket has
+ *			events, configuration changes or family news
  */
 enum hm_ev_kind {
 	HM_EV_RING,
@@ -43,6 +46,7 @@ enum hm_ev_kind {
 	HM_EV_TICK,
 	HM_EV_LISTEN,
 	HM_EV_CLIENT,
+	HM_EV_GENL,
 };
 
 /**
@@ -188,5 +192,79 @@ struct hm_node_view {
  * negative errno on failure.
  */
 int hm_tai_refresh(int node_fd, struct hm_node_view *view);
+
+/* ---- genl_events.c ---- */
+
+struct hm_postcard;
+struct hm_genl_events;
+
+#define HM_GENL_NS_MAX		64	/* IOAM-Namespaces followed */
+
+/**
+ * struct hm_genl_cfg - what the agent exports, as the hopmark module says
+ * @module:		dumped from the module (false: use the pinned maps)
+ * @has_node_id:	the module has a short node ID
+ * @node_id:		short node ID (24 bits), stamped on postcards and
+ *			used as the sink node ID of ring buffer records
+ * @has_node_id_wide:	the module has a wide node ID
+ * @node_id_wide:	wide node ID (56 bits)
+ * @rate:		export rate limit, events/s (0: none)
+ * @batch:		records per event message
+ * @flush_ms:		flush delay of a partial batch, ms
+ * @n_ns:		IOAM-Namespaces in @ns
+ * @ns:			the module's IOAM-Namespaces and their rate limits
+ *			(events/s); postcards of others are not exported
+ */
+struct hm_genl_cfg {
+	bool	module;
+	bool	has_node_id;
+	__u32	node_id;
+	bool	has_node_id_wide;
+	__u64	node_id_wide;
+	__u32	rate;
+	__u32	batch;
+	__u32	flush_ms;
+	unsigned int n_ns;
+	struct {
+		__u16	id;
+		__u32	rate;
+	} ns[HM_GENL_NS_MAX];
+};
+
+/**
+ * struct hm_genl_stats - what the generic netlink side counts
+ * @messages:		event messages received
+ * @postcards:		postcards handed to the output
+ * @bad_records:	records that do not follow the uapi, not exported
+ * @filtered:		records of IOAM-Namespaces the module no longer has
+ * @emit_errors:	postcards the output could not take
+ * @overruns:		receive buffer overruns (events lost in the socket)
+ * @recv_errors:	other receive errors
+ * @config_changes:	configuration notifications applied
+ * @bad_config:		configuration messages that did not parse
+ * @dumps:		configuration dumps
+ * @ns_overflow:	namespaces beyond %HM_GENL_NS_MAX, not followed
+ */
+struct hm_genl_stats {
+	__u64	messages;
+	__u64	postcards;
+	__u64	bad_records;
+	__u64	filtered;
+	__u64	emit_errors;
+	__u64	overruns;
+	__u64	recv_errors;
+	__u64	config_changes;
+	__u64	bad_config;
+	__u64	dumps;
+	__u64	ns_overflow;
+};
+
+struct hm_genl_events *hm_genl_events_new(int epfd, struct hm_ev_src *src,
+					  int (*emit)(void *ctx, const struct hm_postcard *pc),
+					  void *ctx);
+int hm_genl_events_run(struct hm_genl_events *ge);
+const struct hm_genl_cfg *hm_genl_events_cfg(const struct hm_genl_events *ge);
+const struct hm_genl_stats *hm_genl_events_stats(const struct hm_genl_events *ge);
+void hm_genl_events_free(struct hm_genl_events *ge);
 
 #endif /* __HOPMARKD_H */

@@ -8,7 +8,7 @@
 HM_CLI		:= $(BUILD)/hopmark
 HM_CLI_SRCS	:= $(wildcard iproute2-ext/*.c)
 HM_CLI_OBJS	:= $(patsubst iproute2-ext/%.c,$(BUILD)/obj/cli/%.o,$(HM_CLI_SRCS))
-HM_CLI_HDRS	:= $(wildcard iproute2-ext/*.h) $(wildcard lib/*.h)
+HM_CLI_HDRS	:= $(wildcard iproute2-ext/*.h) $(wildcard lib/*.h) kernel/uapi/hopmark_genl.h
 HM_CLI_SKELS	:= $(BUILD)/bpf/hopmark_encap.skel.h $(BUILD)/bpf/hopmark_transit.skel.h \
 		   $(BUILD)/bpf/hopmark_decap.skel.h
 
@@ -32,3 +32,6 @@ install-cli: $(HM_CLI)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(HM_CLI) $(DESTDIR)$(SBINDIR)/hopmark
 	install -m 0644 iproute2-ext/hopmark.8 $(DESTDIR)$(MANDIR)/man8/hopmark.8
+	install -m 0644 iproute2-ext/hopmark-pint.8 $(DESTDIR)$(MANDIR)/man8/hopmark-pint.8
+
+$(BUILD)/obj/cli/pint.o: $(BUILD)/bpf/pint.skel.h

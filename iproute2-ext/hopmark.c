@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hopmark_cli.h"
+#include "genl.h"
 
 #ifndef HM_VERSION
 #define HM_VERSION "0.1"
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hopmark [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { node | link | ioam | monitor | decode }\n"
+		"where  OBJECT := { node | link | ioam | srh | module | export | monitor | decode }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -V[ersion] | -h[elp] }\n"
 		"\n"
 		"       hopmark node { set [ id ID ] [ wide-id ID ] | show }\n"
@@ -35,8 +36,13 @@ static void usage(FILE *f)
 		"                          | del PREFIX | show }\n"
 		"       hopmark ioam transit { enable | disable } dev DEV\n"
 		"       hopmark ioam decap { enable | disable } dev DEV\n"
-		"       hopmark monitor [ count N ]\n"
-		"       hopmark decode FILE.pcap\n"
+		"       hopmark ioam { incremental | e2e | dex } help    (hopmark kernel module)\n"
+		"       hopmark srh oflag { enable | disable } dev DEV   (hopmark kernel module)\n"
+		"       hopmark module { show | node | namespace | link | counters | help }\n"
+		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] | show }\n"
+		"       hopmark pint { enable | disable | set | query | show | help }\n"
+		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
+		"       hopmark decode FILE.pcap [ summary ]\n"
 		"\n"
 		"Pins: %s/%s (bpffs from $%s, else %s).\n",
 		hm_bpffs_root(), HM_PIN_SUBDIR, HM_BPFFS_ENV, HM_BPFFS_DEFAULT);
@@ -48,6 +54,8 @@ static int do_help(int argc, char **argv)
 	return HM_EXIT_OK;
 }
 
+int do_pint(int argc, char **argv);	/* pint.c */
+
 static const struct cmd {
 	const char *name;
 	int (*func)(int argc, char **argv);
@@ -55,6 +63,10 @@ static const struct cmd {
 	{ "node",	do_node },
 	{ "link",	do_link },
 	{ "ioam",	do_ioam },
+	{ "srh",	do_srh },
+	{ "module",	do_module },
+	{ "export",	do_export },
+	{ "pint",	do_pint },
 	{ "monitor",	do_monitor },
 	{ "decode",	do_decode },
 	{ "help",	do_help },
@@ -77,12 +89,16 @@ static void usage_ioam(FILE *f)
 {
 	fprintf(f,
 		"Usage: hopmark ioam OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { namespace | encap | transit | decap }\n"
+		"where  OBJECT := { namespace | encap | transit | decap | incremental | e2e | dex }\n"
 		"       hopmark ioam namespace { add ID [ data DATA32 ] [ wide DATA64 ] | del ID | show }\n"
 		"       hopmark ioam encap { add PREFIX dev DEV ns ID trace-type TYPE size BYTES [ freq K/N ]\n"
 		"                          | del PREFIX | show }\n"
 		"       hopmark ioam transit { enable | disable } dev DEV\n"
-		"       hopmark ioam decap { enable | disable } dev DEV\n");
+		"       hopmark ioam decap { enable | disable } dev DEV\n"
+		"       hopmark ioam incremental { enable | disable | encap | show | help }\n"
+		"       hopmark ioam e2e { encap | decap | show | help }\n"
+		"       hopmark ioam dex { enable | disable | encap | show | help }\n"
+		"(incremental, e2e and dex need the hopmark kernel module)\n");
 }
 
 /**
@@ -110,6 +126,12 @@ int do_ioam(int argc, char **argv)
 		return do_ioam_transit(argc - 1, argv + 1);
 	if (matches(*argv, "decap"))
 		return do_ioam_decap(argc - 1, argv + 1);
+	if (matches(*argv, "incremental"))
+		return do_ioam_incremental(argc - 1, argv + 1);
+	if (matches(*argv, "e2e"))
+		return do_ioam_e2e(argc - 1, argv + 1);
+	if (matches(*argv, "dex"))
+		return do_ioam_dex(argc - 1, argv + 1);
 	fprintf(stderr, "Error: object \"%s\" is unknown, try \"hopmark ioam help\".\n", *argv);
 	return HM_EXIT_USAGE;
 }
@@ -119,12 +141,18 @@ int main(int argc, char **argv)
 	while (argc > 1 && argv[1][0] == '-') {
 		const char *opt = argv[1] + 1;
 
-		if (*opt == '-')
-			opt++;
-		if (!*opt) {
+		/* "--" ends the options; a lone "-" is no option at all. */
+		if (!strcmp(argv[1], "--")) {
 			argc--;
 			argv++;
 			break;
+		}
+		if (*opt == '-')
+			opt++;
+		if (!*opt) {
+			fprintf(stderr, "Error: option \"%s\" is unknown, try \"hopmark -help\".\n",
+				argv[1]);
+			return HM_EXIT_USAGE;
 		}
 		if (matches(opt, "json")) {
 			json = 1;

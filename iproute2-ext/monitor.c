@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * monitor.c - "hopmark monitor [count N]": the traces this node, as
- * decapsulating node, reports.
+ * monitor.c - "hopmark monitor [file PATH] [count N] [summary]": the
+ * traces this node, as decapsulating node, reports.
  *
  * Source: hopmarkd's monitor socket ($HOPMARK_RUNDIR/hopmarkd.sock, default
  * /run/hopmark/hopmarkd.sock), which sends every record as one JSON line
  * (Documentation/json-record.rst). A BPF ring buffer has one consumer
  * position, so while hopmarkd runs it alone reads hopmark_events; only when
  * no agent listens does the command read the pinned ring buffer itself.
+ * With "file PATH" the JSON lines come from a file instead (hopmarkd -o
+ * FILE, "-" for standard input), read to its end: unlike the socket, whose
+ * slow clients hopmarkd drops, the file holds every record hopmarkd wrote.
  *
- * Output: with -j the JSON lines, exactly as hopmarkd writes them; as text
- * one table per record (hm_record_print_table()) and, after N records or
- * on SIGINT/SIGTERM, the per-hop summary (hm_summary_print()).
+ * Output: with -j the JSON lines, exactly as hopmarkd writes them, and with
+ * "summary" one last line {"summary": {...}}; as text one table per record
+ * (hm_record_print_table()) and, after N records, at the end of the file,
+ * or on SIGINT/SIGTERM, the per-hop summary (hm_summary_print()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -40,15 +44,22 @@ struct mon {
 	__u64 seen;		/* records shown */
 	__u64 bad;		/* records that could not be shown */
 	__u32 sink_node_id;	/* for ring records */
+	__u64 summed;		/* records in the summary */
+	bool summary;		/* -j: also sum up, print the summary line */
 	struct hm_summary *sum;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hopmark [ -j ] monitor [ count N ]\n"
+		"Usage: hopmark [ -j ] monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
 		"       reads hopmarkd's socket $%s/%s (default %s/%s),\n"
-		"       or the pinned ring buffer %s when no hopmarkd runs\n",
+		"       or the pinned ring buffer %s when no hopmarkd runs;\n"
+		"       file: the JSON lines of PATH (hopmarkd -o PATH; - is standard\n"
+		"       input) to their end, complete unlike the socket, which drops\n"
+		"       clients that fall behind. Text: a table per record, then the\n"
+		"       per-hop summary. -j: the JSON lines; with summary, then the\n"
+		"       summary as one last JSON line {\"summary\":{...}}.\n",
 		HM_RUNDIR_ENV, HM_SOCK_NAME, HM_RUNDIR_DEFAULT, HM_SOCK_NAME, HM_MAP_EVENTS);
 }
 
@@ -63,6 +74,7 @@ static void show_record(struct mon *m, const struct hm_record *r)
 	putchar('\n');
 	fflush(stdout);
 	hm_summary_add(m->sum, r);
+	m->summed++;
 }
 
 static bool done(const struct mon *m)
@@ -83,9 +95,19 @@ static void handle_line(struct mon *m, const char *line)
 		/* The agent's line, unchanged. */
 		printf("%s\n", line);
 		fflush(stdout);
-		return;
+		if (!m->summary)
+			return;
 	}
 	obj = json_tokener_parse(line);
+	if (obj && json_object_object_get_ex(obj, "postcard", NULL)) {
+		/* A module postcard (Documentation/postcards.rst): no table form. */
+		if (!json) {
+			printf("postcard %s\n", line);
+			fflush(stdout);
+		}
+		json_object_put(obj);
+		return;
+	}
 	err = obj ? record_from_json(obj, &r) : -EINVAL;
 	json_object_put(obj);
 	if (err) {
@@ -97,7 +119,41 @@ static void handle_line(struct mon *m, const char *line)
 			err == -EPROTO ? " (hopmarkd and hopmark from different versions?)" : "");
 		return;
 	}
-	show_record(m, &r);
+	if (json) {
+		hm_summary_add(m->sum, &r);	/* for the summary line */
+		m->summed++;
+	} else {
+		show_record(m, &r);
+	}
+}
+
+/*
+ * Read JSON record lines from @f (hopmarkd's -o file, or standard input)
+ * to its end, or until N records or a signal.
+ */
+static int monitor_file(FILE *f, const char *name, struct mon *m)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = HM_EXIT_OK;
+
+	while (!done(m)) {
+		errno = 0;
+		n = getline(&line, &cap, f);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno)
+				ret = hm_errf(-errno, "reading %s", name);
+			break;
+		}
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		handle_line(m, line);
+	}
+	free(line);
+	return ret;
 }
 
 static int monitor_socket(int fd, struct mon *m)
@@ -159,6 +215,10 @@ static int ring_sample(void *ctx, void *data, size_t size)
 			(unsigned long long)m->seen, strerror(-err));
 	} else if (json) {
 		hm_record_print_json(stdout, &r);
+		if (m->summary) {
+			hm_summary_add(m->sum, &r);
+			m->summed++;
+		}
 	} else {
 		show_record(m, &r);
 	}
@@ -221,15 +281,17 @@ static int connect_agent(char *path, size_t len)
 }
 
 /**
- * do_monitor() - "hopmark monitor [count N]"
+ * do_monitor() - "hopmark monitor [file PATH] [count N] [summary]"
  * @argc: words after "monitor"
  * @argv: the words
  *
- * Return: exit status: 0 also when stopped by SIGINT/SIGTERM.
+ * Return: exit status: 0 also when stopped by SIGINT/SIGTERM; %HM_EXIT_FAIL
+ * if the file cannot be opened or read.
  */
 int do_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	const char *file = NULL;
 	struct mon m = {};
 	char path[256];
 	int fd, ret;
@@ -240,6 +302,14 @@ int do_monitor(int argc, char **argv)
 			m.limit = get_u64_arg(*argv, ~0ULL, "count");
 			if (!m.limit)
 				invarg("count must be at least 1", *argv);
+		} else if (matches(*argv, "file")) {
+			NEXT_ARG();
+			if (file)
+				duparg("file", *argv);
+			file = *argv;
+		} else if (matches(*argv, "summary")) {
+			/* Text output always ends with the summary. */
+			m.summary = true;
 		} else if (matches(*argv, "help")) {
 			usage(stdout);
 			return HM_EXIT_OK;
@@ -258,6 +328,18 @@ int do_monitor(int argc, char **argv)
 	m.sum = hm_summary_new();
 	if (!m.sum)
 		return hm_errf(-ENOMEM, "monitor");
+	if (file) {
+		FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+
+		if (!f) {
+			ret = hm_errf(-errno, "cannot open %s", file);
+		} else {
+			ret = monitor_file(f, strcmp(file, "-") ? file : "standard input", &m);
+			if (f != stdin)
+				fclose(f);
+		}
+		goto out;
+	}
 	fd = connect_agent(path, sizeof(path));
 	if (fd >= 0) {
 		ret = monitor_socket(fd, &m);
@@ -269,6 +351,7 @@ int do_monitor(int argc, char **argv)
 	} else {
 		ret = hm_errf(fd, "cannot connect to hopmarkd at %s", path);
 	}
+out:
 	if (!json && m.seen) {
 		printf("%llu record%s", (unsigned long long)m.seen, m.seen == 1 ? "" : "s");
 		if (m.bad)
@@ -276,6 +359,8 @@ int do_monitor(int argc, char **argv)
 		printf("\n");
 		hm_summary_print(m.sum, stdout, 0);
 	}
+	if (json && m.summary)
+		print_summary_json(m.sum, m.summed, m.bad);
 	hm_summary_free(m.sum);
 	return ret;
 }
