@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * decode.c - "hopmark decode FILE.pcap": the IOAM traces in a capture,
- * shown as `hopmark monitor` shows them (a table per record and the per-hop
- * summary, or with -j one JSON record per line).
+ * decode.c - "hopmark decode FILE.pcap [summary]": the IOAM traces in a
+ * capture, shown as `hopmark monitor` shows them (a table per record and the
+ * per-hop summary, or with -j one JSON record per line and, with "summary",
+ * the summary as one last JSON line).
  *
  * Link types: Ethernet (with any number of 802.1Q/802.1ad tags), Linux
- * cooked capture v1 (SLL) and v2 (SLL2), raw IP (IPv6 packets). Every IPv6
+ * cooked capture v1 (SLL) and v2 (SLL2), raw IP (LINKTYPE_RAW, whose IPv4
+ * packets are skipped, and LINKTYPE_IPV6). Every IPv6
  * packet carrying an IOAM Pre-allocated Trace (RFC 9197 §4.4, RFC 9486)
  * becomes a record via hm_record_from_packet(). A packet with another IOAM
  * option (incremental trace, POT, E2E, Direct Export) is reported as such;
@@ -33,9 +35,12 @@ struct decode_stats {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hopmark [ -j ] decode FILE.pcap\n"
+		"Usage: hopmark [ -j ] decode FILE.pcap [ summary ]\n"
 		"       link types: Ethernet (802.1Q/802.1ad tags), Linux cooked (SLL, SLL2),\n"
-		"       raw IPv6; pcap and pcapng files\n");
+		"       raw IP (IPv6 packets; IPv4 ones are skipped); pcap and pcapng files.\n"
+		"       Text: a table per trace, then the per-hop summary. -j: one JSON\n"
+		"       record per line; with summary, then the summary as one last JSON\n"
+		"       line {\"summary\":{...}}.\n");
 }
 
 static FILE *report_stream(void)
@@ -216,7 +221,8 @@ static unsigned int report_other_ioam(unsigned long frame, const __u8 *ip, size_
 }
 
 static void decode_packet(unsigned long frame, const __u8 *ip, size_t len, bool cut,
-			  __u64 ts_ns, struct hm_summary *sum, struct decode_stats *st)
+			  __u64 ts_ns, struct hm_summary *sum, bool json_summary,
+			  struct decode_stats *st)
 {
 	struct hm_record r;
 	int err;
@@ -238,6 +244,8 @@ static void decode_packet(unsigned long frame, const __u8 *ip, size_t len, bool 
 	st->traces++;
 	if (json) {
 		hm_record_print_json(stdout, &r);
+		if (json_summary)
+			hm_summary_add(sum, &r);
 		return;
 	}
 	printf("frame %lu: ", frame);
@@ -247,7 +255,7 @@ static void decode_packet(unsigned long frame, const __u8 *ip, size_t len, bool 
 }
 
 /**
- * do_decode() - "hopmark decode FILE.pcap"
+ * do_decode() - "hopmark decode FILE.pcap [summary]"
  * @argc: words after "decode"
  * @argv: the words
  *
@@ -263,6 +271,7 @@ int do_decode(int argc, char **argv)
 	struct hm_summary *sum;
 	const char *file;
 	const __u8 *p;
+	bool json_summary = false;
 	pcap_t *pc;
 	int dlt, rc, ret = HM_EXIT_OK;
 
@@ -275,8 +284,13 @@ int do_decode(int argc, char **argv)
 		return HM_EXIT_OK;
 	}
 	file = *argv;
-	if (argc > 1)
-		unknown_arg("decode", argv[1]);
+	for (argc--, argv++; argc > 0; argc--, argv++) {
+		/* Text output always ends with the summary. */
+		if (matches(*argv, "summary"))
+			json_summary = json;
+		else
+			unknown_arg("decode", *argv);
+	}
 
 	pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!pc) {
@@ -309,7 +323,7 @@ int do_decode(int argc, char **argv)
 			continue;
 		st.ipv6++;
 		decode_packet(st.frames, p + off, h->caplen - off, h->caplen < h->len, ts_ns,
-			      sum, &st);
+			      sum, json_summary, &st);
 	}
 	if (rc == PCAP_ERROR) {
 		ret = hm_errf(0, "reading %s after frame %lu: %s", file, st.frames,
@@ -320,6 +334,8 @@ int do_decode(int argc, char **argv)
 			st.frames, st.ipv6, st.traces, st.other_ioam, st.malformed);
 		if (st.traces)
 			hm_summary_print(sum, stdout, 0);
+	} else if (json_summary) {
+		print_summary_json(sum, st.traces, st.malformed);
 	}
 	hm_summary_free(sum);
 	pcap_close(pc);

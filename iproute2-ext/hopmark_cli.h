@@ -89,6 +89,7 @@ void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded);
 
 /* maps.c */
 int maps_prepare(void);
@@ -123,6 +124,16 @@ struct hm_attach_info {
 	const char *xdp_mode;
 	char name[16];
 };
+
+/*
+ * tc filter handle of every filter hopmark attaches ("hm"), and its
+ * priority (tc's "pref") per role. attach.c attaches there; `link show`
+ * tells these apart from filters added with tc(8).
+ */
+#define HM_TC_HANDLE		0x686d
+#define HM_TC_PRIO_ENCAP	0x4801	/* runs before transit out on a shared egress */
+#define HM_TC_PRIO_TRANSIT_OUT	0x4802
+#define HM_TC_PRIO_DECAP	0x4803
 
 const char *role_name(enum hm_role role);
 int role_attach(enum hm_role role, __u32 ifindex, const char *dev);

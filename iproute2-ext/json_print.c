@@ -12,6 +12,7 @@
  * entry, as `ip -j` prints.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -247,4 +248,53 @@ void print_text(const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
+}
+
+/**
+ * print_summary_json() - the per-hop summary as one JSON line on stdout
+ * @sum:	the summary (hm_summary_add() of every record)
+ * @records:	how many records it sums up
+ * @not_decoded: records read that could not be decoded (not in it)
+ *
+ * Prints {"summary":{"records":N,"not_decoded":M,"hops":[...]}}, "hops"
+ * being the array of hm_summary_print()'s JSON form (latencies in us;
+ * Documentation/json-record.rst), so that a reader of JSON record lines
+ * tells the summary from a record by its only key, "summary".
+ */
+void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded)
+{
+	struct json_object *o = NULL, *inner = NULL, *lib = NULL, *hops = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		goto fail;
+	hm_summary_print(sum, f, 1);
+	if (fclose(f))
+		goto fail;
+	lib = json_tokener_parse(buf);
+	if (!lib || !json_object_object_get_ex(lib, "hops", &hops))
+		goto fail;
+	o = json_object_new_object();
+	inner = json_object_new_object();
+	if (!o || !inner)
+		goto fail;
+	json_object_object_add(inner, "records", json_object_new_uint64(records));
+	json_object_object_add(inner, "not_decoded", json_object_new_uint64(not_decoded));
+	json_object_object_add(inner, "hops", json_object_get(hops));
+	json_object_object_add(o, "summary", inner);
+	inner = NULL;
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+	goto out;
+fail:
+	fputs("hopmark: cannot print the summary: out of memory\n", stderr);
+out:
+	json_object_put(inner);
+	json_object_put(o);
+	json_object_put(lib);
+	free(buf);
 }

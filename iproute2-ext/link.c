@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
+#include <libmnl/libmnl.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -104,35 +109,298 @@ static void print_id(const char *key, const char *label, __u64 id, __u64 unavail
 	}
 }
 
+/* hopmark's BPF programs are all named hm_* (bpf/, Documentation/datapath.rst). */
+#define HM_PROG_PREFIX	"hm_"
+
+/**
+ * struct tc_bpf_filter - one BPF filter of a clsact hook, from a filter dump
+ * @prog_id:	BPF program id (TCA_BPF_ID)
+ * @pref:	tc priority ("pref"), the upper 16 bits of tcm_info
+ * @handle:	filter handle
+ * @da:		direct-action mode (TCA_BPF_FLAG_ACT_DIRECT)
+ * @tc_name:	the name tc(8) gave it (TCA_BPF_NAME, "OBJECT:[SECTION]"),
+ *		empty when attached through libbpf's bpf_tc_attach()
+ */
+struct tc_bpf_filter {
+	__u32 prog_id;
+	__u32 pref;
+	__u32 handle;
+	bool da;
+	char tc_name[64];
+};
+
+#define TC_FILTERS_MAX	32
+
+struct tc_dump {
+	struct tc_bpf_filter f[TC_FILTERS_MAX];
+	unsigned int n;
+	unsigned int skipped;	/* filters beyond TC_FILTERS_MAX */
+};
+
+static int tc_bpf_opt_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, TCA_BPF_MAX) < 0)
+		return MNL_CB_OK;	/* newer kernel: ignore */
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int tc_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, TCA_MAX) < 0)
+		return MNL_CB_OK;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/* One RTM_NEWTFILTER message of the dump. */
+static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TCA_MAX + 1] = {}, *opt[TCA_BPF_MAX + 1] = {};
+	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	struct tc_dump *d = data;
+	struct tc_bpf_filter *f;
+
+	if (nlh->nlmsg_type != RTM_NEWTFILTER)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*t), tc_attr_cb, tb);
+	/* The chain head of each priority comes without options: skip it. */
+	if (!tb[TCA_KIND] || strcmp(mnl_attr_get_str(tb[TCA_KIND]), "bpf") ||
+	    !tb[TCA_OPTIONS])
+		return MNL_CB_OK;
+	mnl_attr_parse_nested(tb[TCA_OPTIONS], tc_bpf_opt_cb, opt);
+	if (!opt[TCA_BPF_ID] || mnl_attr_validate(opt[TCA_BPF_ID], MNL_TYPE_U32) < 0)
+		return MNL_CB_OK;	/* classic BPF (bytecode), no program id */
+	if (d->n >= TC_FILTERS_MAX) {
+		d->skipped++;
+		return MNL_CB_OK;
+	}
+	f = &d->f[d->n++];
+	memset(f, 0, sizeof(*f));
+	f->prog_id = mnl_attr_get_u32(opt[TCA_BPF_ID]);
+	f->pref = TC_H_MAJ(t->tcm_info) >> 16;
+	f->handle = t->tcm_handle;
+	if (opt[TCA_BPF_FLAGS] && mnl_attr_validate(opt[TCA_BPF_FLAGS], MNL_TYPE_U32) == 0)
+		f->da = mnl_attr_get_u32(opt[TCA_BPF_FLAGS]) & TCA_BPF_FLAG_ACT_DIRECT;
+	if (opt[TCA_BPF_NAME] && mnl_attr_validate(opt[TCA_BPF_NAME], MNL_TYPE_STRING) == 0)
+		snprintf(f->tc_name, sizeof(f->tc_name), "%s", mnl_attr_get_str(opt[TCA_BPF_NAME]));
+	return MNL_CB_OK;
+}
+
+/**
+ * tc_bpf_filters() - every BPF filter on a clsact hook of an interface
+ * @ifindex:	interface
+ * @ingress:	true for the ingress hook, false for egress
+ * @d:		output
+ *
+ * An RTM_GETTFILTER dump of parent TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS
+ * or TC_H_MIN_EGRESS), whoever added the filters (hopmark, tc(8), libbpf
+ * users), in the order the kernel runs them (priority, then handle).
+ *
+ * Return: 0 (also when the interface has no clsact qdisc: no filters), or
+ * negative errno of the netlink socket.
+ */
+static int tc_bpf_filters(__u32 ifindex, bool ingress, struct tc_dump *d)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct tcmsg *t;
+	unsigned int seq, portid;
+	int n, err = 0;
+
+	memset(d, 0, sizeof(*d));
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETTFILTER;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq = time(NULL);
+	t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = ifindex;
+	t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		err = -errno;
+		goto out;
+	}
+	while ((n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
+		n = mnl_cb_run(buf, n, seq, portid, tc_filter_cb, d);
+		if (n <= MNL_CB_STOP)
+			break;
+	}
+	if (n < 0) {
+		err = -errno;
+		/* No clsact qdisc (or no such hook): nothing attached. */
+		if (err == -EINVAL || err == -ENOENT || err == -EOPNOTSUPP)
+			err = 0;
+	}
+out:
+	mnl_socket_close(nl);
+	return err;
+}
+
+static void prog_name(__u32 id, char *name, size_t len)
+{
+	struct bpf_prog_info info = {};
+	__u32 info_len = sizeof(info);
+	int fd;
+
+	snprintf(name, len, "?");
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &info_len) && info.name[0])
+		snprintf(name, len, "%s", info.name);
+	close(fd);
+}
+
+static bool prog_is_ours(const char *name)
+{
+	return !strncmp(name, HM_PROG_PREFIX, strlen(HM_PROG_PREFIX));
+}
+
+/* The role a program of ours plays, by name; HM_ROLE_MAX if none. */
+static enum hm_role role_of(const char *name)
+{
+	static const char *const progs[HM_ROLE_MAX] = {
+		[HM_ROLE_ENCAP]		= "hm_encap",
+		[HM_ROLE_TRANSIT_IN]	= "hm_transit_in",
+		[HM_ROLE_TRANSIT_OUT]	= "hm_transit_out",
+		[HM_ROLE_DECAP]		= "hm_decap",
+	};
+	enum hm_role role;
+
+	for (role = 0; role < HM_ROLE_MAX; role++)
+		if (!strcmp(name, progs[role]))
+			return role;
+	return HM_ROLE_MAX;
+}
+
+/* The tc priority `hopmark ioam ... enable` attaches @role's program at. */
+static __u32 hm_prio_of(enum hm_role role)
+{
+	switch (role) {
+	case HM_ROLE_ENCAP:
+		return HM_TC_PRIO_ENCAP;
+	case HM_ROLE_TRANSIT_OUT:
+		return HM_TC_PRIO_TRANSIT_OUT;
+	case HM_ROLE_DECAP:
+		return HM_TC_PRIO_DECAP;
+	default:
+		return 0;
+	}
+}
+
+/* Start one program's line (text) / object (JSON): hook, name, id, role. */
+static void print_prog_head(const char *hook, const char *name, __u32 id)
+{
+	enum hm_role role = role_of(name);
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "hook", "      %-10s", hook);
+	print_string(PRINT_ANY, "name", " %-15s", name);
+	print_uint(PRINT_ANY, "id", " id %-5llu", id);
+	if (role < HM_ROLE_MAX)
+		print_string(PRINT_ANY, "role", " %s,", role_name(role));
+	else
+		print_null(PRINT_JSON, "role", NULL, NULL);
+}
+
+static void print_prog_tail(const char *name)
+{
+	bool ours = prog_is_ours(name);
+
+	print_bool(PRINT_JSON, "foreign", NULL, !ours);
+	if (!ours)
+		print_text(", foreign (not hopmark's)");
+	print_nl();
+	close_json_object();
+}
+
+static unsigned int print_tc_hook(__u32 ifindex, bool ingress)
+{
+	const char *hook = ingress ? "tc ingress" : "tc egress";
+	struct tc_dump d;
+	char name[BPF_OBJ_NAME_LEN];
+	unsigned int i;
+	int err;
+
+	err = tc_bpf_filters(ifindex, ingress, &d);
+	if (err) {
+		print_text("      %-10s (cannot list filters: %s)\n", hook, strerror(-err));
+		return 0;
+	}
+	for (i = 0; i < d.n; i++) {
+		const struct tc_bpf_filter *f = &d.f[i];
+		enum hm_role role;
+		bool by_hm;
+
+		prog_name(f->prog_id, name, sizeof(name));
+		role = role_of(name);
+		/* hopmark's own attachment: its handle at the role's priority. */
+		by_hm = role < HM_ROLE_MAX && f->handle == HM_TC_HANDLE &&
+			f->pref == hm_prio_of(role);
+		print_prog_head(hook, name, f->prog_id);
+		/* As each tool names it: hopmark's handle/prio, tc's pref. */
+		print_string(PRINT_ANY, "attached_by", " %s", by_hm ? "hopmark" : "tc");
+		if (by_hm)
+			print_text(" handle 0x%x prio 0x%x", f->handle, f->pref);
+		else
+			print_text(" pref %u handle 0x%x", f->pref, f->handle);
+		print_uint(PRINT_JSON, "pref", NULL, f->pref);
+		print_hex(PRINT_JSON, "handle", "0x%llx", f->handle);
+		print_bool(PRINT_JSON, "direct_action", NULL, f->da);
+		if (!f->da)
+			print_text(" (not direct-action)");
+		/* tc(8) names it OBJECT:[SECTION]; libbpf PROG:[ID], no news. */
+		if (f->tc_name[0])
+			print_string(by_hm ? PRINT_JSON : PRINT_ANY, "tc_name", " %s",
+				     f->tc_name);
+		print_prog_tail(name);
+	}
+	if (d.skipped) {
+		print_text("      %-10s %u more filters not shown\n", hook, d.skipped);
+		print_uint(PRINT_JSON, ingress ? "ingress_not_shown" : "egress_not_shown",
+			   NULL, d.skipped);
+	}
+	return d.n;
+}
+
+/*
+ * Every BPF program on the interface's hooks, whoever attached it: XDP,
+ * then the clsact egress and ingress filters in the order they run.
+ */
 static void print_programs(__u32 ifindex)
 {
 	struct hm_attach_info info;
-	enum hm_role role;
-	int n = 0;
+	unsigned int n = 0;
 
+	print_text("    programs:\n");
 	open_json_array(PRINT_JSON, "programs");
-	print_text("    programs");
-	for (role = 0; role < HM_ROLE_MAX; role++) {
-		if (role_query(role, ifindex, &info) || !info.prog_id)
-			continue;
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "hook", " %s", role_name(role));
-		print_string(PRINT_ANY, "name", " %s", info.name);
-		print_uint(PRINT_ANY, "id", " id %llu", info.prog_id);
-		if (info.xdp_mode)
-			print_string(PRINT_ANY, "xdp_mode", " (xdp %s)", info.xdp_mode);
-		if (!info.ours) {
-			print_bool(PRINT_JSON, "foreign", NULL, true);
-			print_text(" (not hopmark's)");
-		}
-		print_text(";");
-		close_json_object();
+	if (!role_query(HM_ROLE_TRANSIT_IN, ifindex, &info) && info.prog_id) {
+		print_prog_head("xdp", info.name[0] ? info.name : "?", info.prog_id);
+		print_string(PRINT_ANY, "xdp_mode", " mode %s", info.xdp_mode ?: "?");
+		print_prog_tail(info.name);
 		n++;
 	}
+	n += print_tc_hook(ifindex, false);
+	n += print_tc_hook(ifindex, true);
 	if (!n)
-		print_text(" none");
+		print_text("      none\n");
 	close_json_array(PRINT_JSON, NULL);
-	print_nl();
 }
 
 static void print_counters(int stats_fd, __u32 ifindex)

@@ -11,7 +11,9 @@ NET_TESTS := \
 	selftests/net/test_stock_attach.sh \
 	selftests/net/test_edge.sh \
 	selftests/net/test_gso.sh \
-	selftests/net/test_queue_depth.sh
+	selftests/net/test_queue_depth.sh \
+	selftests/net/test_link_programs.sh \
+	selftests/net/test_pint.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
