@@ -143,7 +143,6 @@ int hm_decap(struct __sk_buff *skb)
 	struct hopmark_if_cfg *ifc;
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
-	int ret;
 
 	ifc = hm_if_cfg(ifindex);
 	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
@@ -156,21 +155,8 @@ int hm_decap(struct __sk_buff *skb)
 	blen = hm_load_hdrs_skb(skb, s->pkt);
 	if (!blen)
 		return TC_ACT_OK;
-	ret = hm_ioam_parse(s, blen, HM_PARSE_ALL, &loc);
-	if (ret == HM_P_NONE)
+	if (!hm_ioam_find(s, blen, HM_PARSE_ALL, &loc, ifindex))
 		return TC_ACT_OK;
-	if (ret == HM_P_MALFORMED) {
-		hm_count(ifindex, HM_CNT_MALFORMED);
-		return TC_ACT_OK;
-	}
-	if (ret == HM_P_FRAGMENT) {
-		hm_count(ifindex, HM_CNT_FRAGMENT);
-		return TC_ACT_OK;
-	}
-	if (!hm_ns_cfg(loc.ns_id)) {
-		hm_count(ifindex, HM_CNT_UNKNOWN_NS);
-		return TC_ACT_OK;
-	}
 
 	/*
 	 * The record is built in per-CPU memory and copied into the ring with

@@ -44,7 +44,6 @@ int hm_transit_in(struct xdp_md *ctx)
 	struct hm_scratch *s;
 	__u32 blen, slot_len, slot, rem, off, len;
 	__u8 hop, byte;
-	int ret;
 
 	ifc = hm_if_cfg(ifindex);
 	if (!ifc || !(ifc->flags & HM_IF_F_TRANSIT))
@@ -56,22 +55,9 @@ int hm_transit_in(struct xdp_md *ctx)
 	if (!blen)
 		return XDP_PASS;
 
-	ret = hm_ioam_parse(s, blen, HM_PARSE_FIRST_TRACE, &loc);
-	if (ret == HM_P_NONE)
+	ns = hm_ioam_find(s, blen, HM_PARSE_FIRST_TRACE, &loc, ifindex);
+	if (!ns)
 		return XDP_PASS;
-	if (ret == HM_P_MALFORMED) {
-		hm_count(ifindex, HM_CNT_MALFORMED);
-		return XDP_PASS;
-	}
-	if (ret == HM_P_FRAGMENT) {
-		hm_count(ifindex, HM_CNT_FRAGMENT);
-		return XDP_PASS;
-	}
-	ns = hm_ns_cfg(loc.ns_id);
-	if (!ns) {
-		hm_count(ifindex, HM_CNT_UNKNOWN_NS);
-		return XDP_PASS;
-	}
 	if (loc.flags_byte & HM_IOAM_TRACE_F_OVERFLOW) {
 		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW_SEEN);
 		return XDP_PASS;

@@ -322,6 +322,41 @@ done:
 }
 
 /**
+ * hm_ioam_find() - the trace of a configured IOAM-Namespace, or why not
+ * @s:		scratch area holding the copied frame (hm_load_hdrs_*())
+ * @blen:	bytes valid in @s->pkt
+ * @mode:	%HM_PARSE_FIRST_TRACE or %HM_PARSE_ALL
+ * @loc:	filled as by hm_ioam_parse()
+ * @ifindex:	interface the outcome is counted on
+ *
+ * The common first step of the transit and decapsulating programs: a
+ * malformed trace, a fragment and an unknown IOAM-Namespace are each
+ * counted (HM_CNT_MALFORMED, HM_CNT_FRAGMENT, HM_CNT_UNKNOWN_NS) and the
+ * packet is to be left untouched; a packet without a trace is not counted.
+ *
+ * Return: the namespace's settings, or NULL when the packet is not ours.
+ */
+static __always_inline struct hopmark_ns_cfg *
+hm_ioam_find(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_loc *loc,
+	     __u32 ifindex)
+{
+	struct hopmark_ns_cfg *ns;
+	int ret;
+
+	ret = hm_ioam_parse(s, blen, mode, loc);
+	if (ret == HM_P_MALFORMED)
+		hm_count(ifindex, HM_CNT_MALFORMED);
+	else if (ret == HM_P_FRAGMENT)
+		hm_count(ifindex, HM_CNT_FRAGMENT);
+	if (ret != HM_P_TRACE)
+		return NULL;
+	ns = hm_ns_cfg(loc->ns_id);
+	if (!ns)
+		hm_count(ifindex, HM_CNT_UNKNOWN_NS);
+	return ns;
+}
+
+/**
  * hm_load_hdrs_len() - bytes to copy for parsing
  * @b:		the first HM_OFF_HBH + 2 bytes of the frame, already copied
  * @pkt_len:	frame length in bytes

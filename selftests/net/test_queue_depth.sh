@@ -15,6 +15,11 @@ HM_PFX=${HM_PFX:-hmi$$q}
 NET=$(dirname "$0")
 PKTLEN=$((14 + 40 + HM_ENCAP_GROWTH + 8 + 1000))
 LIMIT=100000
+# The routers' own control packets may share a queue with the burst: a
+# Neighbor Solicitation is 86 bytes, an unsolicited MLDv2 report of a
+# freshly configured interface 170. A backlog is whole datagrams plus at
+# most a couple of those, never a fraction of a datagram.
+CTRL_MAX=256
 N=200
 
 hm_require_root_netns
@@ -51,13 +56,13 @@ for hop in 2:R1 3:R2; do
 	hm_check "${name}_queue_depth_built_up" "True" \
 		"$(q "max(r['hops'][$i]['queue_depth'] or 0 for r in recs) >= 3 * $PKTLEN")"
 	hm_check "${name}_queue_depth_whole_packets_in_bytes" "[]" \
-		"$(q "sorted(set(v for v in (r['hops'][$i]['queue_depth'] for r in recs) if v is None or v % $PKTLEN))")"
+		"$(q "sorted(set(v for v in (r['hops'][$i]['queue_depth'] for r in recs) if v is None or v % $PKTLEN >= $CTRL_MAX))")"
 	hm_check "${name}_queue_depth_within_tbf_limit" "True" \
 		"$(q "all((r['hops'][$i]['queue_depth'] or 0) <= $LIMIT for r in recs)")"
 done
 # R1's buffer occupancy: the node total backlog, the same whole packets.
 hm_check "R1_buffer_occupancy_whole_packets_in_bytes" "[]" \
-	"$(q "sorted(set(v for v in (r['hops'][1]['buffer_occupancy'] for r in recs) if v is None or v % $PKTLEN))")"
+	"$(q "sorted(set(v for v in (r['hops'][1]['buffer_occupancy'] for r in recs) if v is None or v % $PKTLEN >= $CTRL_MAX))")"
 hm_check "R1_buffer_occupancy_at_least_queue_depth" "True" \
 	"$(q "all(r['hops'][1]['buffer_occupancy'] >= r['hops'][1]['queue_depth'] for r in recs)")"
 # Linux has no buffer occupancy; A and R3 run no hopmarkd here: unavailable.
