@@ -84,7 +84,34 @@ static void ge_log(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+_Static_assert(HM_POSTCARD_FIELD_NODE == HOPMARK_EXPORT_F_NODE &&
+	       HM_POSTCARD_FIELD_TIMESTAMP == HOPMARK_EXPORT_F_TIMESTAMP &&
+	       HM_POSTCARD_FIELD_FLOW == HOPMARK_EXPORT_F_FLOW &&
+	       HM_POSTCARD_FIELD_HEADERS == HOPMARK_EXPORT_F_HEADERS &&
+	       HM_POSTCARD_FIELD_NODE_DATA == HOPMARK_EXPORT_F_NODE_DATA &&
+	       HM_POSTCARD_FIELD_OPTION == HOPMARK_EXPORT_F_OPTION &&
+	       HM_POSTCARD_FIELD_ALL == HOPMARK_EXPORT_F_ALL,
+	       "postcard field bits are the module's HOPMARK_EXPORT_F_* bits");
+
 /* ---- configuration ---- */
+
+/* "all", or the names of the bits of @fields joined by ',', or "none". */
+static const char *fields_str(__u32 fields, char *buf, size_t len)
+{
+	const char *name;
+	unsigned int bit;
+	size_t off = 0;
+
+	if ((fields & HOPMARK_EXPORT_F_ALL) == HOPMARK_EXPORT_F_ALL)
+		return "all";
+	buf[0] = '\0';
+	for (bit = 0; (name = hm_postcard_field_name(bit)); bit++) {
+		if (!(fields & (1U << bit)) || off >= len)
+			continue;
+		off += snprintf(buf + off, len - off, "%s%s", off ? "," : "", name);
+	}
+	return buf[0] ? buf : "none";
+}
 
 static bool ns_find(const struct hm_genl_cfg *c, __u16 ns, unsigned int *idx)
 {
@@ -167,6 +194,7 @@ static void node_update(struct hm_genl_events *ge, struct nlattr **tb, bool dump
 static void export_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
 {
 	struct hm_genl_cfg *c = &ge->cfg;
+	char buf[80];
 
 	if (tb[HOPMARK_ATTR_RATE_LIMIT])
 		c->rate = nla_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
@@ -174,9 +202,11 @@ static void export_update(struct hm_genl_events *ge, struct nlattr **tb, bool du
 		c->batch = nla_get_u32(tb[HOPMARK_ATTR_BATCH_SIZE]);
 	if (tb[HOPMARK_ATTR_FLUSH_MS])
 		c->flush_ms = nla_get_u32(tb[HOPMARK_ATTR_FLUSH_MS]);
+	if (tb[HOPMARK_ATTR_EXPORT_FIELDS])
+		c->fields = nla_get_u32(tb[HOPMARK_ATTR_EXPORT_FIELDS]) & HOPMARK_EXPORT_F_ALL;
 	if (!dumping)
-		ge_log("config: export rate %u events/s, batch %u, flush %u ms (module)",
-		       c->rate, c->batch, c->flush_ms);
+		ge_log("config: export rate %u events/s, batch %u, flush %u ms, fields %s (module)",
+		       c->rate, c->batch, c->flush_ms, fields_str(c->fields, buf, sizeof(buf)));
 }
 
 /* ---- events ---- */
@@ -205,7 +235,7 @@ static const enum hm_postcard_type event_types[HOPMARK_EVENT_MAX + 1] = {
 /**
  * hm_genl_record_to_postcard() - fill a postcard from one HOPMARK_ATTR_RECORD
  * @nest:	the record's nest
- * @cfg:	the agent's configuration (exporting node's IDs)
+ * @cfg:	the agent's configuration (exporting node's IDs, fields exported)
  * @pc:		output; its pointers point into @nest
  *
  * Return: 0; -EINVAL for a record that does not follow the uapi (bad
@@ -226,6 +256,7 @@ static int hm_genl_record_to_postcard(struct nlattr *nest, const struct hm_genl_
 		return -EINVAL;
 	memset(pc, 0, sizeof(*pc));
 	pc->type = event_types[type];
+	pc->omit = HOPMARK_EXPORT_F_ALL & ~cfg->fields;
 	pc->node_id = cfg->has_node_id ? cfg->node_id : HM_IOAM_U24_UNAVAILABLE;
 	if (cfg->has_node_id_wide) {
 		pc->node_id_wide = cfg->node_id_wide;
@@ -315,6 +346,7 @@ static struct nla_policy top_policy[HOPMARK_ATTR_MAX + 1] = {
 	[HOPMARK_ATTR_RATE_LIMIT]	= { .type = NLA_U32 },
 	[HOPMARK_ATTR_BATCH_SIZE]	= { .type = NLA_U32 },
 	[HOPMARK_ATTR_FLUSH_MS]		= { .type = NLA_U32 },
+	[HOPMARK_ATTR_EXPORT_FIELDS]	= { .type = NLA_U32 },
 };
 
 struct dispatch_ctx {
@@ -427,10 +459,12 @@ static int request(struct hm_genl_events *ge, __u8 cmd, int flags)
 /* Dump the whole configuration into a fresh struct hm_genl_cfg. */
 static int config_dump(struct hm_genl_events *ge)
 {
+	char buf[80];
 	unsigned int i;
 	int err;
 
 	memset(&ge->cfg, 0, sizeof(ge->cfg));
+	ge->cfg.fields = HOPMARK_EXPORT_F_ALL;	/* a module without the setting */
 	err = request(ge, HOPMARK_CMD_NODE_GET, 0);
 	if (!err)
 		err = request(ge, HOPMARK_CMD_EXPORT_GET, 0);
@@ -452,7 +486,8 @@ static int config_dump(struct hm_genl_events *ge)
 		ge->cfg.rate, ge->cfg.batch, ge->cfg.flush_ms);
 	for (i = 0; i < ge->cfg.n_ns; i++)
 		fprintf(stderr, " %u", ge->cfg.ns[i].id);
-	fprintf(stderr, "%s\n", ge->cfg.n_ns ? "" : " none");
+	fprintf(stderr, "%s, fields %s\n", ge->cfg.n_ns ? "" : " none",
+		fields_str(ge->cfg.fields, buf, sizeof(buf)));
 	return 0;
 }
 

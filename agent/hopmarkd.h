@@ -211,6 +211,8 @@ struct hm_genl_events;
  * @rate:		export rate limit, events/s (0: none)
  * @batch:		records per event message
  * @flush_ms:		flush delay of a partial batch, ms
+ * @fields:		postcard fields exported (HOPMARK_EXPORT_F_*, the same
+ *			bits as HM_POSTCARD_FIELD_*); the others are left out
  * @n_ns:		IOAM-Namespaces in @ns
  * @ns:			the module's IOAM-Namespaces and their rate limits
  *			(events/s); postcards of others are not exported
@@ -224,6 +226,7 @@ struct hm_genl_cfg {
 	__u32	rate;
 	__u32	batch;
 	__u32	flush_ms;
+	__u32	fields;
 	unsigned int n_ns;
 	struct {
 		__u16	id;

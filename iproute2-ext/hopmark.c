@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"       hopmark ioam { incremental | e2e | dex } help    (hopmark kernel module)\n"
 		"       hopmark srh oflag { enable | disable } dev DEV   (hopmark kernel module)\n"
 		"       hopmark module { show | node | namespace | link | counters | help }\n"
-		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] | show }\n"
+		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] [ fields LIST ] | show }\n"
 		"       hopmark pint { enable | disable | set | query | show | help }\n"
 		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
 		"       hopmark decode FILE.pcap [ summary ]\n"

@@ -136,6 +136,9 @@ struct hm_batch {
  *			its rate is also the default for new namespaces
  * @batch_size:		records per EVENT message (1..HOPMARK_BATCH_MAX)
  * @flush_ms:		ms before a partial batch is sent
+ * @export_fields:	postcard fields the agent exports (enum
+ *			hopmark_export_field); kept and announced here, used
+ *			by the agent
  * @batch:		the EVENT message being filled
  * @stats:		per-CPU counters of the netns (events, and datapath
  *			counts of packets on unconfigured interfaces)
@@ -152,6 +155,7 @@ struct hopmark_net {
 	struct hm_ratelimit rl_default;
 	u32 batch_size;
 	u32 flush_ms;
+	u32 export_fields;
 	struct hm_batch batch;
 	struct hm_counters __percpu *stats;
 };

@@ -105,6 +105,7 @@ static const struct nla_policy hm_policy_export[HOPMARK_ATTR_MAX + 1] = {
 	[HOPMARK_ATTR_RATE_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hm_range_rate),
 	[HOPMARK_ATTR_BATCH_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hm_range_batch),
 	[HOPMARK_ATTR_FLUSH_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hm_range_flush),
+	[HOPMARK_ATTR_EXPORT_FIELDS] = NLA_POLICY_MASK(NLA_U32, HOPMARK_EXPORT_F_ALL),
 };
 
 /**
@@ -831,7 +832,9 @@ static int hm_fill_export(struct sk_buff *skb, struct hopmark_net *hn,
 	if (nla_put_u32(skb, HOPMARK_ATTR_RATE_LIMIT,
 			READ_ONCE(hn->rl_default.rate)) ||
 	    nla_put_u32(skb, HOPMARK_ATTR_BATCH_SIZE, READ_ONCE(hn->batch_size)) ||
-	    nla_put_u32(skb, HOPMARK_ATTR_FLUSH_MS, READ_ONCE(hn->flush_ms))) {
+	    nla_put_u32(skb, HOPMARK_ATTR_FLUSH_MS, READ_ONCE(hn->flush_ms)) ||
+	    nla_put_u32(skb, HOPMARK_ATTR_EXPORT_FIELDS,
+			READ_ONCE(hn->export_fields))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -840,13 +843,16 @@ static int hm_fill_export(struct sk_buff *skb, struct hopmark_net *hn,
 }
 
 /**
- * hm_export_set() - HOPMARK_CMD_EXPORT_SET: rate limit default, batching
+ * hm_export_set() - HOPMARK_CMD_EXPORT_SET: rate limit default, batching,
+ *	exported fields
  * @skb: request
  * @info: parsed request
  *
  * The pending batch is sent first, under the old settings. A new default
  * rate applies to namespaces added later and to events without
  * IOAM-Namespace; existing namespaces keep theirs (NS_SET changes them).
+ * EXPORT_FIELDS does not change what the module sends: the agent reads it
+ * (dump, then the "config" notification) and leaves the other fields out.
  *
  * Return: 0, -EINVAL without any attribute.
  */
@@ -857,8 +863,8 @@ static int hm_export_set(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 
 	if (!a[HOPMARK_ATTR_RATE_LIMIT] && !a[HOPMARK_ATTR_BATCH_SIZE] &&
-	    !a[HOPMARK_ATTR_FLUSH_MS]) {
-		GENL_SET_ERR_MSG(info, "missing HOPMARK_ATTR_RATE_LIMIT, HOPMARK_ATTR_BATCH_SIZE or HOPMARK_ATTR_FLUSH_MS");
+	    !a[HOPMARK_ATTR_FLUSH_MS] && !a[HOPMARK_ATTR_EXPORT_FIELDS]) {
+		GENL_SET_ERR_MSG(info, "missing HOPMARK_ATTR_RATE_LIMIT, HOPMARK_ATTR_BATCH_SIZE, HOPMARK_ATTR_FLUSH_MS or HOPMARK_ATTR_EXPORT_FIELDS");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HOPMARK_ATTR_RATE_LIMIT);
 		return -EINVAL;
 	}
@@ -871,6 +877,9 @@ static int hm_export_set(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(hn->batch_size, nla_get_u32(a[HOPMARK_ATTR_BATCH_SIZE]));
 	if (a[HOPMARK_ATTR_FLUSH_MS])
 		WRITE_ONCE(hn->flush_ms, nla_get_u32(a[HOPMARK_ATTR_FLUSH_MS]));
+	if (a[HOPMARK_ATTR_EXPORT_FIELDS])
+		WRITE_ONCE(hn->export_fields,
+			   nla_get_u32(a[HOPMARK_ATTR_EXPORT_FIELDS]));
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (msg) {
 		if (hm_fill_export(msg, hn, 0, 0, HOPMARK_CMD_EXPORT_SET))

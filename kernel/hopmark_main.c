@@ -41,6 +41,7 @@ static int __net_init hm_net_init(struct net *net)
 	hm_ratelimit_init(&hn->rl_default, HOPMARK_RATE_DEFAULT);
 	hn->batch_size = HOPMARK_BATCH_DEFAULT;
 	hn->flush_ms = HOPMARK_FLUSH_MS_DEFAULT;
+	hn->export_fields = HOPMARK_EXPORT_F_ALL;
 	hm_events_net_init(hn);
 	return 0;
 }

@@ -43,6 +43,18 @@ enum hm_postcard_type {
 #define HM_POSTCARD_F_PKT_LEN		(1U << 6)
 #define HM_POSTCARD_F_NODE_ID_WIDE	(1U << 7)
 
+/*
+ * Fields a postcard can leave out (struct hm_postcard.omit); the same bits
+ * as the hopmark module's HOPMARK_EXPORT_F_* (kernel/uapi/hopmark_genl.h).
+ */
+#define HM_POSTCARD_FIELD_NODE		(1U << 0)	/* "node" */
+#define HM_POSTCARD_FIELD_TIMESTAMP	(1U << 1)	/* "ts_ns", "time" */
+#define HM_POSTCARD_FIELD_FLOW		(1U << 2)	/* "flow_id", "seq" */
+#define HM_POSTCARD_FIELD_HEADERS	(1U << 3)	/* "pkt_len", "packet", "srh" */
+#define HM_POSTCARD_FIELD_NODE_DATA	(1U << 4)	/* "trace_type", "data" */
+#define HM_POSTCARD_FIELD_OPTION	(1U << 5)	/* "e2e"; a trace's option keys */
+#define HM_POSTCARD_FIELD_ALL		((1U << 6) - 1)
+
 /**
  * struct hm_postcard - one event of one node about one packet
  * @type:	enum hm_postcard_type
@@ -66,6 +78,8 @@ enum hm_postcard_type {
  * @headers:	the packet from its IPv6 header on, possibly truncated
  * @headers_len: bytes at @headers
  * @pkt_len:	the packet's length from the IPv6 header on, bytes
+ * @omit:	HM_POSTCARD_FIELD_* left out of the JSON (the agent's
+ *		exported-fields setting); 0: every field
  */
 struct hm_postcard {
 	enum hm_postcard_type type;
@@ -85,6 +99,7 @@ struct hm_postcard {
 	const __u8 *headers;
 	__u32	headers_len;
 	__u32	pkt_len;
+	__u32	omit;
 };
 
 /**
@@ -96,6 +111,18 @@ struct hm_postcard {
 const char *hm_postcard_type_name(enum hm_postcard_type type);
 
 /**
+ * hm_postcard_field_name() - the name of a postcard field bit
+ * @bit: bit number of HM_POSTCARD_FIELD_* (0 = HM_POSTCARD_FIELD_NODE)
+ *
+ * The names are the words of `hopmark export set fields` and of the
+ * agent's log: "node", "timestamp", "flow", "headers", "node-data",
+ * "option".
+ *
+ * Return: the name, or NULL for an undefined bit.
+ */
+const char *hm_postcard_field_name(unsigned int bit);
+
+/**
  * hm_postcard_to_json() - a postcard as a JSON object
  * @pc: postcard
  *
@@ -103,6 +130,7 @@ const char *hm_postcard_type_name(enum hm_postcard_type type);
  * hops of a trace record are (Documentation/json-record.rst), unavailable
  * values are null; packet bytes that do not parse (truncated or malformed
  * headers, option or node data) are left out and named in "errors".
+ * Fields in @pc->omit are left out altogether.
  *
  * Return: a new object (json_object_put() it), or NULL when out of memory
  * or @pc->type is unknown.

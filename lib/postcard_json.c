@@ -45,6 +45,19 @@ const char *hm_postcard_type_name(enum hm_postcard_type type)
 	return type_names[type];
 }
 
+static const char *const field_names[] = {
+	"node", "timestamp", "flow", "headers", "node-data", "option",
+};
+_Static_assert(HM_POSTCARD_FIELD_ALL == (1U << (sizeof(field_names) / sizeof(field_names[0]))) - 1,
+	       "a name for every HM_POSTCARD_FIELD_* bit");
+
+const char *hm_postcard_field_name(unsigned int bit)
+{
+	if (bit >= sizeof(field_names) / sizeof(field_names[0]))
+		return NULL;
+	return field_names[bit];
+}
+
 static int add(struct json_object *o, const char *key, struct json_object *v)
 {
 	return json_object_object_add(o, key, v) ? -ENOMEM : 0;
@@ -370,55 +383,65 @@ struct json_object *hm_postcard_to_json(const struct hm_postcard *pc)
 	if (!o)
 		return NULL;
 	err |= add_str(o, "postcard", name);
-	if (pc->present & HM_POSTCARD_F_TS) {
-		err |= add_u64(o, "ts_ns", pc->ts_ns);
-		format_time(pc->ts_ns, buf, sizeof(buf));
-		err |= add_str(o, "time", buf);
-	} else {
-		err |= add(o, "ts_ns", NULL);
-		err |= add(o, "time", NULL);
+	if (!(pc->omit & HM_POSTCARD_FIELD_TIMESTAMP)) {
+		if (pc->present & HM_POSTCARD_F_TS) {
+			err |= add_u64(o, "ts_ns", pc->ts_ns);
+			format_time(pc->ts_ns, buf, sizeof(buf));
+			err |= add_str(o, "time", buf);
+		} else {
+			err |= add(o, "ts_ns", NULL);
+			err |= add(o, "time", NULL);
+		}
 	}
 
-	node = json_object_new_object();
-	if (!node || add(o, "node", node)) {
-		json_object_put(o);
-		return NULL;
+	if (!(pc->omit & HM_POSTCARD_FIELD_NODE)) {
+		node = json_object_new_object();
+		if (!node || add(o, "node", node)) {
+			json_object_put(o);
+			return NULL;
+		}
+		err |= pc->node_id == HM_IOAM_U24_UNAVAILABLE ?
+			add(node, "node_id", NULL) : add_u64(node, "node_id", pc->node_id);
+		if (pc->present & HM_POSTCARD_F_NODE_ID_WIDE)
+			err |= add_u64(node, "wide_id", pc->node_id_wide);
+		err |= pc->present & HM_POSTCARD_F_IFINDEX ?
+			add_u64(node, "ifindex", pc->ifindex) : add(node, "ifindex", NULL);
 	}
-	err |= pc->node_id == HM_IOAM_U24_UNAVAILABLE ? add(node, "node_id", NULL) :
-							 add_u64(node, "node_id", pc->node_id);
-	if (pc->present & HM_POSTCARD_F_NODE_ID_WIDE)
-		err |= add_u64(node, "wide_id", pc->node_id_wide);
-	err |= pc->present & HM_POSTCARD_F_IFINDEX ? add_u64(node, "ifindex", pc->ifindex) :
-						      add(node, "ifindex", NULL);
 
 	if (pc->present & HM_POSTCARD_F_NS)
 		err |= add_u64(o, "namespace", pc->ns_id);
-	if (pc->present & HM_POSTCARD_F_FLOW_ID)
-		err |= add_u64(o, "flow_id", pc->flow_id);
-	if (pc->present & HM_POSTCARD_F_SEQ)
-		err |= add_u64(o, "seq", pc->seq);
-	if (pc->present & HM_POSTCARD_F_TRACE_TYPE) {
+	if (!(pc->omit & HM_POSTCARD_FIELD_FLOW)) {
+		if (pc->present & HM_POSTCARD_F_FLOW_ID)
+			err |= add_u64(o, "flow_id", pc->flow_id);
+		if (pc->present & HM_POSTCARD_F_SEQ)
+			err |= add_u64(o, "seq", pc->seq);
+	}
+	if ((pc->present & HM_POSTCARD_F_TRACE_TYPE) &&
+	    !(pc->omit & HM_POSTCARD_FIELD_NODE_DATA)) {
 		snprintf(buf, sizeof(buf), "0x%06x", pc->trace_type & HM_IOAM_TT_MASK);
 		err |= add_str(o, "trace_type", buf);
 	}
-	if (pc->present & HM_POSTCARD_F_PKT_LEN)
+	if ((pc->present & HM_POSTCARD_F_PKT_LEN) && !(pc->omit & HM_POSTCARD_FIELD_HEADERS))
 		err |= add_u64(o, "pkt_len", pc->pkt_len);
 
-	if (pc->headers) {
+	if (pc->headers && !(pc->omit & HM_POSTCARD_FIELD_HEADERS)) {
 		err |= add_packet(o, pc, &info);
 		pinfo = &info;
 	}
-	if (pc->node_data && (pc->present & HM_POSTCARD_F_TRACE_TYPE)) {
+	if (pc->node_data && (pc->present & HM_POSTCARD_F_TRACE_TYPE) &&
+	    !(pc->omit & HM_POSTCARD_FIELD_NODE_DATA)) {
 		data = node_data_json(pc->node_data, pc->node_data_len, pc->trace_type, &derr);
 		if (data)
 			err |= add(o, "data", data);
 		else
 			err |= add_error(o, "node data: do not match the IOAM-Trace-Type");
 	}
-	if (pc->type == HM_POSTCARD_TRACE && pc->option)
-		err |= add_trace(o, pc, pinfo);
-	if (pc->type == HM_POSTCARD_E2E && pc->option)
-		err |= add_e2e(o, pc);
+	if (!(pc->omit & HM_POSTCARD_FIELD_OPTION)) {
+		if (pc->type == HM_POSTCARD_TRACE && pc->option)
+			err |= add_trace(o, pc, pinfo);
+		if (pc->type == HM_POSTCARD_E2E && pc->option)
+			err |= add_e2e(o, pc);
+	}
 	if (err) {
 		json_object_put(o);
 		return NULL;

@@ -119,6 +119,37 @@ enum hopmark_event_type {
 };
 #define HOPMARK_EVENT_MAX (__HOPMARK_EVENT_MAX - 1)
 
+/**
+ * enum hopmark_export_field - postcard fields the agent exports
+ * (HOPMARK_ATTR_EXPORT_FIELDS)
+ * @HOPMARK_EXPORT_F_NODE: the exporting node: its node IDs (RFC 9197
+ *	§4.4.2.1, §4.4.2.9) and the ingress interface
+ * @HOPMARK_EXPORT_F_TIMESTAMP: when the node processed the packet
+ *	(HOPMARK_REC_ATTR_TIMESTAMP, ns of POSIX time)
+ * @HOPMARK_EXPORT_F_FLOW: DEX Flow ID and Sequence Number (RFC 9326 §3.2)
+ * @HOPMARK_EXPORT_F_HEADERS: the packet: its length and what its headers
+ *	say (addresses, flow label, ports, SRH)
+ * @HOPMARK_EXPORT_F_NODE_DATA: the node data and the IOAM-Trace-Type that
+ *	selects them (RFC 9197 §4.4.2)
+ * @HOPMARK_EXPORT_F_OPTION: the IOAM option as received: an Edge-to-Edge
+ *	option's fields (RFC 9197 §4.6), an Incremental Trace's hops (§4.4)
+ * @HOPMARK_EXPORT_F_ALL: every defined bit, the default; others are rejected
+ *
+ * The module sends every record whole; the setting tells the exporting
+ * agent (hopmarkd) which parts of each postcard to write
+ * (Documentation/postcards.rst). The type of a postcard and its
+ * IOAM-Namespace are always exported.
+ */
+enum hopmark_export_field {
+	HOPMARK_EXPORT_F_NODE		= 1U << 0,
+	HOPMARK_EXPORT_F_TIMESTAMP	= 1U << 1,
+	HOPMARK_EXPORT_F_FLOW		= 1U << 2,
+	HOPMARK_EXPORT_F_HEADERS	= 1U << 3,
+	HOPMARK_EXPORT_F_NODE_DATA	= 1U << 4,
+	HOPMARK_EXPORT_F_OPTION		= 1U << 5,
+	HOPMARK_EXPORT_F_ALL		= (1U << 6) - 1,
+};
+
 /*
  * enum hopmark_attr - top-level attributes
  *
@@ -182,6 +213,13 @@ enum hopmark_attr {
 	/* events */
 	HOPMARK_ATTR_RECORD,		/* nested, enum hopmark_rec_attr; several
 					 * per EVENT message
+					 */
+
+	/* export settings, continued (appended: numbers above are fixed) */
+	HOPMARK_ATTR_EXPORT_FIELDS,	/* u32, enum hopmark_export_field bits
+					 * (mask HOPMARK_EXPORT_F_ALL): the
+					 * postcard fields the agent exports;
+					 * default HOPMARK_EXPORT_F_ALL
 					 */
 
 	__HOPMARK_ATTR_MAX,
@@ -282,8 +320,9 @@ enum hopmark_counter_attr {
  *	removed when the device goes away.
  * @HOPMARK_CMD_IF_GET: doit with IFINDEX, or dump every configured
  *	interface: IFINDEX, IFNAME, IF_ID, IF_ID_WIDE, IF_FEATURES, IF_ENCAP_*
- * @HOPMARK_CMD_EXPORT_SET: RATE_LIMIT (netns default), BATCH_SIZE, FLUSH_MS (admin)
- * @HOPMARK_CMD_EXPORT_GET: reply: RATE_LIMIT, BATCH_SIZE, FLUSH_MS
+ * @HOPMARK_CMD_EXPORT_SET: RATE_LIMIT (netns default), BATCH_SIZE, FLUSH_MS,
+ *	EXPORT_FIELDS (admin)
+ * @HOPMARK_CMD_EXPORT_GET: reply: RATE_LIMIT, BATCH_SIZE, FLUSH_MS, EXPORT_FIELDS
  * @HOPMARK_CMD_COUNTERS_GET: dump: first message COUNTERS of the netns, then
  *	one message per configured interface with IFINDEX and its COUNTERS
  * @HOPMARK_CMD_COUNTERS_RESET: zero every counter of the netns (admin)

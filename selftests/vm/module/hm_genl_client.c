@@ -67,6 +67,7 @@ static const struct hm_attr_desc top_attrs[] = {
 	{ "flush_ms", HOPMARK_ATTR_FLUSH_MS, T_U32 },
 	{ "counters", HOPMARK_ATTR_COUNTERS, T_NEST },
 	{ "record", HOPMARK_ATTR_RECORD, T_NEST },
+	{ "export_fields", HOPMARK_ATTR_EXPORT_FIELDS, T_U32 },
 	{ NULL, 0, 0 }
 };
 

@@ -39,7 +39,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-hm_plan 121
+hm_plan 127
 
 # ---- family ----
 out=$(hm_gc family)
@@ -91,6 +91,8 @@ reject feature_value_bit_7_rejected $EINVAL 'attr=features( |$)' '.' -- if_set i
 reject feature_selector_bit_31_rejected $EINVAL 'attr=features( |$)' '.' -- if_set ifindex=1 features=0x1/0x80000001
 reject feature_value_outside_selector_rejected $EINVAL 'attr=features( |$)' '.' -- if_set ifindex=1 features=0x3/0x1
 reject features_short_rejected $ERANGE 'attr=features( |$)' '.' -- if_set ifindex=1 hex:10=01000000
+reject export_fields_undefined_bit_6_rejected $EINVAL 'attr=export_fields( |$)' '.' -- export_set export_fields=0x40
+reject export_fields_bit_31_rejected $EINVAL 'attr=export_fields( |$)' '.' -- export_set export_fields=0x8000003f
 # Wrong lengths, one per attribute of each integer width.
 reject node_id_2_bytes_rejected $EINVAL 'attr=node_id( |$)' 'length' -- node_set hex:2=0100
 reject node_id_8_bytes_rejected $EINVAL 'attr=node_id( |$)' 'length' -- node_set u64:2=1
@@ -106,10 +108,12 @@ reject encap_ns_4_bytes_rejected $EINVAL 'attr=encap_ns( |$)' 'length' -- if_set
 reject encap_remlen_2_bytes_rejected $EINVAL 'attr=encap_remlen( |$)' 'length' -- if_set ifindex=1 u16:13=1
 reject batch_size_empty_rejected $EINVAL 'attr=batch_size( |$)' 'length' -- export_set hex:17=
 reject flush_ms_2_bytes_rejected $EINVAL 'attr=flush_ms( |$)' 'length' -- export_set u16:18=5
+reject export_fields_2_bytes_rejected $EINVAL 'attr=export_fields( |$)' 'length' -- export_set u16:21=1
 # Attributes a command does not take, reply-only attributes, unknown types.
 reject ns_id_not_taken_by_node_set $EINVAL 'attr=ns_id( |$)' 'Unsupported|not' -- node_set node_id=1 ns_id=1
 reject node_id_not_taken_by_ns_add $EINVAL 'attr=node_id( |$)' 'Unsupported|not' -- ns_add ns_id=1 node_id=1
 reject rate_limit_not_taken_by_if_set $EINVAL 'attr=rate_limit( |$)' 'Unsupported|not' -- if_set ifindex=1 rate_limit=1
+reject export_fields_not_taken_by_ns_set $EINVAL 'attr=export_fields( |$)' 'Unsupported|not' -- ns_set ns_id=1 export_fields=1
 reject attribute_not_taken_by_node_get $EINVAL 'attr=node_id( |$)' 'Unsupported|not' -- node_get node_id=1
 reject attribute_not_taken_by_counters_get $EINVAL 'attr=ifindex( |$)' 'Unsupported|not' -- -d counters_get ifindex=1
 reject reply_only_ifname_rejected $EINVAL 'attr=ifname( |$)' 'Unsupported|not' -- if_set ifindex=1 hex:15=6c6f00
@@ -169,9 +173,13 @@ accept ns_id_65535_with_data_accepted "ns_get ns_id=65535 ns_data=4294967295 ns_
 	-- ns_add ns_id=65535 ns_data=0xffffffff ns_data_wide=0xffffffffffffffff rate_limit=0 -- ns_get ns_id=65535
 accept ns_set_changes_data_and_rate "ns_get ns_id=65535 ns_data=1 ns_data_wide=18446744073709551615 rate_limit=10000000 counters={ ev_queued=0 ev_rate_limited=0 }" \
 	-- ns_set ns_id=65535 ns_data=1 rate_limit=10000000 -- ns_get ns_id=65535
-accept export_minimum_accepted "export_get rate_limit=0 batch_size=1 flush_ms=1" -- export_set rate_limit=0 batch_size=1 flush_ms=1 -- export_get
-accept export_maximum_accepted "export_get rate_limit=10000000 batch_size=64 flush_ms=1000" -- export_set rate_limit=10000000 batch_size=64 flush_ms=1000 -- export_get
-accept export_partial_set_keeps_others "export_get rate_limit=10000000 batch_size=16 flush_ms=1000" -- export_set batch_size=16 -- export_get
+accept export_minimum_accepted "export_get rate_limit=0 batch_size=1 flush_ms=1 export_fields=0" -- export_set rate_limit=0 batch_size=1 flush_ms=1 export_fields=0 -- export_get
+accept export_maximum_accepted "export_get rate_limit=10000000 batch_size=64 flush_ms=1000 export_fields=63" -- export_set rate_limit=10000000 batch_size=64 flush_ms=1000 export_fields=0x3f -- export_get
+accept export_fields_alone_accepted "export_get rate_limit=10000000 batch_size=64 flush_ms=1000 export_fields=18" -- export_set export_fields=0x12 -- export_get
+hm_gc export_set export_fields=0x40 >/dev/null
+hm_check "rejected_export_fields_leave_fields" "export_fields=18" "$(hm_gc export_get | grep -o 'export_fields=[0-9]*')"
+hm_gc export_set export_fields=0x3f >/dev/null
+accept export_partial_set_keeps_others "export_get rate_limit=10000000 batch_size=16 flush_ms=1000 export_fields=63" -- export_set batch_size=16 -- export_get
 hm_gc ns_add ns_id=8 >/dev/null
 hm_check "new_namespace_takes_default_rate" "rate_limit=10000000" \
 	"$(hm_gc ns_get ns_id=8 | grep -o 'rate_limit=[0-9]*')"
@@ -241,7 +249,7 @@ hm_check "namespace_invisible_in_other_netns" "0" \
 	"$(nsenter --net=/run/netns/"$ns_b" "$HM_CLIENT" -d ns_get | grep -c 'ns_id=123 ')"
 hm_check "fresh_netns_has_no_node_id" "node_get" \
 	"$(nsenter --net=/run/netns/"$ns_b" "$HM_CLIENT" node_get)"
-hm_check "fresh_netns_has_default_export" "export_get rate_limit=1000 batch_size=16 flush_ms=10" \
+hm_check "fresh_netns_has_default_export" "export_get rate_limit=1000 batch_size=16 flush_ms=10 export_fields=63" \
 	"$(nsenter --net=/run/netns/"$ns_b" "$HM_CLIENT" export_get)"
 ip netns del "$ns_a"
 
@@ -282,7 +290,7 @@ hm_check "ns_add_notified" "ns_add ns_id=500 ns_data=9 rate_limit=10000000 count
 hm_check_match "ns_set_notified" '^ns_set ns_id=500 ns_data=9 rate_limit=77 ' "$(sed -n 4p "$mon_out")"
 hm_check_match "ns_del_notified" '^ns_del ns_id=500 ' "$(sed -n 5p "$mon_out")"
 hm_check_match "if_set_notified" '^if_set ifname=lo ifindex=1 if_id=3 ' "$(sed -n 6p "$mon_out")"
-hm_check "export_set_notified" "export_set rate_limit=10000000 batch_size=16 flush_ms=20" "$(sed -n 7p "$mon_out")"
+hm_check "export_set_notified" "export_set rate_limit=10000000 batch_size=16 flush_ms=20 export_fields=63" "$(sed -n 7p "$mon_out")"
 
 # Rejected changes are not notified.
 "$HM_CLIENT" monitor config 1 700 >"$mon_out" &

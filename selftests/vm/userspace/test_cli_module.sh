@@ -16,7 +16,9 @@
 #      going away and coming back, without a restart.
 #   4. Postcards: DEX events (A encapsulates, B exports) and SRH O-flag
 #      events become JSON lines of B's hopmarkd with B's node ID, the
-#      right Flow ID and increasing Sequence Numbers.
+#      right Flow ID and increasing Sequence Numbers; `hopmark export set
+#      fields ...` under the running agent leaves the deselected fields out
+#      of the next postcards and keeps the others.
 # TAP on stdout; exit 0 pass, 1 fail, 4 skip.
 #
 # Environment: HM_KO (module path, default build/kernel/hopmark.ko).
@@ -143,6 +145,17 @@ hm_check "node_set_show_roundtrip" '7 4886718345' "$(echo "$out" | jq -r '.[0] |
 run_cmd B $HM export set rate 500 batch 8 flush 20
 run_cmd B $HM -j export show
 hm_check "export_set_show_roundtrip" '500 8 20' "$(echo "$out" | jq -r '.[0] | "\(.rate) \(.batch) \(.flush)"')"
+hm_check "export_fields_default_all" 'node,timestamp,flow,headers,node-data,option' \
+	"$(echo "$out" | jq -r '.[0].fields | join(",")')"
+run_cmd B $HM export set fields flow,node
+run_cmd B $HM -j export show
+hm_check "export_fields_set_show_json_roundtrip" '0 node,flow 500' \
+	"$rc $(echo "$out" | jq -r '.[0] | "\(.fields | join(",")) \(.rate)"')"
+run_cmd B $HM export show
+hm_check_match "export_fields_show_text" 'rate 500 batch 8 flush 20 fields node,flow$' "$out"
+run_cmd B $HM export set fields all
+run_cmd B $HM export show
+hm_check_match "export_fields_all_text" ' fields all$' "$out"
 
 run_cmd B $HM module namespace add 123 data 0xabc wide 77 rate 100
 run_cmd B $HM -j module namespace show
@@ -217,6 +230,12 @@ check_err()
 check_err "err_node_id_too_big" 2 'argument "16777215" is wrong: node id' B $HM module node set id 16777215
 check_err "err_export_batch_zero" 2 'argument "0" is wrong: batch size .* at least 1' B $HM export set batch 0
 check_err "err_export_flush_too_big" 2 'argument "1001" is wrong: flush delay' B $HM export set flush 1001
+check_err "err_export_fields_unknown_word" 2 'argument "bogus" is wrong: unknown postcard field, use node, timestamp' \
+	B $HM export set fields node,bogus
+check_err "err_export_fields_empty" 2 'argument "," is wrong: no postcard field' B $HM export set fields ,
+run_cmd B $HM -j export show
+hm_check "err_export_fields_leave_setting" 'node,timestamp,flow,headers,node-data,option' \
+	"$(echo "$out" | jq -r '.[0].fields | join(",")')"
 check_err "err_export_rate_not_number" 2 'argument "fast" is wrong: rate limit .* must be a number' B $HM export set rate fast
 check_err "err_trace_type_undefined_bits" 2 'argument "0xf00100" is wrong: bits 12-21' \
 	B $HM ioam dex encap add dev hmu-b0 ns 123 trace-type 0xf00100
@@ -260,7 +279,7 @@ if agent_start b hmu-b; then
 else
 	hm_not_ok "agent_starts_with_module" "$(cat "$work/b.log")"
 fi
-if wait_for "$work/b.log" 'config: from the hopmark module: node_id 7, export rate 500 events/s batch 8 flush 20 ms, namespaces 123' 10; then
+if wait_for "$work/b.log" 'config: from the hopmark module: node_id 7, export rate 500 events/s batch 8 flush 20 ms, namespaces 123, fields all' 10; then
 	hm_ok "agent_dumps_config_at_start"
 else
 	hm_not_ok "agent_dumps_config_at_start" "$(cat "$work/b.log")"
@@ -299,7 +318,7 @@ sleep 1
 if [ -x /usr/bin/python3 ] && [ -f "$PKT" ]; then
 	# A receiver on B, so no ICMP error stops the sender.
 	timeout 200 nsenter --net=/run/netns/hmu-b /usr/bin/python3 "$PKT" recv 9999 \
-		--count 8 --timeout 180 >"$work/recv.out" &
+		--count 14 --timeout 180 >"$work/recv.out" &
 	pids="$pids $!"
 	wait_for "$work/recv.out" READY 50
 	A /usr/bin/python3 "$PKT" send 2001:db8:77::2 9999 --count 5 --sport 40001 >/dev/null
@@ -325,6 +344,39 @@ if [ -x /usr/bin/python3 ] && [ -f "$PKT" ]; then
 		hm_not_ok "dex_postcards" "no DEX postcard from B's agent" "$(tail -5 "$work/b.log")" \
 			"$(B $HM -j module counters 2>&1)"
 	fi
+
+	# Selected fields, changed under the running agent: the next postcards
+	# lack the deselected keys and keep the others (with their values).
+	# fields_postcards NAME FIELDS SPORT: 3 DEX packets after the change.
+	fields_postcards()
+	{
+		B $HM export set fields "$2"
+		if ! wait_for "$work/b.log" "config: export rate 0 events/s, batch 8, flush 20 ms, fields $2 \\(module\\)" 10; then
+			hm_not_ok "$1_agent_follows" "$(tail -3 "$work/b.log")"
+			return 1
+		fi
+		: >"$work/b.jsonl"
+		A /usr/bin/python3 "$PKT" send 2001:db8:77::2 9999 --count 3 --sport "$3" >/dev/null
+		wait_for "$work/b.jsonl" '"postcard":"dex"' 10
+		sleep 0.5
+		dex=$(jq -c 'select(.postcard == "dex")' "$work/b.jsonl")
+		echo "# a DEX postcard with fields $2: $(echo "$dex" | head -1)"
+		hm_check "$1_one_postcard_per_packet" 3 "$(echo "$dex" | grep -c .)"
+	}
+	if fields_postcards fields_node_flow_data node,flow,node-data 40003; then
+		hm_check "fields_node_flow_data_deselected_missing" 'false false false false false' \
+			"$(echo "$dex" | jq -r '[has("ts_ns"), has("time"), has("pkt_len"), has("packet"), has("srh")] | map(tostring) | join(" ")' | sort -u)"
+		hm_check "fields_node_flow_data_selected_kept" '9 123 true true 0xc00000 63 9 11' \
+			"$(echo "$dex" | jq -r '"\(.node.node_id) \(.namespace) \(has("flow_id")) \(has("seq")) \(.trace_type) \(.data.hop_limit) \(.data.node_id) \(.data.ingress_if)"' | sort -u)"
+	fi
+	if fields_postcards fields_timestamp_headers timestamp,headers 40004; then
+		hm_check "fields_timestamp_headers_deselected_missing" 'false false false false false' \
+			"$(echo "$dex" | jq -r '[has("node"), has("flow_id"), has("seq"), has("trace_type"), has("data")] | map(tostring) | join(" ")' | sort -u)"
+		hm_check "fields_timestamp_headers_selected_kept" 'true true 123 2001:db8:77::1 40004' \
+			"$(echo "$dex" | jq -r '"\(.ts_ns > 0) \(has("pkt_len")) \(.namespace) \(.packet.src) \(.packet.sport)"' | sort -u)"
+	fi
+	B $HM export set fields all
+	wait_for "$work/b.log" 'flush 20 ms, fields all \(module\)' 10
 
 	: >"$work/b.jsonl"
 	# SRH with one segment (the kernel puts the destination there), Segments
