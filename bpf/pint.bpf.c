@@ -4,16 +4,16 @@
  * In-band Network Telemetry", SIGCOMM 2020): three tc programs, one per
  * role of an interface (pint_ifcfg[ifindex].flags):
  *
- *	pint_source	tc ingress at the domain's edge: starts the digest
+ *	hm_pint_source	tc ingress at the domain's edge: starts the digest
  *			(IPv4: Identification := 0 and TTL := hop-limit-start
  *			on packets with DF; IPv6: inserts the 8-octet
  *			Hop-by-Hop header with option 0x3E, digest 0, count 0)
- *	pint_transit	tc egress of every PINT node: hop number from the TTL
+ *	hm_pint_transit	tc egress of every PINT node: hop number from the TTL
  *			(IPv4) or the option's count (IPv6), then the packet's
  *			query subset: path tracing (pint_path_hop()), latency
  *			(reservoir-sampled hop writes its queueing delay) and
  *			utilisation (max of HPCC's U)
- *	pint_sink	tc ingress at the far edge: reports (flow, packet ID,
+ *	hm_pint_sink	tc ingress at the far edge: reports (flow, packet ID,
  *			digest, hop count) on the pint_events ring buffer, in
  *			batches, and removes what the source added
  *
@@ -504,7 +504,7 @@ static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
 /* ---------------- the three roles ---------------- */
 
 /**
- * pint_source() - start the digest at the domain's edge (tc ingress)
+ * hm_pint_source() - start the digest at the domain's edge (tc ingress)
  * @skb:	packet arriving from outside the domain
  *
  * IPv4 with DF: Identification := 0 and TTL := hop_limit_start, header
@@ -518,7 +518,7 @@ static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
  * Return: TC_ACT_OK, always.
  */
 SEC("tc")
-int pint_source(struct __sk_buff *skb)
+int hm_pint_source(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, mtu_len = 0;
 	struct pint_domain_cfg *cfg;
@@ -589,7 +589,7 @@ int pint_source(struct __sk_buff *skb)
 }
 
 /**
- * pint_transit() - this node's PINT hop (tc egress)
+ * hm_pint_transit() - this node's PINT hop (tc egress)
  * @skb:	packet leaving through this interface
  *
  * Hop number: IPv4 hop_limit_start - TTL (the TTL is already decremented
@@ -601,7 +601,7 @@ int pint_source(struct __sk_buff *skb)
  * Return: TC_ACT_OK, always.
  */
 SEC("tc")
-int pint_transit(struct __sk_buff *skb)
+int hm_pint_transit(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, hop, digest, zero = 0;
 	struct hopmark_node_cfg *node;
@@ -656,7 +656,7 @@ int pint_transit(struct __sk_buff *skb)
 }
 
 /**
- * pint_sink() - report and remove at the domain's far edge (tc ingress)
+ * hm_pint_sink() - report and remove at the domain's far edge (tc ingress)
  * @skb:	packet arriving at the sink
  *
  * Hop count: IPv4 hop_limit_start - TTL, IPv6 the option's count. The
@@ -670,7 +670,7 @@ int pint_transit(struct __sk_buff *skb)
  * Return: TC_ACT_OK, always.
  */
 SEC("tc")
-int pint_sink(struct __sk_buff *skb)
+int hm_pint_sink(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, hops;
 	struct pint_domain_cfg *cfg;

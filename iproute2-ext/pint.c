@@ -241,9 +241,9 @@ static void tc_opts(__u32 flag, __u32 ifindex, struct bpf_tc_hook *hook, struct 
 
 static int tc_attach(struct pint *skel, __u32 flag, __u32 ifindex, const char *dev)
 {
-	struct bpf_program *prog = flag == PINT_IF_F_SOURCE ? skel->progs.pint_source :
-				   flag == PINT_IF_F_SINK ? skel->progs.pint_sink :
-				   skel->progs.pint_transit;
+	struct bpf_program *prog = flag == PINT_IF_F_SOURCE ? skel->progs.hm_pint_source :
+				   flag == PINT_IF_F_SINK ? skel->progs.hm_pint_sink :
+				   skel->progs.hm_pint_transit;
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts o;
 	int err;

@@ -301,7 +301,7 @@ static void t_transit_v4(const struct hm_test *t)
 		if (!hm_check(!pint_frame_parse(in.b, in.len, &fi) && fi.pid == pid,
 			      "pint_frame_parse pid 0x%08x, fields give 0x%08x", fi.pid, pid))
 			return;
-		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       in.b, in.len, &r))
 			return;
 		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
@@ -341,7 +341,7 @@ static void t_transit_v6(const struct hm_test *t)
 		d_in = (i * 7919U) & 0xffff;
 		pkt_v6(&in, true, 64 - hop, d_in, hop - 1, 12 + i % 40, i);
 		pid = pid_v6(&in, true);
-		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       in.b, in.len, &r))
 			return;
 		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
@@ -380,7 +380,7 @@ static void t_source_v4(const struct hm_test *t)
 		return;
 	set_if(env.if_in, PINT_IF_F_SOURCE, 0);
 	pkt_v4(&in, true, 57, 0xbeef, 30, 7);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_source), env.if_in, env.if_in,
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("length", in.len, r.out_len);
@@ -407,9 +407,9 @@ static void t_no_df(const struct hm_test *t)
 
 	if (!pint_env() || !set_domain(&cfg, 8, bits))
 		return;
-	progs[0] = skel->progs.pint_source;
-	progs[1] = skel->progs.pint_transit;
-	progs[2] = skel->progs.pint_sink;
+	progs[0] = skel->progs.hm_pint_source;
+	progs[1] = skel->progs.hm_pint_transit;
+	progs[2] = skel->progs.hm_pint_sink;
 	set_if(env.if_in, PINT_IF_F_SOURCE | PINT_IF_F_SINK, 0);
 	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
 	pkt_v4(&in, false, 60, 0x1234, 30, 9);
@@ -445,7 +445,7 @@ static void t_v6_domain(const struct hm_test *t)
 	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
 	pkt_v6(&in, false, 64, 0, 0, 100, hops);
 	pid = pid_v6(&in, false);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_source), env.if_in, env.if_in,
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("size after the source", in.len + PINT_IP6_HBH_LEN, r.out_len);
@@ -453,7 +453,7 @@ static void t_v6_domain(const struct hm_test *t)
 	cur.len = r.out_len;
 	for (h = 1; h <= hops; h++) {
 		cur.b[HM_IP6_OFF + 7]--;		/* forwarding */
-		if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0,
+		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       cur.b, cur.len, &r))
 			return;
 		if (!CHECK_EQ("size at every hop", in.len + PINT_IP6_HBH_LEN, r.out_len))
@@ -462,7 +462,7 @@ static void t_v6_domain(const struct hm_test *t)
 		d = pint_path_hop(&cfg.path, pid, h, HM_T_NODE_ID, d);
 	}
 	set_if(env.if_in, PINT_IF_F_SINK, 0);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_sink), env.if_in, env.if_in,
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
 		       cur.b, cur.len, &r))
 		return;
 	in.b[HM_IP6_OFF + 7] -= hops;
@@ -489,7 +489,7 @@ static void t_sink_v4(const struct hm_test *t)
 		return;
 	set_if(env.if_in, PINT_IF_F_SINK, 0);
 	pkt_v4(&in, true, T_START - 9, 0x00a5, 40, 3);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_sink), env.if_in, env.if_in,
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("Identification cleared", 0, (r.out[18] << 8) | r.out[19]);
@@ -515,7 +515,7 @@ static void t_hop_range(const struct hm_test *t)
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
 	pkt_v4(&in, true, T_START, 0x4321, 20, 1);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.pint_transit), env.if_out, 0, in.b, in.len, &r))
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in.b, in.len, &r))
 		return;
 	hm_check_bytes("frame", in.b, in.len, r.out, r.out_len);
 	CHECK_EQ("hop_range", 1, pint_counter(env.if_out, PINT_CNT_HOP_RANGE));
