@@ -102,6 +102,10 @@ int hm_feature_toggle(const char *cmd, const char *what, __u32 bit, bool on,
 int hm_feature_show(const char *obj, __u32 mask, int argc, char **argv,
 		    void (*print)(const struct hm_if_state *s));
 __u32 hm_parse_trace_type(const char *arg);
+bool hm_encap_arg(int *argcp, char ***argvp, const char **dev, struct hm_if_state *s,
+		  bool trace_type);
+void hm_encap_require(const char *dev, const struct hm_if_state *s, const char *cmd);
+int hm_encap_commit(const char *dev, struct hm_if_state *s, __u32 feature, const char *what);
 void hm_print_dev(const struct hm_if_state *s);
 
 /* export.c */

@@ -22,6 +22,9 @@
 #define HM_EXIT_FAIL	1
 #define HM_EXIT_USAGE	2
 
+/* Largest IOAM-Namespace ID a command takes; 0xffff means unavailable. */
+#define HM_NS_ID_MAX	0xfffe
+
 /* Global options. */
 extern int json;		/* -j: JSON output */
 extern int pretty;		/* -p: pretty JSON */

@@ -15,7 +15,6 @@
 #include "hopmark_cli.h"
 #include "genl.h"
 
-#define HM_NS_ID_MAX	0xfffe	/* as "hopmark ioam namespace" */
 
 static void usage(FILE *f)
 {
@@ -36,50 +35,22 @@ static int dex_encap_add(int argc, char **argv)
 {
 	struct hm_if_state s = { .features = HOPMARK_IF_F_DEX_ENCAP };
 	const char *dev = NULL;
-	struct hm_genl g = {};
-	int err;
 
 	while (argc > 0) {
-		if (!strcmp(*argv, "dev")) {
-			NEXT_ARG();
-			if (dev)
-				duparg("dev", *argv);
-			dev = *argv;
-		} else if (!strcmp(*argv, "ns")) {
-			NEXT_ARG();
-			if (s.has_encap_ns)
-				duparg("ns", *argv);
-			s.encap_ns = get_u32_arg(*argv, HM_NS_ID_MAX, "IOAM-Namespace ID");
-			s.has_encap_ns = true;
-		} else if (matches(*argv, "trace-type") && strlen(*argv) > 1) {
-			NEXT_ARG();
-			if (s.has_trace_type)
-				duparg("trace-type", *argv);
-			s.trace_type = hm_parse_trace_type(*argv);
-			s.has_trace_type = true;
-		} else if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		} else {
+		if (!hm_encap_arg(&argc, &argv, &dev, &s, true)) {
+			if (matches(*argv, "help")) {
+				usage(stdout);
+				return HM_EXIT_OK;
+			}
 			unknown_arg("ioam dex encap add", *argv);
 		}
 		argc--;
 		argv++;
 	}
-	if (!dev)
-		missing_arg("dev", "ioam dex encap add");
-	if (!s.has_encap_ns)
-		missing_arg("ns", "ioam dex encap add");
+	hm_encap_require(dev, &s, "ioam dex encap add");
 	if (!s.has_trace_type)
 		missing_arg("trace-type", "ioam dex encap add");
-	s.ifindex = get_ifindex_arg(dev);
-	if (hm_genl_connect(&g))
-		return HM_EXIT_FAIL;
-	err = hm_if_set(&g, &s, HOPMARK_IF_F_DEX_ENCAP);
-	if (err)
-		err = hm_genl_errf(&g, err, "cannot add DEX encapsulation on dev %s", dev);
-	hm_genl_close(&g);
-	return err;
+	return hm_encap_commit(dev, &s, HOPMARK_IF_F_DEX_ENCAP, "DEX");
 }
 
 static int dex_encap(int argc, char **argv)

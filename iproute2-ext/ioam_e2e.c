@@ -13,7 +13,6 @@
 #include "hopmark_cli.h"
 #include "genl.h"
 
-#define HM_NS_ID_MAX	0xfffe	/* as "hopmark ioam namespace" */
 
 /* IOAM-E2E-Type bits (RFC 9197 §4.6), bit 0 = most significant. */
 static const struct {
@@ -80,22 +79,14 @@ static int e2e_encap_add(int argc, char **argv)
 {
 	struct hm_if_state s = { .features = HOPMARK_IF_F_E2E_ENCAP };
 	const char *dev = NULL;
-	struct hm_genl g = {};
-	int err;
 
 	while (argc > 0) {
-		if (!strcmp(*argv, "dev")) {
-			NEXT_ARG();
-			if (dev)
-				duparg("dev", *argv);
-			dev = *argv;
-		} else if (!strcmp(*argv, "ns")) {
-			NEXT_ARG();
-			if (s.has_encap_ns)
-				duparg("ns", *argv);
-			s.encap_ns = get_u32_arg(*argv, HM_NS_ID_MAX, "IOAM-Namespace ID");
-			s.has_encap_ns = true;
-		} else if (!strcmp(*argv, "type")) {
+		if (hm_encap_arg(&argc, &argv, &dev, &s, false)) {
+			argc--;
+			argv++;
+			continue;
+		}
+		if (!strcmp(*argv, "type")) {
 			NEXT_ARG();
 			if (s.has_e2e_type)
 				duparg("type", *argv);
@@ -110,20 +101,10 @@ static int e2e_encap_add(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (!dev)
-		missing_arg("dev", "ioam e2e encap add");
-	if (!s.has_encap_ns)
-		missing_arg("ns", "ioam e2e encap add");
+	hm_encap_require(dev, &s, "ioam e2e encap add");
 	if (!s.has_e2e_type)
 		missing_arg("type", "ioam e2e encap add");
-	s.ifindex = get_ifindex_arg(dev);
-	if (hm_genl_connect(&g))
-		return HM_EXIT_FAIL;
-	err = hm_if_set(&g, &s, HOPMARK_IF_F_E2E_ENCAP);
-	if (err)
-		err = hm_genl_errf(&g, err, "cannot add E2E encapsulation on dev %s", dev);
-	hm_genl_close(&g);
-	return err;
+	return hm_encap_commit(dev, &s, HOPMARK_IF_F_E2E_ENCAP, "E2E");
 }
 
 static void e2e_print(const struct hm_if_state *s)

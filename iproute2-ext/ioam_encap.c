@@ -15,7 +15,6 @@
 
 #include "hopmark_cli.h"
 
-#define HM_NS_ID_MAX		0xfffe
 #define HM_FREQ_MAX		1000000	/* same bound as ip ioam's freq K/N */
 
 static void usage(FILE *f)

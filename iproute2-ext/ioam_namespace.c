@@ -14,7 +14,6 @@
 #include "hopmark_cli.h"
 
 /* 0xffff is reserved for "unavailable"; ip ioam takes 0..65534 as well. */
-#define HM_NS_ID_MAX	0xfffe
 
 static void usage(FILE *f)
 {

@@ -19,7 +19,6 @@
 
 #define HM_NODE_ID_MAX		(HM_IOAM_U24_UNAVAILABLE - 1)
 #define HM_NODE_ID_WIDE_MAX	(HM_IOAM_U56_UNAVAILABLE - 1)
-#define HM_NS_ID_MAX		0xfffe
 
 static void usage(FILE *f)
 {

@@ -57,6 +57,90 @@ const char *hm_parse_dev(int argc, char **argv, const char *cmd)
 }
 
 /**
+ * hm_encap_arg() - a word every module encapsulation takes
+ * @argcp:	words left; advanced past the value of a word taken
+ * @argvp:	the words; advanced likewise
+ * @dev:	set by "dev DEV"
+ * @s:		set by "ns ID" and, with @trace_type, "trace-type TYPE"
+ * @trace_type:	whether this encapsulation takes a trace-type
+ *
+ * The words shared by `hopmark ioam { incremental | e2e | dex } encap add`.
+ *
+ * Return: true if the word was taken, false if the caller must read it.
+ * Exits with a message naming the word on a duplicate or a bad value.
+ */
+bool hm_encap_arg(int *argcp, char ***argvp, const char **dev, struct hm_if_state *s,
+		  bool trace_type)
+{
+	char **argv = *argvp;
+	int argc = *argcp;
+
+	if (!strcmp(*argv, "dev")) {
+		NEXT_ARG();
+		if (*dev)
+			duparg("dev", *argv);
+		*dev = *argv;
+	} else if (!strcmp(*argv, "ns")) {
+		NEXT_ARG();
+		if (s->has_encap_ns)
+			duparg("ns", *argv);
+		s->encap_ns = get_u32_arg(*argv, HM_NS_ID_MAX, "IOAM-Namespace ID");
+		s->has_encap_ns = true;
+	} else if (trace_type && matches(*argv, "trace-type") && strlen(*argv) > 1) {
+		NEXT_ARG();
+		if (s->has_trace_type)
+			duparg("trace-type", *argv);
+		s->trace_type = hm_parse_trace_type(*argv);
+		s->has_trace_type = true;
+	} else {
+		return false;
+	}
+	*argcp = argc;
+	*argvp = argv;
+	return true;
+}
+
+/**
+ * hm_encap_require() - check the words every module encapsulation needs
+ * @dev:	the "dev" value or NULL
+ * @s:		the settings read
+ * @cmd:	the command, for messages ("ioam dex encap add")
+ *
+ * Exits with a message naming the first missing word: dev, then ns.
+ */
+void hm_encap_require(const char *dev, const struct hm_if_state *s, const char *cmd)
+{
+	if (!dev)
+		missing_arg("dev", cmd);
+	if (!s->has_encap_ns)
+		missing_arg("ns", cmd);
+}
+
+/**
+ * hm_encap_commit() - send an encapsulation's settings to the module
+ * @dev:	interface name
+ * @s:		settings; @s->ifindex is filled from @dev
+ * @feature:	the HOPMARK_IF_F_*_ENCAP bit to turn on
+ * @what:	its name for messages ("DEX")
+ *
+ * Return: exit status (0, or HM_EXIT_FAIL with the kernel's explanation).
+ */
+int hm_encap_commit(const char *dev, struct hm_if_state *s, __u32 feature, const char *what)
+{
+	struct hm_genl g = {};
+	int err;
+
+	s->ifindex = get_ifindex_arg(dev);
+	if (hm_genl_connect(&g))
+		return HM_EXIT_FAIL;
+	err = hm_if_set(&g, s, feature);
+	if (err)
+		err = hm_genl_errf(&g, err, "cannot add %s encapsulation on dev %s", what, dev);
+	hm_genl_close(&g);
+	return err;
+}
+
+/**
  * hm_parse_trace_type() - an IOAM-Trace-Type an encapsulating node may send
  * @arg:	text, e.g. 0xf00000
  *
