@@ -74,10 +74,10 @@ struct hm_qdisc_poll *hm_qdisc_poll_new(int qdepth_fd);
  * @qp: poller
  *
  * Dumps the qdiscs of the current network namespace (RTM_GETQDISC), takes
- * the root qdisc of each interface, writes hopmark_qdepth[ifindex] and the
- * node total at key 0 (buffer occupancy, RFC 9197 §4.4.2.12), all with one
- * CLOCK_MONOTONIC reading, and deletes the entries of interfaces that are
- * gone.
+ * the root qdisc of each interface, writes hopmark_qdepth[ifindex] with the
+ * node totals of the same reading (buffer occupancy, RFC 9197 §4.4.2.12)
+ * and the totals alone at key 0, all with one CLOCK_MONOTONIC reading, and
+ * deletes the entries of interfaces that are gone.
  *
  * Return: number of interfaces written, or negative errno (the map keeps
  * its previous values, which then age out in the datapath).

@@ -328,6 +328,14 @@ int hm_qdisc_poll_run(struct hm_qdisc_poll *qp)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	val.updated_ns = (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 
+	/* The node totals first: every entry carries those of its reading. */
+	for (i = 0; i < qp->n_cur; i++) {
+		backlog += qp->cur[i].backlog;
+		qlen += qp->cur[i].qlen;
+	}
+	val.node_backlog_bytes = backlog > UINT32_MAX ? UINT32_MAX : backlog;
+	val.node_qlen = qlen > UINT32_MAX ? UINT32_MAX : qlen;
+
 	qsort(qp->cur, qp->n_cur, sizeof(*qp->cur), hm_reading_cmp);
 	for (i = 0; i < qp->n_cur; i++) {
 		key = qp->cur[i].ifindex;
@@ -335,13 +343,11 @@ int hm_qdisc_poll_run(struct hm_qdisc_poll *qp)
 		val.qlen = qp->cur[i].qlen;
 		if (bpf_map_update_elem(qp->qdepth_fd, &key, &val, BPF_ANY))
 			err = -errno;
-		backlog += qp->cur[i].backlog;
-		qlen += qp->cur[i].qlen;
 	}
 
 	key = 0;
-	val.backlog_bytes = backlog > UINT32_MAX ? UINT32_MAX : backlog;
-	val.qlen = qlen > UINT32_MAX ? UINT32_MAX : qlen;
+	val.backlog_bytes = val.node_backlog_bytes;
+	val.qlen = val.node_qlen;
 	if (bpf_map_update_elem(qp->qdepth_fd, &key, &val, BPF_ANY))
 		err = -errno;
 

@@ -49,6 +49,7 @@ int hm_encap(struct __sk_buff *skb)
 	__u32 L = 0, total, optoff, t, i, plen, mtu = 0, len, key_ok;
 	struct hopmark_encap_key key = {};
 	struct hm_ioam6_node_values v;
+	struct hopmark_qdepth qs;
 	struct hopmark_encap_cfg *rule;
 	struct hopmark_node_cfg *node;
 	struct hopmark_ns_cfg *ns;
@@ -169,8 +170,10 @@ int hm_encap(struct __sk_buff *skb)
 					    hm_now_posix_ns(node));
 			hm_if_ids(skb->ingress_ifindex, &v.ingress_if, &v.ingress_if_wide);
 			hm_if_ids(ifindex, &v.egress_if, &v.egress_if_wide);
-			if (tt & HM_IOAM_TT_QUEUE_DEPTH)
-				hm_qdepth_fresh(ifindex, node, &v.queue_depth);
+			if (hm_queue_state(ifindex, node, &qs)) {
+				v.queue_depth = qs.backlog_bytes;
+				v.buffer_occupancy = qs.node_backlog_bytes;
+			}
 			hm_node_encode(blk, t + 8 + size - slot_len, tt, &v);
 			hm_wr8(blk, t + 3, (size - slot_len) / 4);
 		} else {

@@ -122,8 +122,9 @@ int hm_transit_out(struct __sk_buff *skb)
 	struct hopmark_node_cfg *node;
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
-	__u32 blen, slot, tt, off, len, id, want_id, qd, egress_wide;
+	__u32 blen, slot, tt, off, len, id, want_id, egress_wide;
 	__u32 id_hi = 0, want_hi = 0;
+	struct hopmark_qdepth qs;
 	__u16 egress_id;
 	__u8 hop;
 	int wrote = 0;
@@ -215,8 +216,13 @@ int hm_transit_out(struct __sk_buff *skb)
 			wrote = 1;
 		}
 	}
-	if ((tt & HM_IOAM_TT_QUEUE_DEPTH) && hm_qdepth_fresh(skb->ifindex, node, &qd)) {
-		hm_wr32(s->pkt, HM_FIELD(slot, tt, 6), qd);
+	/* Queue depth and buffer occupancy of one reading (hm_queue_state()). */
+	if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
+	    hm_queue_state(skb->ifindex, node, &qs)) {
+		if (tt & HM_IOAM_TT_QUEUE_DEPTH)
+			hm_wr32(s->pkt, HM_FIELD(slot, tt, 6), qs.backlog_bytes);
+		if (tt & HM_IOAM_TT_BUFFER_OCC)
+			hm_wr32(s->pkt, HM_FIELD(slot, tt, 11), qs.node_backlog_bytes);
 		wrote = 1;
 	}
 	if (!wrote)

@@ -93,28 +93,31 @@ static __always_inline __u32 hm_node_encode(__u8 *buf, __u32 base, __u32 tt,
 }
 
 /**
- * hm_qdepth_fresh() - queue state of @ifindex if recent enough
- * @ifindex:	interface, 0 for the node total (buffer occupancy)
+ * hm_queue_state() - queue state of @ifindex if recent enough
+ * @ifindex:	interface, 0 for the node totals alone
  * @node:	this node's configuration (qdepth_max_age_ns)
- * @bytes:	set to the qdisc backlog in bytes when fresh
+ * @qs:		set to a copy of hopmark_qdepth[@ifindex] when fresh
  *
  * hopmarkd samples qdisc backlogs every --qdepth-interval; a reading older
  * than qdepth_max_age_ns (CLOCK_MONOTONIC, bpf_ktime_get_ns()) no longer
- * describes the queue this packet sees and is not used.
+ * describes the queue this packet sees and is not used. Queue depth
+ * (@qs->backlog_bytes, RFC 9197 §4.4.2.7) and buffer occupancy
+ * (@qs->node_backlog_bytes, §4.4.2.12) come from one copied entry, so a
+ * slot never mixes two readings.
  *
- * Return: 1 if @bytes was set, 0 otherwise.
+ * Return: 1 if @qs was set, 0 otherwise.
  */
-static __always_inline int hm_qdepth_fresh(__u32 ifindex, const struct hopmark_node_cfg *node,
-					   __u32 *bytes)
+static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_node_cfg *node,
+					  struct hopmark_qdepth *qs)
 {
 	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!q || !node)
 		return 0;
-	if (now > q->updated_ns && now - q->updated_ns > node->qdepth_max_age_ns)
+	*qs = *q;
+	if (now > qs->updated_ns && now - qs->updated_ns > node->qdepth_max_age_ns)
 		return 0;
-	*bytes = q->backlog_bytes;
 	return 1;
 }
 
@@ -131,7 +134,9 @@ static __always_inline int hm_qdepth_fresh(__u32 ifindex, const struct hopmark_n
  * Interface IDs, transit delay and queue depth start unavailable; the
  * checksum complement is never available (the Hop-by-Hop header is not
  * covered by upper-layer checksums); buffer occupancy is the node total
- * backlog, hopmark_qdepth[0], when fresh; the opaque state snapshot is
+ * backlog, hopmark_qdepth[0], when fresh (the egress hooks overwrite it
+ * with the total of the reading they take queue depth from); the opaque
+ * state snapshot is
  * empty (length 0, Schema ID 0xffffff).
  */
 static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
@@ -139,7 +144,7 @@ static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
 						const struct hopmark_ns_cfg *ns,
 						__u8 hop_limit, __u64 now_ns)
 {
-	__u32 occ;
+	struct hopmark_qdepth qs;
 
 	__builtin_memset(v, 0xff, sizeof(*v));
 	v->hop_limit = hop_limit;
@@ -157,8 +162,8 @@ static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
 		v->ns_data = ns->data;
 	if (ns && (ns->flags & HM_NS_F_DATA_WIDE))
 		v->ns_data_wide = ns->data_wide;
-	if (hm_qdepth_fresh(0, node, &occ))
-		v->buffer_occupancy = occ;
+	if (hm_queue_state(0, node, &qs))
+		v->buffer_occupancy = qs.node_backlog_bytes;
 }
 
 /**

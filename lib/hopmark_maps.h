@@ -138,17 +138,27 @@ struct hopmark_encap_cfg {
 /**
  * struct hopmark_qdepth - queue state of an interface (hopmark_qdepth[ifindex])
  * @backlog_bytes:	qdisc backlog in bytes (root qdisc, as Linux's IOAM
- *			reports queue depth)
+ *			reports queue depth, RFC 9197 §4.4.2.7)
  * @qlen:		qdisc queue length in packets
+ * @node_backlog_bytes:	sum of @backlog_bytes over every interface of the
+ *			node in the same reading: buffer occupancy
+ *			(RFC 9197 §4.4.2.12)
+ * @node_qlen:		sum of @qlen over every interface, same reading
  * @updated_ns:		CLOCK_MONOTONIC ns of the reading
  *
  * Written by hopmarkd from rtnetlink qdisc statistics (libmnl) every
- * --qdepth-interval. Key 0 holds the node-wide total of all interfaces,
- * used as buffer occupancy (RFC 9197 §4.4.2.12).
+ * --qdepth-interval, all entries of one reading with the same @updated_ns.
+ * Each entry carries the node totals of its own reading, so a packet's
+ * queue depth and buffer occupancy, taken from one entry at egress, are
+ * always one snapshot (buffer occupancy >= queue depth). Key 0 holds the
+ * node totals alone (@backlog_bytes == @node_backlog_bytes), for hooks
+ * that do not know the egress interface (XDP at ingress).
  */
 struct hopmark_qdepth {
 	__u32	backlog_bytes;
 	__u32	qlen;
+	__u32	node_backlog_bytes;
+	__u32	node_qlen;
 	__u64	updated_ns;
 };
 

@@ -104,6 +104,7 @@ extern struct hm_env env;
 #define HM_T_ENC_ID_WIDE	0x33333333U
 #define HM_T_OCCUPANCY		7777	/* hopmark_qdepth[0].backlog_bytes */
 #define HM_T_OUT_QDEPTH		4242	/* hopmark_qdepth[if_out].backlog_bytes */
+#define HM_T_OUT_OCCUPANCY	8888	/* hopmark_qdepth[if_out].node_backlog_bytes */
 #define HM_T_QDEPTH_MAX_AGE	1000000000ULL	/* 1 s: a stale reading 2 s old must exist even right after a VM boots */
 
 __u64 hm_now_ns(int clock);
@@ -112,7 +113,7 @@ void hm_set_ifcfg(int ifindex, __u16 flags, __u16 id, __u32 id_wide);
 void hm_del_ifcfg(int ifindex);
 void hm_set_ns(__u32 ns, __u32 flags, __u32 data, __u64 data_wide);
 void hm_del_ns(__u32 ns);
-void hm_set_qdepth(__u32 key, __u32 backlog, __u64 updated_ns);
+void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns);
 void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg);
 bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg);
 

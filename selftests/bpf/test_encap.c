@@ -395,18 +395,23 @@ static void t_enc_forwarded(const struct hm_test *t)
 }
 
 #define ENC_QDEPTH	31337
+#define ENC_OCCUPANCY	65536
 
 static void adj_qdepth(struct pkt *exp, const struct hm_run *r)
 {
 	hm_put_be32(exp->b + STD_SLOT_OFF + field_off(0xfff000, 6), ENC_QDEPTH);
+	hm_put_be32(exp->b + STD_SLOT_OFF + field_off(0xfff000, 11), ENC_OCCUPANCY);
 }
 
-/* Queue depth of the egress interface, from a fresh hopmark_qdepth entry. */
+/*
+ * Queue depth of the egress interface and buffer occupancy, both from the
+ * one fresh hopmark_qdepth entry of that interface (not key 0's total).
+ */
 static void t_enc_qdepth(const struct hm_test *t)
 {
 	struct pkt in;
 
-	hm_set_qdepth(env.if_enc, ENC_QDEPTH, hm_now_ns(CLOCK_MONOTONIC));
+	hm_set_qdepth(env.if_enc, ENC_QDEPTH, ENC_OCCUPANCY, hm_now_ns(CLOCK_MONOTONIC));
 	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
 	enc_input(&in, HM_NH_UDP, 100, NULL);
 	enc_check_inserted_from(&in, &rule_std, true, 0, HM_BIT(HM_CNT_ENCAP_OK), 0, adj_qdepth);

@@ -292,7 +292,7 @@ static void t_transit_v4(const struct hm_test *t)
 	if (!pint_env() || !set_domain(&cfg, budget, bits))
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
-	hm_set_qdepth(env.if_out, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
+	hm_set_qdepth(env.if_out, T_QLEN, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
 	for (i = 0; i < 200 && !hm_failed(); i++) {
 		hop = 1 + i % 24;
 		d_in = (i * 40503U) & 0xffff;
@@ -335,7 +335,7 @@ static void t_transit_v6(const struct hm_test *t)
 	if (!pint_env() || !set_domain(&cfg, budget, bits))
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
-	hm_set_qdepth(env.if_out, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
+	hm_set_qdepth(env.if_out, T_QLEN, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
 	for (i = 0; i < 200 && !hm_failed(); i++) {
 		hop = 1 + i % 30;
 		d_in = (i * 7919U) & 0xffff;

@@ -261,9 +261,13 @@ void hm_del_ns(__u32 ns)
 	bpf_map_delete_elem(env.fd_ns, &ns);
 }
 
-void hm_set_qdepth(__u32 key, __u32 backlog, __u64 updated_ns)
+void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns)
 {
-	struct hopmark_qdepth q = { .backlog_bytes = backlog, .qlen = 1, .updated_ns = updated_ns };
+	struct hopmark_qdepth q = {
+		.backlog_bytes = backlog, .qlen = 1,
+		.node_backlog_bytes = node_backlog, .node_qlen = 2,
+		.updated_ns = updated_ns,
+	};
 
 	map_update(env.fd_qdepth, &key, &q, HM_MAP_QDEPTH);
 }
@@ -646,8 +650,8 @@ static void reset_maps(void)
 	hm_set_ifcfg(env.if_in, HM_IF_F_TRANSIT, HM_T_IN_ID, HM_T_IN_ID_WIDE);
 	hm_set_ifcfg(env.if_out, HM_IF_F_TRANSIT, HM_T_OUT_ID, HM_T_OUT_ID_WIDE);
 	hm_set_ifcfg(env.if_enc, HM_IF_F_ENCAP, HM_T_ENC_ID, HM_T_ENC_ID_WIDE);
-	hm_set_qdepth(0, HM_T_OCCUPANCY, mono);
-	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH, mono);
+	hm_set_qdepth(0, HM_T_OCCUPANCY, HM_T_OCCUPANCY, mono);
+	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY, mono);
 }
 
 int main(int argc, char **argv)

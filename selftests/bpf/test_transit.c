@@ -239,7 +239,7 @@ static void t_tin_no_ns_data(const struct hm_test *t)
 
 static void mod_stale_occupancy(struct hm_ioam6_node_values *v)
 {
-	hm_set_qdepth(0, HM_T_OCCUPANCY, hm_now_ns(CLOCK_MONOTONIC) - 2 * HM_T_QDEPTH_MAX_AGE);
+	hm_set_qdepth(0, HM_T_OCCUPANCY, HM_T_OCCUPANCY, hm_now_ns(CLOCK_MONOTONIC) - 2 * HM_T_QDEPTH_MAX_AGE);
 	v->buffer_occupancy = HM_IOAM_U32_UNAVAILABLE;
 }
 
@@ -737,7 +737,8 @@ static size_t tout_input(struct pkt *p, struct trace_spec *ts, struct hm_ioam6_n
 
 static void check_tout_completed(const struct pkt *in, size_t opt, const struct trace_spec *ts,
 				 struct hm_ioam6_node_values *v, const struct hm_run *r,
-				 __u64 delay_lo, __u64 delay_hi, __u32 qdepth)
+				 __u64 delay_lo, __u64 delay_hi, __u32 qdepth,
+				 __u32 occupancy)
 {
 	size_t slot_off = IOAM_DATA_OFF(opt) + ts->remlen * 4;
 	__u8 exp[HM_PKT_MAX];
@@ -755,6 +756,7 @@ static void check_tout_completed(const struct pkt *in, size_t opt, const struct 
 	v->egress_if_wide = HM_T_OUT_ID_WIDE;
 	v->transit_delay = delay;
 	v->queue_depth = qdepth;
+	v->buffer_occupancy = occupancy;
 	memcpy(exp, in->b, in->len);
 	hm_ioam6_node_data_encode(exp + slot_off, ts->type, v);
 	hm_check_bytes("frame", exp, in->len, r->out, r->out_len);
@@ -792,7 +794,7 @@ static void t_tout_after_tin(const struct hm_test *t)
 	slot_ns = (__u64)hm_get_be32(mid.b + slot_off + 8) * 1000000000ULL +
 		  (__u64)hm_get_be32(mid.b + slot_off + 12) * 1000;
 	check_tout_completed(&mid, opt, &ts, &v, &r2, 1, r2.t1 - slot_ns + 1000,
-			     HM_T_OUT_QDEPTH);
+			     HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY);
 	hm_check(r2.t1 - r1.t0 + 1000 >= (__u64)v.transit_delay,
 		 "transit delay: expected <= test duration %llu ns, got %u ns",
 		 (unsigned long long)(r2.t1 - r1.t0 + 1000), v.transit_delay);
@@ -817,7 +819,7 @@ static void t_tout_delay(const struct hm_test *t)
 	if (!hm_run_tc(env.prog_transit_out, env.if_out, env.if_in, p.b, p.len, &r))
 		return;
 	check_tout_completed(&p, opt, &ts, &v, &r, r.t0 - ts_ns - 1000, r.t1 - ts_ns + 1000,
-			     HM_T_OUT_QDEPTH);
+			     HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY);
 	hm_check_counters(env.if_out, &before, HM_BIT(HM_CNT_TRANSIT_EGRESS_OK), 0);
 }
 
@@ -893,7 +895,7 @@ static void t_tout_stale_qdepth(const struct hm_test *t)
 	__u64 ts_ns;
 	size_t opt;
 
-	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH,
+	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY,
 		      hm_now_ns(CLOCK_MONOTONIC) - 2 * HM_T_QDEPTH_MAX_AGE);
 	ts_ns = (hm_now_ns(CLOCK_REALTIME) - 1000000ULL) / 1000 * 1000;
 	opt = tout_input(&p, &ts, &v, 63, 63, HM_T_NODE_ID, ts_ns);
@@ -901,7 +903,7 @@ static void t_tout_stale_qdepth(const struct hm_test *t)
 	if (!hm_run_tc(env.prog_transit_out, env.if_out, env.if_in, p.b, p.len, &r))
 		return;
 	check_tout_completed(&p, opt, &ts, &v, &r, r.t0 - ts_ns - 1000, r.t1 - ts_ns + 1000,
-			     HM_IOAM_U32_UNAVAILABLE);
+			     HM_IOAM_U32_UNAVAILABLE, v.buffer_occupancy);
 	hm_check_counters(env.if_out, &before, HM_BIT(HM_CNT_TRANSIT_EGRESS_OK), 0);
 }
 
