@@ -172,7 +172,10 @@ static __always_inline __u32 hm_tt_slot_len(__u32 tt)
  * RFC 9197 §4.4: Opt Data Len = 2 + 8 (trace header) + data, data a
  * multiple of 4 and at most %HM_IOAM_TRACE_DATA_MAX; NodeLen must match
  * the Trace-Type (the check Linux makes before writing); RemainingLen must
- * not exceed the data area.
+ * not exceed the data area, and the data it leaves filled (written from the
+ * end by earlier nodes) must be whole node data entries of NodeLen words,
+ * unless bit 22 makes entries variable in length. A trace that fails any
+ * of these would be misread by every decoder downstream.
  *
  * Return: %HM_P_TRACE or %HM_P_MALFORMED.
  */
@@ -201,6 +204,9 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
 	if (loc->nodelen != hm_tt_nodelen(tt))
 		return HM_P_MALFORMED;
 	if (loc->remlen * 4 > data_len)
+		return HM_P_MALFORMED;
+	if (!(tt & HM_IOAM_TT_OPAQUE) && loc->nodelen &&
+	    (data_len - loc->remlen * 4) % (loc->nodelen * 4))
 		return HM_P_MALFORMED;
 
 	loc->opt = opt;

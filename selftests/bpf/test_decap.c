@@ -295,6 +295,10 @@ static void t_dec_unknown_ns(const struct hm_test *t)
 	dec_check_untouched(&in, HM_BIT(HM_CNT_UNKNOWN_NS), 0);
 }
 
+/*
+ * @t->arg 0: NodeLen that does not match the Trace-Type; 1: RemainingLen
+ * one word off a slot boundary (the filled data is not whole entries).
+ */
 static void t_dec_malformed(const struct hm_test *t)
 {
 	struct trace_spec ts;
@@ -302,8 +306,11 @@ static void t_dec_malformed(const struct hm_test *t)
 
 	decap_cfg();
 	dec_plain(&plain, HM_NH_UDP, false);
-	trace_init(&ts, HM_T_NS, 0xfff000, 4, 4);
-	ts.nodelen = 14;
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 3);
+	if (t->arg)
+		ts.remlen += 1;
+	else
+		ts.nodelen = 14;
 	dec_traced(&in, &plain, &ts);
 	dec_check_untouched(&in, HM_BIT(HM_CNT_MALFORMED), 0);
 }
@@ -469,6 +476,7 @@ void register_decap_tests(void)
 	hm_add_test(t_dec_no_flag, 0, "decap_ignores_interface_without_decap_flag");
 	hm_add_test(t_dec_unknown_ns, 0, "decap_ignores_unknown_namespace");
 	hm_add_test(t_dec_malformed, 0, "decap_ignores_malformed_trace");
+	hm_add_test(t_dec_malformed, 1, "decap_ignores_trace_with_remlen_off_slot_boundary");
 	hm_add_test(t_dec_no_hbh, 0, "decap_passes_ipv6_without_hbh");
 	hm_add_test(t_dec_hbh_no_ioam, 0, "decap_passes_hbh_without_ioam");
 	hm_add_test(t_dec_fragment, 0, "decap_ignores_fragment");

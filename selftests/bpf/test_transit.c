@@ -393,6 +393,21 @@ static void t_tin_remlen_beyond(const struct hm_test *t)
 	check_tin_untouched(&p, HM_BIT(HM_CNT_MALFORMED), 0);
 }
 
+/*
+ * RemainingLen @t->arg words short of a slot boundary: the filled data is
+ * not whole node data entries, so earlier nodes' data cannot be read.
+ */
+static void t_tin_remlen_off_slot(const struct hm_test *t)
+{
+	struct trace_spec ts;
+	struct pkt p;
+
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 1);
+	ts.remlen -= t->arg;
+	pkt_std_trace(&p, &ts, 64);
+	check_tin_untouched(&p, HM_BIT(HM_CNT_MALFORMED), 0);
+}
+
 /* An IOAM option whose Opt Data Len does not even cover the trace header. */
 static void t_tin_optlen_short(const struct hm_test *t)
 {
@@ -1041,6 +1056,8 @@ void register_transit_tests(void)
 	hm_add_test(t_tin_nodelen_mismatch, 0, "transit_in_rejects_nodelen_zero");
 	hm_add_test(t_tin_remlen_beyond, 1, "transit_in_rejects_remlen_one_word_beyond_data");
 	hm_add_test(t_tin_remlen_beyond, 40, "transit_in_rejects_remlen_far_beyond_data");
+	hm_add_test(t_tin_remlen_off_slot, 1, "transit_in_rejects_remlen_one_word_off_slot_boundary");
+	hm_add_test(t_tin_remlen_off_slot, 14, "transit_in_rejects_remlen_14_words_off_slot_boundary");
 	hm_add_test(t_tin_optlen_short, 2, "transit_in_rejects_opt_len_2_below_header");
 	hm_add_test(t_tin_optlen_short, 6, "transit_in_rejects_opt_len_6_below_header");
 	hm_add_test(t_tin_optlen_short, 9, "transit_in_rejects_opt_len_9_below_header");
