@@ -26,8 +26,13 @@
 #define HM_NEXTHDR_ROUTING	43
 #define HM_NEXTHDR_FRAGMENT	44
 #define HM_NEXTHDR_AUTH		51
+#define HM_NEXTHDR_ICMPV6	58
 #define HM_NEXTHDR_NONE		59
 #define HM_NEXTHDR_DEST		60
+
+/* Neighbor Discovery: Router Solicitation .. Redirect (RFC 4861 §4). */
+#define HM_ICMPV6_ND_FIRST	133
+#define HM_ICMPV6_ND_LAST	137
 
 #define HM_ETH_HLEN		14
 #define HM_IPV6_HLEN		40

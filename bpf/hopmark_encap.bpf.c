@@ -24,6 +24,43 @@ static __always_inline __u32 hm_encap_grow(__u32 size, int merge)
 	return 16 + size + ((size & 7) ? 4 : 0);
 }
 
+/* fe80::/10 (RFC 4291 §2.5.6) */
+static __always_inline int hm_ip6_link_local(const __u8 *a)
+{
+	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/**
+ * hm_link_scope() - whether the packet belongs to its link only
+ * @skb:	the packet
+ * @hdr:	its Ethernet and IPv6 headers, copied
+ *
+ * Multicast or link-local destination (MLD, router discovery), link-local
+ * or unspecified source (never forwarded; DAD), and Neighbor Discovery
+ * (ICMPv6 types 133-137 right after the IPv6 header, RFC 4861 §4, e.g. a
+ * unicast NUD probe from a link-local address to a global one) are not the
+ * IOAM domain's routed traffic: the same rule as hopmark.ko's encapsulation.
+ *
+ * Return: 1 when the packet is never encapsulated, 0 otherwise.
+ */
+static __always_inline int hm_link_scope(struct __sk_buff *skb, const __u8 *hdr)
+{
+	const __u8 *src = &hdr[HM_OFF_IP6_SADDR], *dst = &hdr[HM_OFF_IP6_DADDR];
+	__u64 s_hi, s_lo;
+	__u8 type;
+
+	if (dst[0] == 0xff || hm_ip6_link_local(dst) || hm_ip6_link_local(src))
+		return 1;
+	__builtin_memcpy(&s_hi, src, 8);
+	__builtin_memcpy(&s_lo, src + 8, 8);
+	if (!s_hi && !s_lo)
+		return 1;
+	if (hdr[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_ICMPV6 ||
+	    bpf_skb_load_bytes(skb, HM_OFF_HBH, &type, 1))
+		return 0;
+	return type >= HM_ICMPV6_ND_FIRST && type <= HM_ICMPV6_ND_LAST;
+}
+
 /**
  * hm_encap() - insert the IOAM trace selected by hopmark_encap
  * @skb: IPv6 packet on tc egress
@@ -35,7 +72,9 @@ static __always_inline __u32 hm_encap_grow(__u32 size, int merge)
  * (HM_CNT_ENCAP_ERR), non-GSO packets that would exceed the egress MTU
  * (HM_CNT_ENCAP_SKIP_MTU), a malformed Hop-by-Hop header
  * (HM_CNT_MALFORMED). For GSO packets bpf_skb_adjust_room() lowers
- * gso_size so that every segment fits.
+ * gso_size so that every segment fits. Link-scope packets (hm_link_scope())
+ * are never encapsulated and not counted, like a destination no rule
+ * matches.
  *
  * When the IOAM-Namespace is configured on this node, the node writes its
  * own data in the last slot, as Linux's IOAM encapsulation does.
@@ -69,6 +108,8 @@ int hm_encap(struct __sk_buff *skb)
 	__builtin_memcpy(key.addr, &hdr[HM_OFF_IP6_DADDR], 16);
 	rule = bpf_map_lookup_elem(&hopmark_encap, &key);
 	if (!rule || (rule->ifindex && rule->ifindex != ifindex))
+		return TC_ACT_OK;
+	if (hm_link_scope(skb, hdr))
 		return TC_ACT_OK;
 
 	c = __sync_fetch_and_add(&rule->counter, 1);

@@ -38,6 +38,7 @@
 #include <linux/slab.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
+#include <net/ndisc.h>
 #include <net/netns/generic.h>
 
 #include "hopmark_dp.h"
@@ -641,6 +642,35 @@ static bool hm_is_fragment(struct sk_buff *skb)
 }
 
 /**
+ * hm_is_link_scope() - whether the packet belongs to its link only
+ * @skb: the packet, IPv6 header linear at skb->data (hm_pkt_init())
+ *
+ * Multicast or link-local destination (MLD, router discovery), link-local
+ * or unspecified source (RFC 4291 §2.5.6: never forwarded; DAD), and
+ * Neighbor Discovery (ICMPv6 types 133-137, RFC 4861 §4, e.g. a unicast
+ * NUD probe to a global address from a link-local one) are not part of
+ * the IOAM domain's routed traffic.
+ *
+ * Return: true when the packet is never encapsulated.
+ */
+static bool hm_is_link_scope(struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
+	int dt = ipv6_addr_type(&ip6->daddr);
+	int st = ipv6_addr_type(&ip6->saddr);
+	const u8 *type;
+	u8 _type;
+
+	if ((dt | st) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LINKLOCAL) ||
+	    st == IPV6_ADDR_ANY)
+		return true;
+	if (ip6->nexthdr != NEXTHDR_ICMP)
+		return false;
+	type = skb_header_pointer(skb, sizeof(*ip6), sizeof(_type), &_type);
+	return type && *type >= NDISC_ROUTER_SOLICITATION && *type <= NDISC_REDIRECT;
+}
+
+/**
  * hm_pkt_init() - fill the packet context of a hook
  * @pkt: context to fill
  * @skb: the packet
@@ -804,8 +834,9 @@ static unsigned int hm_nf_local_in(void *priv, struct sk_buff *skb,
  * @skb: the packet, routed
  * @state: hook state (out: egress device)
  *
- * Multicast and link-local destinations (neighbour discovery, MLD) are
- * never encapsulated: the IOAM domain is routed unicast traffic.
+ * Link-scope packets (hm_is_link_scope(): neighbour discovery, MLD,
+ * link-local addresses) are never encapsulated: the IOAM domain is routed
+ * unicast traffic.
  *
  * Return: NF_ACCEPT, always.
  */
@@ -813,7 +844,6 @@ static unsigned int hm_nf_post_routing(void *priv, struct sk_buff *skb,
 				       const struct nf_hook_state *state)
 {
 	struct hopmark_net *hn = hm_pernet(state->net);
-	const struct ipv6hdr *ip6;
 	struct hm_if *hif;
 	struct hm_pkt pkt;
 	u32 f;
@@ -825,9 +855,7 @@ static unsigned int hm_nf_post_routing(void *priv, struct sk_buff *skb,
 				HOPMARK_IF_F_INCREMENTAL_ENCAP);
 	if (!f || !hm_pkt_init(&pkt, skb, state))
 		return NF_ACCEPT;
-	ip6 = ipv6_hdr(skb);
-	if (ipv6_addr_is_multicast(&ip6->daddr) ||
-	    ipv6_addr_type(&ip6->daddr) & IPV6_ADDR_LINKLOCAL)
+	if (hm_is_link_scope(skb))
 		return NF_ACCEPT;
 	if (hm_is_fragment(skb)) {
 		hm_count(hn, hif, HOPMARK_CNT_FRAGMENT);

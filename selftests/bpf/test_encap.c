@@ -426,6 +426,47 @@ static void t_enc_no_match(const struct hm_test *t)
 	enc_check_untouched(&in, 0, 0);
 }
 
+/*
+ * Link-scope packets are never encapsulated, even when a rule matches
+ * (@t->arg): 0 link-local source, 1 unspecified source (DAD), 2 Neighbor
+ * Solicitation from a global source to a destination the rule covers (a
+ * unicast NUD probe), 3 Router Advertisement, 4 multicast and 5 link-local
+ * destination under a default rule. The control, 6, an ICMPv6 type just
+ * past ND (138), is encapsulated.
+ */
+static void t_enc_link_scope(const struct hm_test *t)
+{
+	static const __u8 any[16], mcast[16] = { 0xff, 0x02, [11] = 1, 0xff, [15] = 1 },
+			  ll[16] = { 0xfe, 0x80, [15] = 2 };
+	__u8 *src, *type;
+	struct pkt in;
+
+	set_rule(t->arg >= 4 && t->arg <= 5 ? any : prefix_b48, t->arg >= 4 && t->arg <= 5 ? 0 : 48,
+		 &rule_std, env.if_enc, 1, 1);
+	enc_input(&in, HM_NH_ICMP6, 24, t->arg == 4 ? mcast : t->arg == 5 ? ll : NULL);
+	src = in.b + HM_IP6_OFF + 8;
+	type = in.b + HM_EXT_OFF;
+	switch (t->arg) {
+	case 0:
+		memcpy(src, ll, 16);
+		break;
+	case 1:
+		memset(src, 0, 16);
+		break;
+	case 2:
+		*type = 135;
+		break;
+	case 3:
+		*type = 134;
+		break;
+	case 6:
+		*type = 138;
+		enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+		return;
+	}
+	enc_check_untouched(&in, 0, 0);
+}
+
 static void t_enc_other_if(const struct hm_test *t)
 {
 	struct pkt in;
@@ -532,6 +573,13 @@ void register_encap_tests(void)
 	hm_add_test(t_enc_mtu, 1200, "encap_skips_when_mtu_exceeded");
 	hm_add_test(t_enc_freq, 0, "encap_freq_3_of_5_over_10_packets");
 	hm_add_test(t_enc_no_match, 0, "encap_no_matching_prefix_untouched");
+	hm_add_test(t_enc_link_scope, 0, "encap_link_local_source_untouched");
+	hm_add_test(t_enc_link_scope, 1, "encap_unspecified_source_untouched");
+	hm_add_test(t_enc_link_scope, 2, "encap_neighbor_solicitation_untouched");
+	hm_add_test(t_enc_link_scope, 3, "encap_router_advertisement_untouched");
+	hm_add_test(t_enc_link_scope, 4, "encap_multicast_destination_untouched");
+	hm_add_test(t_enc_link_scope, 5, "encap_link_local_destination_untouched");
+	hm_add_test(t_enc_link_scope, 6, "encap_icmpv6_after_nd_types_inserted");
 	hm_add_test(t_enc_other_if, 0, "encap_rule_for_other_interface_untouched");
 	hm_add_test(t_enc_any_if, 0, "encap_rule_for_any_interface_applies");
 	hm_add_test(t_enc_lpm, 0, "encap_longest_prefix_rule_wins");

@@ -18,6 +18,12 @@ Runs inside one network namespace (ip netns exec). Standard library only.
       port, payload length and whether the pattern is intact, the flow and
       packet index, the Hop-by-Hop and Routing headers as delivered (hex,
       "" when absent) and the receive time.
+
+  hm_dp_pkt.py nd DST --dev IFNAME [--count N] [--link-local]
+      Sends COUNT unicast Neighbor Solicitations for DST to DST (a NUD
+      probe, RFC 4861 §7.3.3; hop limit 255) out of IFNAME, from the
+      interface's link-local address with --link-local, else from the
+      address the kernel picks. Prints {"sent": N}.
 """
 import argparse
 import json
@@ -75,6 +81,30 @@ def cmd_send(a):
     print(json.dumps({"sent": sent, "t0_ns": t0, "t1_ns": t1}))
 
 
+def link_local(dev):
+    """The fe80:: address of @dev, from /proc/net/if_inet6 (scope 0x20)."""
+    with open("/proc/net/if_inet6") as f:
+        for line in f:
+            addr, _, _, scope, _, name = line.split()
+            if name == dev and scope == "20":
+                return socket.inet_ntop(socket.AF_INET6, bytes.fromhex(addr))
+    raise RuntimeError("no link-local address on " + dev)
+
+
+def cmd_nd(a):
+    ifindex = socket.if_nametoindex(a.dev)
+    s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
+    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_UNICAST_HOPS, 255)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, a.dev.encode())
+    if a.link_local:
+        s.bind((link_local(a.dev), 0, 0, ifindex))
+    # Type 135, code 0, checksum (the kernel fills it), reserved, target.
+    ns = struct.pack("!BBHI", 135, 0, 0, 0) + socket.inet_pton(socket.AF_INET6, a.dst)
+    for _ in range(a.count):
+        s.sendto(ns, (a.dst, 0, 0, ifindex))
+    print(json.dumps({"sent": a.count}))
+
+
 def cmd_recv(a):
     s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     try:
@@ -127,11 +157,18 @@ def main():
     pr.add_argument("port", type=int)
     pr.add_argument("--count", type=int, required=True)
     pr.add_argument("--timeout", type=float, default=10.0)
+    pn = sub.add_parser("nd")
+    pn.add_argument("dst")
+    pn.add_argument("--dev", required=True)
+    pn.add_argument("--count", type=int, default=1)
+    pn.add_argument("--link-local", action="store_true")
     a = p.parse_args()
     if a.cmd == "send":
         if not a.sport:
             a.sport = [40000]
         cmd_send(a)
+    elif a.cmd == "nd":
+        cmd_nd(a)
     else:
         cmd_recv(a)
 

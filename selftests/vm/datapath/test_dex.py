@@ -14,6 +14,10 @@ export (DEX on their ingress). Two flows interleaved. Checks:
   dex_seq_per_flow             0, 1, 2, ... per flow at every node
   dex_node_data_*              each node's own data (RFC 9197 §4.4.2)
   dex_packet_not_grown         B receives exactly the option A inserted
+  dex_nd_not_encapsulated      Neighbor Solicitations A sends out of its
+                               DEX_ENCAP interface (from a global and a
+                               link-local source) get no option: not counted
+                               as dex_encap, no event at R1
 """
 import os
 import struct
@@ -39,7 +43,7 @@ def sport_of(headers_hex):
 
 
 def main():
-    tap = Tap(10)
+    tap = Tap(11)
     load_module()
     try:
         topology()
@@ -117,6 +121,15 @@ def main():
         tap.eq([cnt(c["a"], "a-r1", "dex_encap")] +
                [cnt(c[n], IN_IF[n], "dex_export") for n in EXPORTERS],
                [total] * 5, "dex_counted (a encap, every exporter)")
+
+        # Neighbour discovery is link-scope: never part of the domain.
+        nd_lst = Listener("r1", 1)
+        for ll in (False, True):
+            nsrun("a", ["python3", PKT, "nd", ADDR["r1-a"], "--dev", "a-r1",
+                        "--count", "3"] + (["--link-local"] if ll else []))
+        nd_ev = nd_lst.records(grace=1)
+        tap.eq((cnt(counters("a"), "a-r1", "dex_encap"), len(nd_ev)), (total, 0),
+               "dex_nd_not_encapsulated (dex_encap unchanged, no event at R1)")
     except Exception as e:
         tap.diag("error: %s" % e)
     finally:
