@@ -36,7 +36,7 @@ def main():
              "trace-type", 0xf00000)
         genl("r1", "if", "r1-a", "features", F_DEX)
         before = counters("r1")
-        lst = Listener("r1", N, 3000)
+        lst = Listener("r1", N)
         rx = Receiver("b", PORT, N, timeout=60)
         sent = send("a", B_ADDR, PORT, count=N, payload=32)
         got = rx.packets()

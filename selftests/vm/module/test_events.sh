@@ -73,7 +73,7 @@ EOF
 counter() { inb "$HM_CLIENT" -d counters_get | head -n 1 | grep -o " $1=[0-9]*" | cut -d= -f2; }
 
 # ---- unlimited: every record, batched ----
-inb "$HM_CLIENT" monitor events 0 6000 >"$tmp/mon1" &
+inb "$HM_CLIENT" monitor events 0 10000 >"$tmp/mon1" &
 mon=$!
 for _ in $(seq 50); do grep -q subscribed "$tmp/mon1" && break; sleep 0.1; done
 send 100 0
@@ -99,7 +99,7 @@ hm_check "counter_ev_messages_equals_messages_seen" "$msgs" "$(counter ev_messag
 # ---- limited to 10 events/s: a burst of 100 ----
 inb "$HM_CLIENT" counters_reset
 inb "$HM_CLIENT" ns_set ns_id=123 rate_limit=10 >/dev/null
-inb "$HM_CLIENT" monitor events 0 4000 >"$tmp/mon2" &
+inb "$HM_CLIENT" monitor events 0 8000 >"$tmp/mon2" &
 mon=$!
 for _ in $(seq 50); do grep -q subscribed "$tmp/mon2" && break; sleep 0.1; done
 t0=$(date +%s%N)
