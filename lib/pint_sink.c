@@ -76,7 +76,9 @@ struct pint_flow {
  * @lat:	latency scale (decoding codes to ns)
  * @have_lat:	the plan has a latency query
  * @ids:	decoder universe: every switch ID id_min..id_max
- * @topo:	the same as a struct pint_topo (no adjacency: topology-blind)
+ * @topo:	the same as a struct pint_topo (no adjacency: topology-blind),
+ *		or a copy of the one pint_sink_set_topology() lends
+ * @dec_flags:	flags of every flow's decoder (PINT_DEC_F_TOPO_AWARE)
  * @bucket:	flow hash table
  * @order:	flows in arrival order (JSON output)
  * @st:		counters
@@ -87,6 +89,7 @@ struct pint_sink {
 	bool			have_lat;
 	__u32			*ids;
 	struct pint_topo	topo;
+	unsigned int		dec_flags;
 	struct pint_flow	*bucket[PINT_SINK_BUCKETS];
 	struct pint_flow	**order;	/* flows in arrival order */
 	struct pint_sink_stats	st;
@@ -150,6 +153,17 @@ struct pint_sink *pint_sink_new(const struct pint_domain_cfg *cfg)
 	return s;
 }
 
+int pint_sink_set_topology(struct pint_sink *s, const struct pint_topo *topo)
+{
+	if (!topo->nr_nodes || !topo->node_id || !topo->adj_off || !topo->adj)
+		return -EINVAL;
+	if (s->st.flows)
+		return -EBUSY;
+	s->topo = *topo;
+	s->dec_flags = PINT_DEC_F_TOPO_AWARE;
+	return 0;
+}
+
 static void flow_free(struct pint_flow *f)
 {
 	unsigned int h;
@@ -206,7 +220,7 @@ static struct pint_flow *flow_get(struct pint_sink *s, const struct pint_flow_ke
 		return NULL;
 	f->key = *k;
 	if (s->cfg.q_path != PINT_QUERY_NONE) {
-		f->dec = pint_decoder_new(&s->cfg.path, &s->topo, 0, PINT_MAX_HOPS);
+		f->dec = pint_decoder_new(&s->cfg.path, &s->topo, s->dec_flags, PINT_MAX_HOPS);
 		if (!f->dec) {
 			free(f);
 			return NULL;
@@ -429,6 +443,9 @@ struct json_object *pint_sink_to_json(const struct pint_sink *s)
 	json_object_object_add(st, "flows", json_object_new_int64(s->st.flows));
 	json_object_object_add(st, "flows_refused", json_object_new_int64(s->st.flows_refused));
 	json_object_object_add(o, "stats", st);
+	json_object_object_add(o, "decoder", json_object_new_string(
+		s->dec_flags & PINT_DEC_F_TOPO_AWARE ? "topology-aware" : "topology-blind"));
+	json_object_object_add(o, "switches", json_object_new_int64(s->topo.nr_nodes));
 	return o;
 }
 

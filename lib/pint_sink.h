@@ -56,6 +56,22 @@ struct pint_sink_stats {
 struct pint_sink *pint_sink_new(const struct pint_domain_cfg *cfg);
 
 /**
+ * pint_sink_set_topology() - decode paths topology-aware
+ * @s:		state, before its first record
+ * @topo:	the network (borrowed for @s's lifetime): its node IDs, the
+ *		switch IDs hops encode, replace the ID range of the settings
+ *		as the decoder's universe, and its adjacency is required
+ *
+ * Every flow's decoder then keeps only candidates adjacent to the
+ * neighbouring hops' (PINT_DEC_F_TOPO_AWARE, lib/pint_decode.c), which
+ * decodes a path from fewer packets (Documentation/pint.rst).
+ *
+ * Return: 0; -EINVAL when @topo has no node or no adjacency; -EBUSY when
+ * @s already follows flows.
+ */
+int pint_sink_set_topology(struct pint_sink *s, const struct pint_topo *topo);
+
+/**
  * pint_sink_free() - release a state (NULL allowed)
  * @s:		state
  */
@@ -88,7 +104,8 @@ int pint_sink_add(struct pint_sink *s, const void *data, size_t size);
  *          loops, candidates[] (per hop, while incomplete)},
  *   previous_paths: [[ids]...],
  *   latency: [{hop, samples, p50_ns, p90_ns, p99_ns}],
- *   util: {samples, max, last}}...], "stats": {...}, "config": {...}}
+ *   util: {samples, max, last}}...], "stats": {...},
+ *  "decoder": "topology-blind" | "topology-aware", "switches": N}
  *
  * Return: a new json-c object, or NULL on ENOMEM.
  */

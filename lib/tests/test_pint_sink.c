@@ -5,15 +5,18 @@
  * per-hop functions: the decoded path equals the true one, a route change
  * is detected and the new path decoded with the old one kept, latency
  * samples land on the hop that wrote them with quantiles within the
- * compression error, the utilisation is the path's maximum, and malformed
- * records are refused and counted.
+ * compression error, the utilisation is the path's maximum, malformed
+ * records are refused and counted, and with a topology the sink decodes
+ * the same paths from fewer packets.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <json-c/json.h>
 
+#include "gml.h"
 #include "hm_test.h"
+#include "pint_path.h"
 #include "pint_sink.h"
 
 static __u64 rnd(__u64 *s)
@@ -213,11 +216,104 @@ static void pint_frame_parse_matches_definition(void **state)
 	assert_int_equal(pint_frame_parse(f, 20, &fi), -EINVAL);
 }
 
+/* Packets until @s completes the path of a new flow (0: never in @max). */
+static unsigned int packets_to_decode(struct pint_sink *s, const struct pint_domain_cfg *c,
+				      __u64 seed, const __u32 *ids, unsigned int k,
+				      unsigned int max)
+{
+	__u64 lat[8] = { 0 };
+	__u32 u[8] = { 0 };
+	struct pint_record r;
+	unsigned int n;
+	int ret;
+
+	for (n = 1; n <= max; n++) {
+		packet(c, (__u32)rnd(&seed), ids, k, lat, u, &r);
+		ret = pint_sink_add(s, &r, sizeof(r));
+		assert_true(ret >= 0);
+		if (ret & PINT_DEC_NEW_PATH)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * Switches 1..64 on a line, plus 14 - 19 - 16: the path of the namespace
+ * test (11..18) and its detour over 19. The same packets decode the same
+ * path with and without the topology; with it, from at least 20 % fewer
+ * packets in total over 40 flows (the bench measures 68-86 % on the
+ * Topology Zoo's graphs).
+ */
+static void pint_sink_topology_aware_needs_fewer_packets(void **state)
+{
+	static const __u32 path[8] = { 11, 12, 13, 14, 15, 16, 17, 18 };
+	char gml[4096], err[128];
+	struct pint_sink *blind, *aware;
+	unsigned long n_blind = 0, n_aware = 0;
+	struct pint_domain_cfg c;
+	struct gml_graph g;
+	struct pint_topo t;
+	struct json_object *o;
+	unsigned int i, a, b;
+	size_t len;
+
+	len = snprintf(gml, sizeof(gml), "graph [\n");
+	for (i = 1; i <= 64; i++)
+		len += snprintf(gml + len, sizeof(gml) - len, "node [ id %u ]\n", i);
+	for (i = 1; i < 64; i++)
+		len += snprintf(gml + len, sizeof(gml) - len,
+				"edge [ source %u target %u ]\n", i, i + 1);
+	len += snprintf(gml + len, sizeof(gml) - len,
+			"edge [ source 14 target 19 ] edge [ source 19 target 16 ] ]\n");
+	assert_true(len < sizeof(gml));
+	assert_int_equal(gml_parse(gml, len, &g, err, sizeof(err)), 0);
+	gml_to_topo(&g, &t);
+	domain(&c);
+
+	for (i = 0; i < 40; i++) {
+		blind = pint_sink_new(&c);
+		aware = pint_sink_new(&c);
+		assert_non_null(blind);
+		assert_non_null(aware);
+		assert_int_equal(pint_sink_set_topology(aware, &t), 0);
+		b = packets_to_decode(blind, &c, 1000 + i, path, 8, 5000);
+		a = packets_to_decode(aware, &c, 1000 + i, path, 8, 5000);
+		assert_true(a > 0 && b > 0);
+		expect_path(flow0(o = pint_sink_to_json(aware)), path, 8);
+		assert_string_equal(json_object_get_string(json_object_object_get(o, "decoder")),
+				    "topology-aware");
+		assert_int_equal(json_object_get_int(json_object_object_get(o, "switches")), 64);
+		json_object_put(o);
+		expect_path(flow0(o = pint_sink_to_json(blind)), path, 8);
+		assert_string_equal(json_object_get_string(json_object_object_get(o, "decoder")),
+				    "topology-blind");
+		json_object_put(o);
+		n_blind += b;
+		n_aware += a;
+		/* Flows exist now: the topology can no longer change. */
+		assert_int_equal(pint_sink_set_topology(aware, &t), -EBUSY);
+		pint_sink_free(blind);
+		pint_sink_free(aware);
+	}
+	print_message("# packets to decode over 40 flows: %lu topology-blind, %lu topology-aware\n",
+		      n_blind, n_aware);
+	assert_true(n_aware * 10 <= n_blind * 8);
+
+	/* A topology without adjacency cannot constrain anything. */
+	aware = pint_sink_new(&c);
+	assert_non_null(aware);
+	t.adj_off = NULL;
+	assert_int_equal(pint_sink_set_topology(aware, &t), -EINVAL);
+	pint_sink_free(aware);
+	gml_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pint_sink_decodes_path_latency_and_max_util),
 		cmocka_unit_test(pint_sink_refuses_bad_records),
+		cmocka_unit_test(pint_sink_topology_aware_needs_fewer_packets),
 		cmocka_unit_test(pint_frame_parse_matches_definition),
 	};
 
