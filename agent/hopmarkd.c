@@ -32,10 +32,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "gml.h"
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "postcard.h"
 #include "pint_agent.h"
+#include "pint_path.h"
 
 /* Records per ring buffer batch before the batch is written out. */
 #define HM_BATCH_MAX		4096
@@ -79,6 +81,9 @@ struct hm_agent_stats {
  * @qdepth_interval_ms:	--qdepth-interval, 0 = no qdisc polling
  * @quiet:		-q: records go to socket clients only
  * @no_records:		--no-records: no ring buffer, no socket
+ * @pint_topology_path:	--pint-topology FILE, NULL for topology-blind
+ * @pint_graph:		that file's graph (GML), while the agent runs
+ * @pint_topo:		@pint_graph as the PINT decoder's topology
  * @out:		output stream, NULL with -q
  * @epfd:		epoll instance
  * @sig_fd:		signalfd
@@ -112,6 +117,9 @@ struct hm_agent {
 	unsigned int qdepth_interval_ms;
 	int quiet;
 	int no_records;
+	const char *pint_topology_path;
+	struct gml_graph pint_graph;
+	struct pint_topo pint_topo;
 
 	FILE *out;
 	int epfd;
@@ -164,6 +172,8 @@ static void usage(FILE *f)
 "  -q, --quiet                 write records to socket clients only\n"
 "      --no-records            queue depth and TAI offset only (transit node):\n"
 "                              no ring buffer, no socket\n"
+"  -T, --pint-topology FILE    decode PINT paths topology-aware over the GML\n"
+"                              graph in FILE (node ids = switch IDs)\n"
 "  -h, --help                  this help\n"
 "  -V, --version               print the version\n"
 "\n"
@@ -194,6 +204,7 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		{ "qdepth-interval",	required_argument, NULL, 'i' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "no-records",		no_argument,	   NULL, OPT_NO_RECORDS },
+		{ "pint-topology",	required_argument, NULL, 'T' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ "version",		no_argument,	   NULL, 'V' },
 		{}
@@ -202,7 +213,7 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 	int c;
 
 	a->qdepth_interval_ms = 10;
-	while ((c = getopt_long(argc, argv, "o:s:i:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:i:qT:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->output_path = optarg;
@@ -226,6 +237,9 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		case OPT_NO_RECORDS:
 			a->no_records = 1;
 			break;
+		case 'T':
+			a->pint_topology_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(HM_EXIT_OK);
@@ -248,6 +262,23 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 	if (a->no_records && (a->quiet || a->output_path)) {
 		hm_log("--no-records writes no records: drop --quiet/--output");
 		return -EINVAL;
+	}
+	if (a->pint_topology_path) {
+		char err[256];
+		int ret;
+
+		ret = gml_load(a->pint_topology_path, &a->pint_graph, err, sizeof(err));
+		if (ret) {
+			hm_log("--pint-topology: %s", err);
+			return ret;
+		}
+		if (!a->pint_graph.nr_edges) {
+			hm_log("--pint-topology: %s has no links: nothing to decode with",
+			       a->pint_topology_path);
+			gml_free(&a->pint_graph);
+			return -EINVAL;
+		}
+		gml_to_topo(&a->pint_graph, &a->pint_topo);
 	}
 	if (!a->socket_path) {
 		rundir = getenv(HM_RUNDIR_ENV);
@@ -846,13 +877,17 @@ int main(int argc, char **argv)
 
 	if (hm_parse_args(&a, argc, argv)) {
 		free(a.socket_path);
+		gml_free(&a.pint_graph);
 		return HM_EXIT_USAGE;
 	}
 	err = hm_setup(&a);
 	if (!err) {
 		char qd[48] = "no qdisc polling";
 
-		hm_pint_agent_start();
+		hm_pint_agent_start(a.pint_topology_path ? &a.pint_topo : NULL);
+		if (a.pint_topology_path)
+			hm_log("PINT: topology-aware path decoding over %s (%u switches, %u links)",
+			       a.pint_topology_path, a.pint_graph.nr_nodes, a.pint_graph.nr_edges);
 
 		if (a.qdepth_interval_ms)
 			snprintf(qd, sizeof(qd), "qdisc polling every %u ms",
@@ -867,6 +902,7 @@ int main(int argc, char **argv)
 		hm_print_stats(&a, err ? "failed" : "exiting");
 	}
 	hm_pint_agent_stop();
+	gml_free(&a.pint_graph);
 	hm_teardown(&a);
 	return err ? HM_EXIT_FAILURE : HM_EXIT_OK;
 }

@@ -11,8 +11,12 @@
 /* How often the state file is rewritten, ms. */
 #define HM_PINT_STATE_INTERVAL_MS	500
 
+struct pint_topo;
+
 /**
  * hm_pint_agent_start() - start the PINT sink thread
+ * @topo:	network for topology-aware path decoding (borrowed until
+ *		hm_pint_agent_stop()), NULL for topology-blind
  *
  * The thread waits for the node's PINT maps (pint_cfg configured, pint_events
  * pinned), checking every HM_PINT_STATE_INTERVAL_MS, so hopmarkd may start
@@ -23,7 +27,7 @@
  * Return: 0, or negative errno if the thread could not be created (the
  * agent then runs without PINT, and says so).
  */
-int hm_pint_agent_start(void);
+int hm_pint_agent_start(const struct pint_topo *topo);
 
 /**
  * hm_pint_agent_stop() - stop the thread, write the state a last time

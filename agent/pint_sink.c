@@ -32,6 +32,7 @@
 #include "pint_sink.h"
 
 static pthread_t pint_thread;
+static const struct pint_topo *pint_topology;
 static atomic_int pint_stop;
 static int pint_started;
 
@@ -108,9 +109,14 @@ static void refresh(struct pint_agent *pa)
 	if (!(cfg.flags & PINT_DOM_F_CONFIGURED))
 		return;
 	pa->sink = pint_sink_new(&cfg);
-	if (!pa->sink)
+	if (!pa->sink) {
 		fprintf(stderr, "%s: PINT settings not usable: %s\n", HOPMARKD_NAME,
 			strerror(errno));
+		return;
+	}
+	if (pint_topology && pint_sink_set_topology(pa->sink, pint_topology))
+		fprintf(stderr, "%s: PINT topology not usable: decoding topology-blind\n",
+			HOPMARKD_NAME);
 }
 
 static __u64 now_ms(void)
@@ -156,10 +162,11 @@ static void *pint_main(void *arg)
 	return NULL;
 }
 
-int hm_pint_agent_start(void)
+int hm_pint_agent_start(const struct pint_topo *topo)
 {
 	int err;
 
+	pint_topology = topo;
 	atomic_store(&pint_stop, 0);
 	err = pthread_create(&pint_thread, NULL, pint_main, NULL);
 	if (err) {

@@ -949,8 +949,10 @@ static int do_show(int argc, char **argv)
 	} else {
 		print_text_state(all);
 		if (json_object_object_get_ex(all, "source", &v))
-			printf("(flows from the %s)\n", !strcmp(json_object_get_string(v), "agent") ?
-			       "agent's state file" : "ring buffer, read now");
+			printf("(flows from the %s, %s decoding over %lld switches)\n",
+			       !strcmp(json_object_get_string(v), "agent") ?
+			       "agent's state file" : "ring buffer, read now",
+			       jstr(all, "decoder"), jint(all, "switches"));
 	}
 	json_object_put(all);
 	return HM_EXIT_OK;

@@ -305,12 +305,13 @@ hm_setup_cli()
 	hm_on b "$HOPMARK" ioam decap enable dev b-r3
 }
 
-# hm_agent_start NODE OUTFILE - hopmarkd on NODE writing JSON lines to
-# OUTFILE; waits for its monitor socket.
+# hm_agent_start NODE OUTFILE [OPTION...] - hopmarkd on NODE writing JSON
+# lines to OUTFILE, with more OPTIONs; waits for its monitor socket.
 hm_agent_start()
 {
 	local node=$1 out=$2 i
-	hm_bg "$node" "$HOPMARKD" -o "$out" >"$out.log" 2>&1
+	shift 2
+	hm_bg "$node" "$HOPMARKD" -o "$out" "$@" >"$out.log" 2>&1
 	eval "HM_AGENT_PID_$node=$HM_BG_PID"
 	for i in $(seq 50); do
 		[ -S "$(hm_rundir "$node")/hopmarkd.sock" ] && return 0

@@ -20,6 +20,9 @@
 #   pint_route_change_*		r4 reroutes over r9: the sink detects the
 #				change and decodes the new path r1 r2 r3 r4 r9
 #				r6 r7 r8, keeping the old one as previous
+#   pint_topology_aware_*	h2's hopmarkd knows the routers' graph
+#				(--pint-topology, GML written here): every
+#				path above is decoded topology-aware
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 
@@ -47,7 +50,18 @@ pint_setup "path bits 8" "latency bits 8" "util bits 8" || {
 	hm_not_ok "pint_setup"
 	hm_done
 }
-hm_agent_start h2 "$HM_TMP/h2.records" || { hm_not_ok "pint_agent_started"; hm_done; }
+# The routers' graph for the sink: r_i has switch ID 10 + i (pint_id), the
+# chain r1..r8 plus the bypass r4 - r9 - r6. Hosts are not switches.
+{
+	echo "graph ["
+	for n in $PINT_ROUTERS; do echo "  node [ id $(pint_id "$n") label \"$n\" ]"; done
+	for i in $(seq 1 7); do echo "  edge [ source $((10 + i)) target $((11 + i)) ]"; done
+	echo "  edge [ source 14 target 19 ]"
+	echo "  edge [ source 19 target 16 ]"
+	echo "]"
+} >"$HM_TMP/routers.gml"
+hm_agent_start h2 "$HM_TMP/h2.records" --pint-topology "$HM_TMP/routers.gml" ||
+	{ hm_not_ok "pint_agent_started"; hm_done; }
 hm_agent_start r5 "$HM_TMP/r5.records" || { hm_not_ok "pint_agent_r5_started"; hm_done; }
 
 # ---- IPv4 and IPv6 paths
@@ -61,6 +75,9 @@ hm_check "pint_ipv4_hop_count" 8 "$(pint_eval h2 "flow($SP_V4).get('hops')")"
 hm_check "pint_ipv6_path_decoded" "$PATH_OLD" "$(pint_eval h2 "flow($SP_V6).get('path', {}).get('ids')")"
 hm_check "pint_ipv6_hop_count" 8 "$(pint_eval h2 "flow($SP_V6).get('hops')")"
 hm_check "pint_sink_removal_no_error" 0 "$(pint_eval h2 "counter('h2-r8', 'error')")"
+hm_check "pint_topology_aware_decoder" "topology-aware 9" "$(pint_eval h2 "'%s %s' % (s.get('decoder'), s.get('switches'))")"
+hm_check "pint_topology_aware_agent_says_so" 1 \
+	"$(grep -c "PINT: topology-aware path decoding over .*routers.gml (9 switches, 9 links)" "$HM_TMP/h2.records.log")"
 hm_log "packets to decode: IPv4 $(pint_eval h2 "flow($SP_V4)['path'].get('packets_to_decode')"), IPv6 $(pint_eval h2 "flow($SP_V6)['path'].get('packets_to_decode')")"
 
 # ---- IPv4 without DF: untouched, counted at the source, not reported
