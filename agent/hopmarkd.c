@@ -57,6 +57,8 @@
  * @last_qdepth_err:	negative errno of the latest failed poll
  * @tai_updates:	writes of hopmark_node.tai_offset_ns
  * @tai_errors:		failed TAI refreshes
+ * @pruned:		map entries of deleted interfaces forgotten
+ * @prune_errors:	failed hm_prune_gone_ifaces() runs (the first is logged)
  */
 struct hm_agent_stats {
 	__u64	records;
@@ -72,6 +74,8 @@ struct hm_agent_stats {
 	int	last_qdepth_err;
 	__u64	tai_updates;
 	__u64	tai_errors;
+	__u64	pruned;
+	__u64	prune_errors;
 };
 
 /**
@@ -473,11 +477,21 @@ static void hm_check_max_age(struct hm_agent *a)
 		       HM_MAP_NODE, (unsigned long long)age, a->qdepth_interval_ms);
 }
 
-/* Once a second: TAI offset, sink node ID, rate-limited error reports. */
+/*
+ * Once a second: TAI offset, sink node ID, the settings of deleted
+ * interfaces, rate-limited error reports.
+ */
 static void hm_tick(struct hm_agent *a)
 {
 	__u64 n;
 	int ret;
+
+	ret = hm_prune_gone_ifaces();
+	if (ret > 0) {
+		a->stats.pruned += ret;
+		hm_log("forgot %d map entr%s of deleted interfaces", ret, ret == 1 ? "y" : "ies");
+	} else if (ret < 0 && !a->stats.prune_errors++)
+		hm_log("cannot forget the settings of deleted interfaces: %s", strerror(-ret));
 
 	ret = hm_tai_refresh(a->node_fd, &a->node);
 	if (ret < 0) {
@@ -568,7 +582,7 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 
 	fprintf(stderr, HOPMARKD_NAME ": %s: records %llu events_lost %lld decode_errors %llu"
 		" output_errors %llu qdepth_polls %llu qdepth_errors %llu tai_updates %llu"
-		" clients_accepted %llu clients_connected %u clients_dropped_slow %llu"
+		" ifaces_pruned %llu clients_accepted %llu clients_connected %u clients_dropped_slow %llu"
 		" clients_refused %llu\n", what,
 		(unsigned long long)a->stats.records,
 		a->no_records ? 0LL : hm_events_lost(),
@@ -577,6 +591,7 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		(unsigned long long)a->stats.qdepth_polls,
 		(unsigned long long)a->stats.qdepth_errors,
 		(unsigned long long)a->stats.tai_updates,
+		(unsigned long long)a->stats.pruned,
 		(unsigned long long)(ms ? ms->accepted : 0),
 		ms ? ms->connected : 0,
 		(unsigned long long)(ms ? ms->dropped_slow : 0),

@@ -16,6 +16,10 @@
 /**
  * maps_prepare() - make sure every hopmark map exists and is pinned
  *
+ * Also forgets what deleted interfaces left in the maps
+ * (hm_prune_gone_ifaces()), so a configuring command never runs out of
+ * entries to dead devices; failing to is reported, not fatal.
+ *
  * Return: 0, or %HM_EXIT_FAIL after printing why (bpffs not mounted, ...).
  */
 int maps_prepare(void)
@@ -24,8 +28,12 @@ int maps_prepare(void)
 	int err;
 
 	err = hm_maps_create();
-	if (!err)
+	if (!err) {
+		err = hm_prune_gone_ifaces();
+		if (err < 0)
+			hm_errf(err, "warning: cannot forget the settings of deleted interfaces");
 		return 0;
+	}
 	hm_pin_dir(dir, sizeof(dir));
 	if (err == -ENODEV)
 		return hm_errf(0, "%s is not a bpffs: mount one (mount -t bpf bpf %s) or set %s",

@@ -4,20 +4,26 @@
  * exist. Pins follow stock iproute2: <bpffs>/tc/globals/<map name>, with
  * <bpffs> = $TC_BPF_MNT or /sys/fs/bpf, so that `tc ... bpf obj`,
  * `ip link set ... xdp obj`, the hopmark CLI and hopmarkd share one set of
- * maps per node (hopmark_maps.h).
+ * maps per node (hopmark_maps.h); and how entries of deleted interfaces
+ * leave them.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "hopmark.h"
+#include "hopmark_maps.h"
+#include "pint_maps.h"
 #include "bpf/hopmark_maps.skel.h"
 
 /**
@@ -131,4 +137,80 @@ int hm_maps_create(void)
 	err = hopmark_maps__load(skel);
 	hopmark_maps__destroy(skel);
 	return err;
+}
+
+/* Whether no device of this network namespace has @ifindex. */
+static bool hm_ifindex_gone(__u32 ifindex)
+{
+	char name[IF_NAMESIZE];
+
+	return ifindex && !if_indextoname(ifindex, name) && errno == ENXIO;
+}
+
+/*
+ * Delete the entries of map @name whose interface is gone: the key is the
+ * ifindex (a __u32), or with @encap the key is a prefix and the ifindex is
+ * the rule's. Keys are collected first (deleting while walking restarts
+ * the walk); a key buffer fits both kinds.
+ *
+ * Return: entries deleted, or negative errno.
+ */
+static int hm_prune_map(const char *name, bool encap)
+{
+	struct hopmark_encap_key key, next, *gone = NULL;
+	struct hopmark_encap_cfg rule;
+	int fd, n = 0, cap = 0, i, deleted = 0, err = 0;
+	void *prev = NULL;
+	__u32 ifindex;
+
+	fd = hm_map_open(name);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!encap)
+			memcpy(&ifindex, &key, sizeof(ifindex));
+		else if (bpf_map_lookup_elem(fd, &key, &rule))
+			continue;
+		else
+			ifindex = rule.ifindex;
+		if (!hm_ifindex_gone(ifindex))
+			continue;
+		if (n == cap) {
+			struct hopmark_encap_key *g;
+
+			cap = cap ? cap * 2 : 8;
+			g = realloc(gone, cap * sizeof(*gone));
+			if (!g) {
+				err = -ENOMEM;
+				break;
+			}
+			gone = g;
+		}
+		gone[n++] = key;
+	}
+	for (i = 0; i < n; i++)
+		if (!bpf_map_delete_elem(fd, &gone[i]))
+			deleted++;
+	free(gone);
+	close(fd);
+	return err ? err : deleted;
+}
+
+/* See hopmark.h. */
+int hm_prune_gone_ifaces(void)
+{
+	static const char *const by_ifindex[] = {
+		HM_MAP_IFCFG, HM_MAP_STATS, PINT_MAP_IFCFG, PINT_MAP_STATS, PINT_MAP_TXRATE,
+	};
+	int total, ret;
+	size_t i;
+
+	total = hm_prune_map(HM_MAP_ENCAP, true);
+	for (i = 0; total >= 0 && i < sizeof(by_ifindex) / sizeof(by_ifindex[0]); i++) {
+		ret = hm_prune_map(by_ifindex[i], false);
+		total = ret < 0 ? ret : total + ret;
+	}
+	return total;
 }

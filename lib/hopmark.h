@@ -237,4 +237,21 @@ int hm_map_open(const char *name);
  */
 int hm_maps_create(void);
 
+/**
+ * hm_prune_gone_ifaces() - forget the settings of deleted interfaces
+ *
+ * Linux removes a device's programs and qdiscs with it, but not the map
+ * entries keyed by its ifindex. This deletes, in the caller's network
+ * namespace, every entry of hopmark_ifcfg, hopmark_stats, pint_ifcfg,
+ * pint_stats and pint_txrate whose ifindex names no device
+ * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
+ * to such an ifindex, so that the maps (HM_MAX_IFACES entries) do not fill
+ * up as containers' interfaces come and go. Maps not created yet are
+ * skipped.
+ *
+ * Return: number of entries deleted, or negative errno when a map exists
+ * but cannot be read.
+ */
+int hm_prune_gone_ifaces(void);
+
 #endif /* __HOPMARK_H */

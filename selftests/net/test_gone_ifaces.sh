@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# test_gone_ifaces.sh - what a deleted interface leaves in the maps is
+# forgotten. Linux removes the device's programs with it but not the
+# hopmark_ifcfg entry or the hopmark_encap rule keyed by its ifindex;
+# the next configuring `hopmark` command deletes them, and so does a
+# running hopmarkd within its one-second tick. Interfaces that still
+# exist keep their settings.
+#
+# One throwaway network namespace with veth pairs and its own bpffs
+# (TC_BPF_MNT); commands run under `nsenter --net`.
+set -u
+HM_PFX=${HM_PFX:-hmt-gone$$}
+. "$(dirname "$0")/../lib.sh"
+
+NS=$HM_PFX-x
+BPFFS=$HM_RUN_ROOT/$NS/bpf
+RUNDIR=$HM_RUN_ROOT/$NS/run
+
+hm_require_root_netns
+hm_require_built "$HOPMARK" "$HOPMARKD"
+
+AGENT=
+cleanup()
+{
+	[ -z "$AGENT" ] || { kill "$AGENT" 2>/dev/null; wait "$AGENT" 2>/dev/null; }
+	ip netns del "$NS" 2>/dev/null
+	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
+	rm -rf "$HM_RUN_ROOT/$NS"
+	rmdir "$HM_RUN_ROOT" 2>/dev/null
+	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+hm_tmpdir
+
+x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
+
+ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
+mkdir -p "$BPFFS" "$RUNDIR" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
+
+# configure DEV ID PREFIX: transit, an interface ID and an encap rule.
+configure()
+{
+	x ip link add "$1" type veth peer name "$1p" &&
+		x "$HOPMARK" ioam transit enable dev "$1" &&
+		x "$HOPMARK" link set dev "$1" id "$2" &&
+		x "$HOPMARK" ioam encap add "$3" dev "$1" ns 123 trace-type 0xf00000 size 32
+}
+# What the maps hold: "ifname:id ..." and "prefix@dev ...".
+links() { x "$HOPMARK" -j link show | "$PY" -c 'import json, sys; print(" ".join("%s:%s" % (l["ifname"], l["id"]) for l in json.load(sys.stdin)))'; }
+rules() { x "$HOPMARK" -j ioam encap show | "$PY" -c 'import json, sys; print(" ".join("%s@%s" % (r["prefix"], r["dev"]) for r in json.load(sys.stdin)))'; }
+
+x "$HOPMARK" ioam namespace add 123 &&
+	configure g0 10 2001:db8:10::/64 &&
+	configure g1 11 2001:db8:11::/64 ||
+	{ echo "Bail out! configuration"; exit 1; }
+hm_check "configured" "g0:10 g1:11|2001:db8:10::/64@g0 2001:db8:11::/64@g1" "$(links)|$(rules)"
+
+# ---- the CLI: the next configuring command forgets g0
+G0=$(x ip -o link show dev g0 | cut -d: -f1)
+x ip link del g0
+hm_check "deleted_device_left_in_maps" "if$G0:10 g1:11" "$(links)"
+x "$HOPMARK" node set id 5
+hm_check "cli_forgets_deleted_interface" "g1:11" "$(links)"
+hm_check "cli_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)"
+
+# ---- the agent: within its one-second tick
+configure g2 12 2001:db8:12::/64 || { echo "Bail out! configuration of g2"; exit 1; }
+TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR exec nsenter --net="/run/netns/$NS" \
+	"$HOPMARKD" -o "$HM_TMP/records" -i 0 >"$HM_TMP/agent.log" 2>&1 &
+AGENT=$!
+for _ in $(seq 50); do [ -S "$RUNDIR/hopmarkd.sock" ] && break; sleep 0.1; done
+G2=$(x ip -o link show dev g2 | cut -d: -f1)
+x ip link del g2
+for _ in $(seq 50); do [ "$(links)" = "g1:11" ] && break; sleep 0.1; done
+hm_check "agent_forgets_deleted_interface" "g1:11" "$(links)"
+hm_check "agent_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)"
+hm_check "agent_says_so" 1 "$(grep -c 'forgot 2 map entries of deleted interfaces' "$HM_TMP/agent.log")"
+kill "$AGENT"
+wait "$AGENT"
+AGENT=
+hm_check "agent_counts_it" 1 "$(grep -c 'ifaces_pruned 2 ' "$HM_TMP/agent.log")"
+sed "s/^/# /" "$HM_TMP/agent.log"
+hm_log "g0 was ifindex $G0, g2 ifindex $G2"
+hm_done
