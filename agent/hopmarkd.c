@@ -490,8 +490,9 @@ static void hm_tick(struct hm_agent *a)
 	if (ret > 0) {
 		a->stats.pruned += ret;
 		hm_log("forgot %d map entr%s of deleted interfaces", ret, ret == 1 ? "y" : "ies");
-	} else if (ret < 0 && !a->stats.prune_errors++)
+	} else if (ret < 0 && !a->stats.prune_errors++) {
 		hm_log("cannot forget the settings of deleted interfaces: %s", strerror(-ret));
+	}
 
 	ret = hm_tai_refresh(a->node_fd, &a->node);
 	if (ret < 0) {

@@ -211,7 +211,8 @@ int hm_encap(struct __sk_buff *skb)
 					    hm_now_posix_ns(node));
 			hm_if_ids(skb->ingress_ifindex, &v.ingress_if, &v.ingress_if_wide);
 			hm_if_ids(ifindex, &v.egress_if, &v.egress_if_wide);
-			if (hm_queue_state(ifindex, node, &qs)) {
+			if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
+			    hm_queue_state(ifindex, node, &qs)) {
 				v.queue_depth = qs.backlog_bytes;
 				v.buffer_occupancy = qs.node_backlog_bytes;
 			}

@@ -136,8 +136,7 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
  * covered by upper-layer checksums); buffer occupancy is the node total
  * backlog, hopmark_qdepth[0], when fresh (the egress hooks overwrite it
  * with the total of the reading they take queue depth from); the opaque
- * state snapshot is
- * empty (length 0, Schema ID 0xffffff).
+ * state snapshot is empty (length 0, Schema ID 0xffffff).
  */
 static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
 						const struct hopmark_node_cfg *node,
