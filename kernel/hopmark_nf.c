@@ -36,6 +36,7 @@
 #include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/ndisc.h>
@@ -321,23 +322,74 @@ unsigned int hm_egress_mtu(const struct sk_buff *skb)
 	return ip6_skb_dst_mtu((struct sk_buff *)skb);
 }
 
+/*
+ * hm_tcp_gso_excess() - bytes by which a full segment of a TCP/IPv6 GSO
+ * packet would pass @mtu once its headers grow by @grow (0 when it fits),
+ * or -1 when the packet is not one whose segment size can be lowered.
+ */
+static int hm_tcp_gso_excess(const struct sk_buff *skb, unsigned int grow,
+			     unsigned int mtu)
+{
+	unsigned int thoff, seglen;
+
+	if (!skb_is_gso(skb) || !(skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6) ||
+	    !skb_transport_header_was_set(skb))
+		return -1;
+	thoff = skb_transport_header(skb) - skb_network_header(skb);
+	if (skb_headlen(skb) < skb_network_offset(skb) + thoff + sizeof(struct tcphdr))
+		return -1;
+	seglen = thoff + tcp_hdrlen(skb) + skb_shinfo(skb)->gso_size + grow;
+	return seglen > mtu ? seglen - mtu : 0;
+}
+
 /**
  * hm_fits_mtu() - whether the packet still fits the MTU after growing
  * @skb: the packet
  * @grow: bytes its headers would grow by
  * @mtu: egress MTU in bytes, 0 for unknown (nothing fits)
  *
- * A GSO packet fits when each of its segments does.
+ * A GSO packet fits when each of its segments does, or, for TCP over IPv6,
+ * when lowering its segment size (gso_size) makes them fit: hm_gso_fit()
+ * does that after the growth, as bpf_skb_adjust_room() does for the BPF
+ * datapath. Other GSO types (UDP) keep their segment size.
  *
  * Return: true when it fits.
  */
 bool hm_fits_mtu(const struct sk_buff *skb, unsigned int grow, unsigned int mtu)
 {
+	int excess;
+
 	if (!mtu || grow >= mtu)
 		return false;
-	if (skb_is_gso(skb))
-		return skb_gso_validate_network_len(skb, mtu - grow);
-	return skb->len + grow <= mtu;
+	if (!skb_is_gso(skb))
+		return skb->len + grow <= mtu;
+	if (skb_gso_validate_network_len(skb, mtu - grow))
+		return true;
+	excess = hm_tcp_gso_excess(skb, grow, mtu);
+	return excess >= 0 && excess < skb_shinfo(skb)->gso_size;
+}
+
+/**
+ * hm_gso_fit() - lower a grown TCP GSO packet's segment size to the MTU
+ * @skb: the packet, its headers already grown (hm_fits_mtu() said it fits)
+ * @mtu: egress MTU in bytes
+ *
+ * Each segment carries the grown headers and fewer payload bytes; the
+ * segment count is recomputed (gso_segs 0, SKB_GSO_DODGY) when the packet
+ * is segmented, in software or by the device.
+ */
+static void hm_gso_fit(struct sk_buff *skb, unsigned int mtu)
+{
+	int excess;
+
+	if (!skb_is_gso(skb) || skb_gso_validate_network_len(skb, mtu))
+		return;
+	excess = hm_tcp_gso_excess(skb, 0, mtu);
+	if (excess <= 0 || excess >= skb_shinfo(skb)->gso_size)
+		return;
+	skb_decrease_gso_size(skb_shinfo(skb), excess);
+	skb_shinfo(skb)->gso_type |= SKB_GSO_DODGY;
+	skb_shinfo(skb)->gso_segs = 0;
 }
 
 /**
@@ -404,6 +456,8 @@ int hm_hbh_add_option(struct hm_pkt *pkt, struct sk_buff *skb,
 	hm_put_pad(buf + ins + tlv_len, new_len - ins - tlv_len);
 	err = hm_hbh_rewrite(skb, old_len, buf, new_len);
 	local_bh_enable();
+	if (!err && new_len > old_len)
+		hm_gso_fit(skb, hm_egress_mtu(skb));
 	return err;
 }
 
@@ -544,6 +598,8 @@ int hm_hbh_grow_option(struct sk_buff *skb, const struct hm_ioam_opt *opt,
 	buf[1] = new_len / 8 - 1;
 	err = hm_hbh_rewrite(skb, hbh_len, buf, new_len);
 	local_bh_enable();
+	if (!err)
+		hm_gso_fit(skb, mtu);
 	return err;
 }
 

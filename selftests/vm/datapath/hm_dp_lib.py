@@ -226,12 +226,14 @@ class Listener:
 
 
 class Receiver:
-    """hm_dp_pkt.py recv in a node."""
+    """hm_dp_pkt.py recv in a node: COUNT datagrams, or with tcp_bytes one
+    TCP connection of that many bytes (then packets() is one summary)."""
 
-    def __init__(self, node, port, count, timeout=20):
-        self.p = subprocess.Popen(["ip", "netns", "exec", ns(node), "python3", PKT,
-                                   "recv", str(port), "--count", str(count),
-                                   "--timeout", str(timeout)],
+    def __init__(self, node, port, count, timeout=20, tcp_bytes=None):
+        what = ["tcp-recv", str(port), "--bytes", str(tcp_bytes)] if tcp_bytes else \
+            ["recv", str(port), "--count", str(count)]
+        self.p = subprocess.Popen(["ip", "netns", "exec", ns(node), "python3", PKT] +
+                                  what + ["--timeout", str(timeout)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   universal_newlines=True)
         line = self.p.stdout.readline()
@@ -275,6 +277,15 @@ def counters(node):
 
 def cnt(c, ifn, name):
     return c.get(ifn, {}).get(name, 0)
+
+
+def snmp6(node, name):
+    """A counter of the node's /proc/net/snmp6 (per network namespace)."""
+    for line in nsrun(node, ["cat", "/proc/net/snmp6"]).stdout.splitlines():
+        k, v = line.split()
+        if k == name:
+            return int(v)
+    return 0
 
 
 def ifindex(node, ifn):

@@ -19,6 +19,13 @@ Runs inside one network namespace (ip netns exec). Standard library only.
       packet index, the Hop-by-Hop and Routing headers as delivered (hex,
       "" when absent) and the receive time.
 
+  hm_dp_pkt.py tcp-send DST PORT --bytes N
+  hm_dp_pkt.py tcp-recv PORT --bytes N [--timeout S]
+      One TCP connection carrying N bytes of a fixed pattern (the kernel
+      sends it as GSO packets where the device allows). The receiver prints
+      "READY", then {"bytes": received, "sha256": ..}; the sender
+      {"sent": N, "sha256": ..}.
+
   hm_dp_pkt.py nd DST --dev IFNAME [--count N] [--link-local]
       Sends COUNT unicast Neighbor Solicitations for DST to DST (a NUD
       probe, RFC 4861 §7.3.3; hop limit 255) out of IFNAME, from the
@@ -26,6 +33,7 @@ Runs inside one network namespace (ip netns exec). Standard library only.
       address the kernel picks. Prints {"sent": N}.
 """
 import argparse
+import hashlib
 import json
 import select
 import socket
@@ -79,6 +87,41 @@ def cmd_send(a):
             time.sleep(a.interval)
     t1 = time.time_ns()
     print(json.dumps({"sent": sent, "t0_ns": t0, "t1_ns": t1}))
+
+
+def tcp_pattern(n):
+    block = bytes((i * 13 + 5) & 0xff for i in range(65536))
+    return (block * (n // len(block) + 1))[:n]
+
+
+def cmd_tcp_send(a):
+    data = tcp_pattern(a.bytes)
+    s = socket.create_connection((a.dst, a.port), timeout=60)
+    s.sendall(data)
+    s.close()
+    print(json.dumps({"sent": len(data), "sha256": hashlib.sha256(data).hexdigest()}))
+
+
+def cmd_tcp_recv(a):
+    ls = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("::", a.port))
+    ls.listen(1)
+    ls.settimeout(a.timeout)
+    print("READY", flush=True)
+    h, got = hashlib.sha256(), 0
+    try:
+        c, _ = ls.accept()
+        c.settimeout(a.timeout)
+        while got < a.bytes:
+            b = c.recv(1 << 20)
+            if not b:
+                break
+            h.update(b)
+            got += len(b)
+    except socket.timeout:
+        pass
+    print(json.dumps({"bytes": got, "sha256": h.hexdigest()}))
 
 
 def link_local(dev):
@@ -157,6 +200,14 @@ def main():
     pr.add_argument("port", type=int)
     pr.add_argument("--count", type=int, required=True)
     pr.add_argument("--timeout", type=float, default=10.0)
+    pt = sub.add_parser("tcp-send")
+    pt.add_argument("dst")
+    pt.add_argument("port", type=int)
+    pt.add_argument("--bytes", type=int, required=True)
+    pr2 = sub.add_parser("tcp-recv")
+    pr2.add_argument("port", type=int)
+    pr2.add_argument("--bytes", type=int, required=True)
+    pr2.add_argument("--timeout", type=float, default=60.0)
     pn = sub.add_parser("nd")
     pn.add_argument("dst")
     pn.add_argument("--dev", required=True)
@@ -169,6 +220,10 @@ def main():
         cmd_send(a)
     elif a.cmd == "nd":
         cmd_nd(a)
+    elif a.cmd == "tcp-send":
+        cmd_tcp_send(a)
+    elif a.cmd == "tcp-recv":
+        cmd_tcp_recv(a)
     else:
         cmd_recv(a)
 

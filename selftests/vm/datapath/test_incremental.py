@@ -15,7 +15,15 @@ the trace (HOPMARK_EVENT_TRACE). Checks, each printing expected/observed:
   incr_sink_event_*        B's TRACE events equal the delivered option
   incr_untouched_and_counted_*  unknown IOAM-Namespace, NodeLen that does
                            not match the Trace-Type: forwarded as sent
+  incr_gso_tcp_*           a TCP transfer A sends as GSO packets (veth
+                           keeps them whole to B): every node adds its data
+                           and lowers the segment size so segments still
+                           fit the 1500-byte MTU; nothing is refused for
+                           size (no Overflow, no Packet Too Big), B gets
+                           every byte (A's full-size non-GSO segments
+                           go without the option, counted as mtu)
 """
+import json
 import os
 import sys
 import time
@@ -78,7 +86,7 @@ def delivered_trace(tap, pkts, what):
 
 
 def main():
-    tap = Tap(19)
+    tap = Tap(24)
     load_module()
     try:
         topology()
@@ -201,6 +209,43 @@ def main():
                    "incr_untouched_and_counted_%s (delivered as sent, %s at R1-R3)"
                    % (name, counter))
             c = c2
+
+        # 5. TCP with GSO through every node, MTU 1500 everywhere.
+        for n, i in (("r2", "r2-r3"), ("r3", "r3-r2")):
+            nsrun(n, ["ip", "link", "set", i, "mtu", "1500"])
+        enable(4 * NDL // 4)
+        c = {n: counters(n) for n in NODES}
+        ptb = {n: snmp6(n, "Icmp6OutPktTooBigs") for n in ("r1", "r2", "r3")}
+        size = 4 << 20
+        rx = Receiver("b", PORT + 1, 0, timeout=120, tcp_bytes=size)
+        ev = Listener("b", 1 << 30)
+        sent = json.loads(nsrun("a", ["python3", PKT, "tcp-send", B_ADDR, str(PORT + 1),
+                                      "--bytes", str(size)]).stdout.splitlines()[-1])
+        got = rx.packets(timeout=180)
+        events = ev.records()
+        tap.eq((got[0]["bytes"], got[0]["sha256"]) if got else None,
+               (size, sent["sha256"]), "incr_gso_tcp_transfer_intact (4 MiB)")
+        traced = [e for e in events if e.get("type") == "trace"]
+        gso = [e for e in traced if e.get("pkt_len", 0) > 1500]
+        tap.diag("TCP: %d trace events at B, %d of them GSO packets (largest %d bytes)"
+                 % (len(traced), len(gso), max([e["pkt_len"] for e in gso] or [0])))
+        tap.ok(len(gso) > 0, "incr_gso_tcp_gso_packets_traced (events for packets > MTU)",
+               "> 0", len(gso))
+        full = [e for e in traced
+                if (lambda t: not t["overflow"] and len(t["data"]) == 4 * NDL)(
+                    trace_decode(bytes.fromhex(e.get("option", ""))[4:]))]
+        tap.eq(len(full), len(traced), "incr_gso_tcp_every_trace_complete (4 nodes, no Overflow)")
+        c2 = {n: counters(n) for n in NODES}
+        # A's full-size segments that are not GSO cannot grow (TCP chose
+        # their size for the bare MTU): sent without the option, counted.
+        tap.diag("TCP: A sent %d packets without the option (mtu)"
+                 % (cnt(c2["a"], "a-r1", "mtu") - cnt(c["a"], "a-r1", "mtu")))
+        tap.eq([cnt(c2[n], i, k) - cnt(c[n], i, k)
+                for n, i in (("r1", "r1-a"), ("r2", "r2-r1"), ("r3", "r3-r2"))
+                for k in ("mtu", "incr_overflow")], [0] * 6,
+               "incr_gso_tcp_nothing_refused_for_size (mtu, incr_overflow on R1-R3)")
+        tap.eq([snmp6(n, "Icmp6OutPktTooBigs") - ptb[n] for n in ("r1", "r2", "r3")], [0, 0, 0],
+               "incr_gso_tcp_no_packet_too_big (segments fit the MTU)")
     except Exception as e:  # a set-up step failed: report, not crash
         tap.diag("error: %s" % e)
     finally:
