@@ -35,42 +35,12 @@
 #include <linux/netlink.h>
 
 #include "hopmark_genl.h"
+#include "../hm_genl_names.h"
 
 static struct mnl_socket *nl;
 static uint16_t family_id;
 static uint32_t events_grp;
 static unsigned int seq_no;
-
-static const char *const counter_names[__HOPMARK_CNT_MAX] = {
-	[HOPMARK_CNT_INCR_INSERTED]	= "incr_inserted",
-	[HOPMARK_CNT_INCR_OVERFLOW]	= "incr_overflow",
-	[HOPMARK_CNT_INCR_OVERFLOW_SEEN] = "incr_overflow_seen",
-	[HOPMARK_CNT_INCR_ENCAP]	= "incr_encap",
-	[HOPMARK_CNT_E2E_ENCAP]		= "e2e_encap",
-	[HOPMARK_CNT_E2E_DECAP]		= "e2e_decap",
-	[HOPMARK_CNT_DEX_ENCAP]		= "dex_encap",
-	[HOPMARK_CNT_DEX_EXPORT]	= "dex_export",
-	[HOPMARK_CNT_OFLAG_EXPORT]	= "oflag_export",
-	[HOPMARK_CNT_UNKNOWN_NS]	= "unknown_ns",
-	[HOPMARK_CNT_MALFORMED]		= "malformed",
-	[HOPMARK_CNT_FRAGMENT]		= "fragment",
-	[HOPMARK_CNT_MTU]		= "mtu",
-	[HOPMARK_CNT_ERROR]		= "error",
-	[HOPMARK_CNT_EV_QUEUED]		= "ev_queued",
-	[HOPMARK_CNT_EV_SENT]		= "ev_sent",
-	[HOPMARK_CNT_EV_MESSAGES]	= "ev_messages",
-	[HOPMARK_CNT_EV_RATE_LIMITED]	= "ev_rate_limited",
-	[HOPMARK_CNT_EV_NO_LISTENER]	= "ev_no_listener",
-	[HOPMARK_CNT_EV_NOMEM]		= "ev_nomem",
-	[HOPMARK_CNT_EV_SEND_ERR]	= "ev_send_err",
-};
-
-static const char *const event_names[__HOPMARK_EVENT_MAX] = {
-	[HOPMARK_EVENT_DEX]	= "dex",
-	[HOPMARK_EVENT_OFLAG]	= "oflag",
-	[HOPMARK_EVENT_E2E]	= "e2e",
-	[HOPMARK_EVENT_TRACE]	= "trace",
-};
 
 static void __attribute__((noreturn)) usage(void)
 {
@@ -352,10 +322,10 @@ static int counters_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_for_each_nested(c, a) {
 			unsigned int t = mnl_attr_get_type(c);
 
-			if (t >= __HOPMARK_CNT_MAX || !counter_names[t] ||
+			if (t >= __HOPMARK_CNT_MAX || !hm_counter_names[t] ||
 			    mnl_attr_get_payload_len(c) != 8)
 				continue;
-			printf("%s\"%s\":%" PRIu64, sep, counter_names[t],
+			printf("%s\"%s\":%" PRIu64, sep, hm_counter_names[t],
 			       mnl_attr_get_u64(c));
 			sep = ",";
 		}
@@ -398,7 +368,7 @@ static void print_record(const struct nlattr *rec)
 			uint8_t t = mnl_attr_get_u8(a);
 
 			printf(",\"type\":\"%s\"", t < __HOPMARK_EVENT_MAX &&
-			       event_names[t] ? event_names[t] : "unknown");
+			       hm_event_names[t] ? hm_event_names[t] : "unknown");
 			break;
 		}
 		case HOPMARK_REC_ATTR_TIMESTAMP:

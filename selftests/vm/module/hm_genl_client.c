@@ -38,6 +38,7 @@
 #include <linux/netlink.h>
 
 #include "../../../kernel/uapi/hopmark_genl.h"
+#include "../hm_genl_names.h"
 
 enum hm_t { T_U8, T_U16, T_U32, T_U64, T_STR, T_BF32, T_NEST, T_BIN };
 
@@ -84,30 +85,6 @@ static const struct hm_attr_desc rec_attrs[] = {
 	{ "headers", HOPMARK_REC_ATTR_HEADERS, T_BIN },
 	{ "pkt_len", HOPMARK_REC_ATTR_PKT_LEN, T_U32 },
 	{ NULL, 0, 0 }
-};
-
-static const char *const cnt_names[__HOPMARK_CNT_MAX] = {
-	[HOPMARK_CNT_INCR_INSERTED] = "incr_inserted",
-	[HOPMARK_CNT_INCR_OVERFLOW] = "incr_overflow",
-	[HOPMARK_CNT_INCR_OVERFLOW_SEEN] = "incr_overflow_seen",
-	[HOPMARK_CNT_INCR_ENCAP] = "incr_encap",
-	[HOPMARK_CNT_E2E_ENCAP] = "e2e_encap",
-	[HOPMARK_CNT_E2E_DECAP] = "e2e_decap",
-	[HOPMARK_CNT_DEX_ENCAP] = "dex_encap",
-	[HOPMARK_CNT_DEX_EXPORT] = "dex_export",
-	[HOPMARK_CNT_OFLAG_EXPORT] = "oflag_export",
-	[HOPMARK_CNT_UNKNOWN_NS] = "unknown_ns",
-	[HOPMARK_CNT_MALFORMED] = "malformed",
-	[HOPMARK_CNT_FRAGMENT] = "fragment",
-	[HOPMARK_CNT_MTU] = "mtu",
-	[HOPMARK_CNT_ERROR] = "error",
-	[HOPMARK_CNT_EV_QUEUED] = "ev_queued",
-	[HOPMARK_CNT_EV_SENT] = "ev_sent",
-	[HOPMARK_CNT_EV_MESSAGES] = "ev_messages",
-	[HOPMARK_CNT_EV_RATE_LIMITED] = "ev_rate_limited",
-	[HOPMARK_CNT_EV_NO_LISTENER] = "ev_no_listener",
-	[HOPMARK_CNT_EV_NOMEM] = "ev_nomem",
-	[HOPMARK_CNT_EV_SEND_ERR] = "ev_send_err",
 };
 
 static const char *const cmd_names[__HOPMARK_CMD_MAX] = {
@@ -173,8 +150,8 @@ static void print_attr(const struct nlattr *a, const struct hm_attr_desc *set)
 	const struct nlattr *n;
 
 	if (set == NULL) {	/* counters */
-		if (type < __HOPMARK_CNT_MAX && cnt_names[type] && len == 8)
-			printf(" %s=%" PRIu64, cnt_names[type], mnl_attr_get_u64(a));
+		if (type < __HOPMARK_CNT_MAX && hm_counter_names[type] && len == 8)
+			printf(" %s=%" PRIu64, hm_counter_names[type], mnl_attr_get_u64(a));
 		return;
 	}
 	if (!d) {
