@@ -280,35 +280,19 @@ static int hm_reading_cmp(const void *a, const void *b)
  * otherwise once per HM_QDISC_SWEEP_NS, which also clears what an earlier
  * agent or a hand-made update left.
  */
+static bool hm_qdisc_absent(int fd, const void *key, void *ctx)
+{
+	struct hm_qdisc_poll *qp = ctx;
+	struct hm_qdisc_reading probe;
+
+	memcpy(&probe.ifindex, key, sizeof(probe.ifindex));
+	return probe.ifindex && !bsearch(&probe, qp->cur, qp->n_cur, sizeof(*qp->cur),
+					 hm_reading_cmp);
+}
+
 static void hm_qdisc_sweep(struct hm_qdisc_poll *qp)
 {
-	__u32 key, next, *del = NULL;
-	int n_del = 0, cap_del = 0, i;
-	void *prev_key = NULL;
-
-	while (!bpf_map_get_next_key(qp->qdepth_fd, prev_key, &next)) {
-		struct hm_qdisc_reading probe = { .ifindex = next };
-
-		key = next;
-		prev_key = &key;
-		if (next == 0 || bsearch(&probe, qp->cur, qp->n_cur,
-					 sizeof(*qp->cur), hm_reading_cmp))
-			continue;
-		/* Deleting while walking would restart the walk: collect. */
-		if (n_del == cap_del) {
-			__u32 *d;
-
-			cap_del = cap_del ? cap_del * 2 : 8;
-			d = realloc(del, cap_del * sizeof(*del));
-			if (!d)
-				break;
-			del = d;
-		}
-		del[n_del++] = next;
-	}
-	for (i = 0; i < n_del; i++)
-		bpf_map_delete_elem(qp->qdepth_fd, &del[i]);
-	free(del);
+	hm_map_delete_if(qp->qdepth_fd, sizeof(__u32), hm_qdisc_absent, qp);
 }
 
 /* See hopmarkd.h. */

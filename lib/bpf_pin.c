@@ -147,55 +147,75 @@ static bool hm_ifindex_gone(__u32 ifindex)
 	return ifindex && !if_indextoname(ifindex, name) && errno == ENXIO;
 }
 
-/*
- * Delete the entries of map @name whose interface is gone: the key is the
- * ifindex (a __u32), or with @encap the key is a prefix and the ifindex is
- * the rule's. Keys are collected first (deleting while walking restarts
- * the walk); a key buffer fits both kinds.
- *
- * Return: entries deleted, or negative errno.
- */
-static int hm_prune_map(const char *name, bool encap)
+/* See hopmark.h. */
+int hm_map_delete_if(int fd, size_t key_size,
+		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx)
 {
-	struct hopmark_encap_key key, next, *gone = NULL;
-	struct hopmark_encap_cfg rule;
-	int fd, n = 0, cap = 0, i, deleted = 0, err = 0;
+	__u8 *walk, *last, *next, *del = NULL, *d;
+	size_t n = 0, cap = 0, i;
+	int deleted = 0, err = 0;
 	void *prev = NULL;
+
+	walk = malloc(2 * key_size);
+	if (!walk)
+		return -ENOMEM;
+	last = walk;
+	next = walk + key_size;
+	/* Deleting while walking would restart the walk: collect first. */
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(last, next, key_size);
+		prev = last;
+		if (!doomed(fd, last, ctx))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			d = realloc(del, cap * key_size);
+			if (!d) {
+				err = -ENOMEM;
+				n = 0;
+				break;
+			}
+			del = d;
+		}
+		memcpy(del + n++ * key_size, last, key_size);
+	}
+	for (i = 0; i < n; i++)
+		if (!bpf_map_delete_elem(fd, del + i * key_size))
+			deleted++;
+	free(del);
+	free(walk);
+	return err ? err : deleted;
+}
+
+/* The entry's key is an ifindex that names no device. */
+static bool hm_key_ifindex_gone(int fd, const void *key, void *ctx)
+{
 	__u32 ifindex;
+
+	memcpy(&ifindex, key, sizeof(ifindex));
+	return hm_ifindex_gone(ifindex);
+}
+
+/* The hopmark_encap rule is bound to an ifindex that names no device. */
+static bool hm_rule_ifindex_gone(int fd, const void *key, void *ctx)
+{
+	struct hopmark_encap_cfg rule;
+
+	return !bpf_map_lookup_elem(fd, key, &rule) && hm_ifindex_gone(rule.ifindex);
+}
+
+/* Prune map @name with @doomed; a map not created yet has nothing to prune. */
+static int hm_prune_map(const char *name, size_t key_size,
+			bool (*doomed)(int fd, const void *key, void *ctx))
+{
+	int fd, ret;
 
 	fd = hm_map_open(name);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!encap)
-			memcpy(&ifindex, &key, sizeof(ifindex));
-		else if (bpf_map_lookup_elem(fd, &key, &rule))
-			continue;
-		else
-			ifindex = rule.ifindex;
-		if (!hm_ifindex_gone(ifindex))
-			continue;
-		if (n == cap) {
-			struct hopmark_encap_key *g;
-
-			cap = cap ? cap * 2 : 8;
-			g = realloc(gone, cap * sizeof(*gone));
-			if (!g) {
-				err = -ENOMEM;
-				break;
-			}
-			gone = g;
-		}
-		gone[n++] = key;
-	}
-	for (i = 0; i < n; i++)
-		if (!bpf_map_delete_elem(fd, &gone[i]))
-			deleted++;
-	free(gone);
+	ret = hm_map_delete_if(fd, key_size, doomed, NULL);
 	close(fd);
-	return err ? err : deleted;
+	return ret;
 }
 
 /* See hopmark.h. */
@@ -207,9 +227,10 @@ int hm_prune_gone_ifaces(void)
 	int total, ret;
 	size_t i;
 
-	total = hm_prune_map(HM_MAP_ENCAP, true);
+	total = hm_prune_map(HM_MAP_ENCAP, sizeof(struct hopmark_encap_key),
+			     hm_rule_ifindex_gone);
 	for (i = 0; total >= 0 && i < sizeof(by_ifindex) / sizeof(by_ifindex[0]); i++) {
-		ret = hm_prune_map(by_ifindex[i], false);
+		ret = hm_prune_map(by_ifindex[i], sizeof(__u32), hm_key_ifindex_gone);
 		total = ret < 0 ? ret : total + ret;
 	}
 	return total;

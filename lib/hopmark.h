@@ -11,6 +11,7 @@
 #ifndef __HOPMARK_H
 #define __HOPMARK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -236,6 +237,21 @@ int hm_map_open(const char *name);
  * Return: 0 or negative errno (-ENODEV if hm_bpffs_root() is not a bpffs).
  */
 int hm_maps_create(void);
+
+/**
+ * hm_map_delete_if() - delete the entries of a map a predicate picks
+ * @fd:		the map
+ * @key_size:	its key size in bytes
+ * @doomed:	called with @fd, each key and @ctx; true deletes the entry
+ * @ctx:	passed to @doomed
+ *
+ * The keys are collected over the whole walk and deleted after it, since a
+ * deletion during bpf_map_get_next_key() iteration restarts a hash walk.
+ *
+ * Return: number of entries deleted, or -ENOMEM (nothing deleted then).
+ */
+int hm_map_delete_if(int fd, size_t key_size,
+		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx);
 
 /**
  * hm_prune_gone_ifaces() - forget the settings of deleted interfaces

@@ -3,12 +3,15 @@
  * test_maps_create.c - hm_maps_create() and hm_map_open() on a private
  * bpffs instance mounted for the test, the way each simulated node gets its
  * own (hopmark_maps.h): every map pinned under <bpffs>/tc/globals, pins
- * reused by a second call. mount(2) needs CAP_SYS_ADMIN: without it the
+ * reused by a second call; hm_map_delete_if() deletes exactly the entries
+ * its predicate picks, over a walk of the whole hash. mount(2) needs
+ * CAP_SYS_ADMIN: without it the
  * program reports "1..0 # SKIP" (TAP), as the kselftest tiers do.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -82,10 +85,48 @@ static void maps_create_pins_every_map_once(void **state)
 	assert_int_equal(hm_map_open("hopmark_nonexistent"), -ENOENT);
 }
 
+static bool multiple_of_3(int fd, const void *key, void *ctx)
+{
+	__u32 k;
+
+	memcpy(&k, key, sizeof(k));
+	(*(unsigned int *)ctx)++;
+	return k % 3 == 0;
+}
+
+static void map_delete_if_deletes_what_it_picks(void **state)
+{
+	unsigned int calls = 0;
+	__u32 k, v, next, *prev = NULL, left = 0;
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "hmt_del", sizeof(k), sizeof(v), 256, NULL);
+	if (fd < 0)
+		skip();
+	for (k = 1; k <= 200; k++) {
+		v = k * 7;
+		assert_int_equal(bpf_map_update_elem(fd, &k, &v, 0), 0);
+	}
+	assert_int_equal(hm_map_delete_if(fd, sizeof(k), multiple_of_3, &calls), 66);
+	assert_int_equal(calls, 200);	/* every key seen once */
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		assert_true(k % 3 != 0);
+		assert_int_equal(bpf_map_lookup_elem(fd, &k, &v), 0);
+		assert_int_equal(v, k * 7);
+		left++;
+	}
+	assert_int_equal(left, 134);
+	assert_int_equal(hm_map_delete_if(fd, sizeof(k), multiple_of_3, &calls), 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(maps_create_pins_every_map_once),
+		cmocka_unit_test(map_delete_if_deletes_what_it_picks),
 	};
 	int err;
 

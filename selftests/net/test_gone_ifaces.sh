@@ -5,8 +5,9 @@
 # forgotten. Linux removes the device's programs with it but not the
 # hopmark_ifcfg entry or the hopmark_encap rule keyed by its ifindex;
 # the next configuring `hopmark` command deletes them, and so does a
-# running hopmarkd within its one-second tick. Interfaces that still
-# exist keep their settings.
+# running hopmarkd within its one-second tick; its qdisc poller drops the
+# device's hopmark_qdepth entry too. Interfaces that still exist keep
+# their settings.
 #
 # One throwaway network namespace with veth pairs and its own bpffs
 # (TC_BPF_MNT); commands run under `nsenter --net`.
@@ -20,6 +21,7 @@ RUNDIR=$HM_RUN_ROOT/$NS/run
 
 hm_require_root_netns
 hm_require_built "$HOPMARK" "$HOPMARKD"
+command -v bpftool >/dev/null || hm_skip_all "needs bpftool"
 
 AGENT=
 cleanup()
@@ -45,12 +47,19 @@ mkdir -p "$BPFFS" "$RUNDIR" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bp
 configure()
 {
 	x ip link add "$1" type veth peer name "$1p" &&
+		x ip link set "$1" up && x ip link set "$1p" up &&
 		x "$HOPMARK" ioam transit enable dev "$1" &&
 		x "$HOPMARK" link set dev "$1" id "$2" &&
 		x "$HOPMARK" ioam encap add "$3" dev "$1" ns 123 trace-type 0xf00000 size 32
 }
 # What the maps hold: "ifname:id ..." and "prefix@dev ...".
 links() { x "$HOPMARK" -j link show | "$PY" -c 'import json, sys; print(" ".join("%s:%s" % (l["ifname"], l["id"]) for l in json.load(sys.stdin)))'; }
+# The ifindexes hopmark_qdepth holds (hopmarkd's qdisc readings).
+qkeys() {
+	bpftool -j map dump pinned "$BPFFS/tc/globals/hopmark_qdepth" | "$PY" -c '
+import json, sys
+print(" ".join(str(k) for k in sorted(e.get("formatted", e)["key"] for e in json.load(sys.stdin))))'
+}
 rules() { x "$HOPMARK" -j ioam encap show | "$PY" -c 'import json, sys; print(" ".join("%s@%s" % (r["prefix"], r["dev"]) for r in json.load(sys.stdin)))'; }
 
 x "$HOPMARK" ioam namespace add 123 &&
@@ -70,14 +79,18 @@ hm_check "cli_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)
 # ---- the agent: within its one-second tick
 configure g2 12 2001:db8:12::/64 || { echo "Bail out! configuration of g2"; exit 1; }
 TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR exec nsenter --net="/run/netns/$NS" \
-	"$HOPMARKD" -o "$HM_TMP/records" -i 0 >"$HM_TMP/agent.log" 2>&1 &
+	"$HOPMARKD" -o "$HM_TMP/records" >"$HM_TMP/agent.log" 2>&1 &
 AGENT=$!
 for _ in $(seq 50); do [ -S "$RUNDIR/hopmarkd.sock" ] && break; sleep 0.1; done
 G2=$(x ip -o link show dev g2 | cut -d: -f1)
+for _ in $(seq 50); do [[ " $(qkeys) " == *" $G2 "* ]] && break; sleep 0.1; done
+hm_check "agent_polls_qdisc_of_g2" 1 "$([[ " $(qkeys) " == *" $G2 "* ]] && echo 1 || echo 0)"
 x ip link del g2
 for _ in $(seq 50); do [ "$(links)" = "g1:11" ] && break; sleep 0.1; done
 hm_check "agent_forgets_deleted_interface" "g1:11" "$(links)"
 hm_check "agent_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)"
+hm_check "agent_drops_qdepth_entry_of_deleted_interface" 0 \
+	"$([[ " $(qkeys) " == *" $G2 "* ]] && echo 1 || echo 0)"
 hm_check "agent_says_so" 1 "$(grep -c 'forgot 2 map entries of deleted interfaces' "$HM_TMP/agent.log")"
 kill "$AGENT"
 wait "$AGENT"
