@@ -43,13 +43,19 @@ HM_TESTS	:=
 HM_TEST_DEPS	:=
 all:
 
+# libhopmark: each folder adds its sources, then lib/build.mk archives them.
+include lib/common/build.mk
+include lib/ipv6/build.mk
+include lib/ioam/build.mk
+include lib/postcard/build.mk
+include lib/pint/build.mk
 include lib/build.mk
-include lib/pint.mk
-include lib/pint_dyn.mk
 include bpf/build.mk
 include iproute2-ext/build.mk
 include agent/build.mk
 include kernel/build.mk
+include bench/build.mk
+include fuzz/build.mk
 include selftests/build.mk
 
 deps:

@@ -19,8 +19,7 @@ hopmarkd: $(AGENT_BIN)
 $(BUILD)/obj/agent:
 	mkdir -p $@
 
-$(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h lib/hopmark.h \
-		lib/hopmark_maps.h lib/ioam6_trace.h | $(BUILD)/obj/agent
+$(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h $(HM_LIB_HDRS) | $(BUILD)/obj/agent
 	$(CC) $(HM_CFLAGS) -c -o $@ $<
 
 $(AGENT_BIN): $(AGENT_OBJS) $(HM_LIB)
@@ -39,5 +38,4 @@ install-agent: $(AGENT_BIN)
 HM_NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 HM_NL_LIBS	:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
 $(BUILD)/obj/agent/genl_events.o: HM_CFLAGS += $(HM_NL_CFLAGS)
-$(BUILD)/obj/agent/genl_events.o: kernel/uapi/hopmark_genl.h lib/postcard.h
 $(AGENT_BIN): HM_LDLIBS += $(HM_NL_LIBS)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * genl_events.c - hopmarkd's side of the hopmark kernel module's generic
- * netlink family "hopmark" (kernel/uapi/hopmark_genl.h), over libnl-genl-3.
+ * netlink family "hopmark" (lib/common/hopmark_genl.h), over libnl-genl-3.
  *
  * One non-blocking socket in the agent's epoll set listens to three
  * multicast groups:
  *   - hopmark "events": HOPMARK_CMD_EVENT messages, each a batch of
  *     HOPMARK_ATTR_RECORD nests; every record becomes one postcard
- *     (lib/postcard.h) handed to the agent's output path;
+ *     (lib/postcard/postcard.h) handed to the agent's output path;
  *   - hopmark "config": every change made with `hopmark module ...` or
  *     `hopmark export ...`, with the object's new state, so a running agent
  *     follows the configuration without a restart;
@@ -35,8 +35,8 @@
 
 #include "hopmark.h"
 #include "hopmarkd.h"
-#include "postcard.h"
-#include "../kernel/uapi/hopmark_genl.h"
+#include "postcard/postcard.h"
+#include "common/hopmark_genl.h"
 
 /* Receive buffer of the event socket: room for bursts between wakeups. */
 #define HM_GENL_RCVBUF		(4 * 1024 * 1024)

@@ -32,12 +32,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "gml.h"
+#include "pint/gml.h"
 #include "hopmark.h"
 #include "hopmarkd.h"
-#include "postcard.h"
+#include "postcard/postcard.h"
 #include "pint_agent.h"
-#include "pint_path.h"
+#include "pint/pint_path.h"
 
 /* Records per ring buffer batch before the batch is written out. */
 #define HM_BATCH_MAX		4096
@@ -213,7 +213,6 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		{ "version",		no_argument,	   NULL, 'V' },
 		{}
 	};
-	const char *rundir;
 	int c;
 
 	a->qdepth_interval_ms = 10;
@@ -285,10 +284,7 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		gml_to_topo(&a->pint_graph, &a->pint_topo);
 	}
 	if (!a->socket_path) {
-		rundir = getenv(HM_RUNDIR_ENV);
-		if (!rundir || !*rundir)
-			rundir = HM_RUNDIR_DEFAULT;
-		if (asprintf(&a->socket_path, "%s/%s", rundir, HM_SOCK_NAME) < 0)
+		if (asprintf(&a->socket_path, "%s/%s", hm_run_dir(), HM_SOCK_NAME) < 0)
 			return -ENOMEM;
 	}
 	return 0;

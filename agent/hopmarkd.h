@@ -16,12 +16,11 @@
 #include <stdint.h>
 #include <linux/types.h>
 
+#include "common/hopmark_run.h"
+
 #define HOPMARKD_NAME		"hopmarkd"
 #define HOPMARKD_VERSION	"0.1"
 
-#define HM_RUNDIR_ENV		"HOPMARK_RUNDIR"
-#define HM_RUNDIR_DEFAULT	"/run/hopmark"
-#define HM_SOCK_NAME		"hopmarkd.sock"
 
 /* Exit codes (documented in hopmarkd.8). */
 #define HM_EXIT_OK		0	/* stopped by SIGINT or SIGTERM */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * pint_agent.h - hopmarkd's PINT sink (agent/pint_sink.c): a thread that
- * consumes the pint_events ring buffer into lib/pint_sink.c's per-flow
+ * consumes the pint_events ring buffer into lib/pint/pint_sink.c's per-flow
  * inference and keeps $HOPMARK_RUNDIR/pint.json up to date for
  * `hopmark pint show`.
  */

@@ -3,7 +3,7 @@
  * pint_sink.c - hopmarkd's PINT sink: one thread reads the pint_events
  * ring buffer (records come in batches, the datapath wakes the reader only
  * every PINT_EVENTS_WAKEUP_BYTES, so the thread also polls with a
- * timeout), feeds lib/pint_sink.c and rewrites $HOPMARK_RUNDIR/pint.json
+ * timeout), feeds lib/pint/pint_sink.c and rewrites $HOPMARK_RUNDIR/pint.json
  * (atomically: a temporary file renamed over it) every
  * HM_PINT_STATE_INTERVAL_MS. `hopmark pint show` reads that file.
  *
@@ -29,7 +29,7 @@
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "pint_agent.h"
-#include "pint_sink.h"
+#include "pint/pint_sink.h"
 
 static pthread_t pint_thread;
 static const struct pint_topo *pint_topology;
@@ -130,15 +130,13 @@ static __u64 now_ms(void)
 static void *pint_main(void *arg)
 {
 	struct pint_agent pa = { .cfg_fd = -1, .events_fd = -1 };
-	const char *dir = getenv(HM_RUNDIR_ENV);
+	const char *dir = hm_run_dir();
 	__u64 next = 0;
 
 	(void)arg;
-	if (!dir || !*dir)
-		dir = HM_RUNDIR_DEFAULT;
 	mkdir(dir, 0755);
-	snprintf(pa.path, sizeof(pa.path), "%s/%s", dir, PINT_STATE_FILE);
-	snprintf(pa.tmp, sizeof(pa.tmp), "%s/.%s.tmp", dir, PINT_STATE_FILE);
+	snprintf(pa.path, sizeof(pa.path), "%s/%s", dir, HM_PINT_STATE_NAME);
+	snprintf(pa.tmp, sizeof(pa.tmp), "%s/.%s.tmp", dir, HM_PINT_STATE_NAME);
 	while (!atomic_load(&pint_stop)) {
 		if (now_ms() >= next) {
 			refresh(&pa);

@@ -26,3 +26,4 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 # evaluator exits non-zero if any decoded path differs from the true one.
 HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval
+include bench/latency.mk

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # PINT latency quantiles evaluator (bench/pint_latency_eval.c), included by
-# lib/pint_dyn.mk. Not part of `make check`: the unit tests cover the
+# bench/build.mk. Not part of `make check`: the unit tests cover the
 # bounds; this prints the table of Documentation/pint-latency.rst.
 #
 #   make pint-latency-eval         build build/bench/pint-latency-eval

@@ -29,8 +29,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "gml.h"
-#include "pint_path.h"
+#include "pint/gml.h"
+#include "pint/pint_path.h"
 
 #define MAX_BITS	8
 #define MAX_PACKETS	20000000UL

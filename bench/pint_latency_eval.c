@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kll.h"
-#include "pint_latency.h"
+#include "pint/kll.h"
+#include "pint/pint_latency.h"
 
 #define HOPS		5
 #define MIN_NS		1000ULL		/* scale: 1 us .. 10 ms */

@@ -7,7 +7,7 @@
 HM_BPF_NAMES	:= hopmark_maps hopmark_encap hopmark_transit hopmark_decap pint
 HM_BPF_OBJS	:= $(patsubst %,$(BUILD)/bpf/%.bpf.o,$(HM_BPF_NAMES))
 HM_BPF_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,$(HM_BPF_NAMES))
-HM_BPF_HDRS	:= $(wildcard bpf/*.bpf.h) lib/ioam6_trace.h lib/hopmark_maps.h $(wildcard lib/pint_*.h)
+HM_BPF_HDRS	:= $(wildcard bpf/*.bpf.h) $(HM_LIB_HDRS)
 
 .PHONY: bpf install-bpf
 all: $(HM_BPF_OBJS) $(HM_BPF_SKELS)

@@ -13,31 +13,13 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "hopmark_maps.bpf.h"
-#include "ioam6_trace.h"
+#include "common/ether.h"
+#include "ioam/ioam6.h"
+#include "ipv6/ipv6.h"
 
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #endif
-
-/* IPv6 next header values (RFC 8200 §4). */
-#define HM_NEXTHDR_HOP		0
-#define HM_NEXTHDR_TCP		6
-#define HM_NEXTHDR_UDP		17
-#define HM_NEXTHDR_ROUTING	43
-#define HM_NEXTHDR_FRAGMENT	44
-#define HM_NEXTHDR_AUTH		51
-#define HM_NEXTHDR_ICMPV6	58
-#define HM_NEXTHDR_NONE		59
-#define HM_NEXTHDR_DEST		60
-
-/* Neighbor Discovery: Router Solicitation .. Redirect (RFC 4861 §4). */
-#define HM_ICMPV6_ND_FIRST	133
-#define HM_ICMPV6_ND_LAST	137
-
-#define HM_ETH_HLEN		14
-#define HM_IPV6_HLEN		40
-/* Largest Hop-by-Hop header: Hdr Ext Len 255 -> (255 + 1) * 8 bytes. */
-#define HM_HBH_MAX		2048
 
 /*
  * Packet bytes copied for parsing: Ethernet + IPv6 + the largest

@@ -46,7 +46,7 @@ static __always_inline void hm_upper_layer(struct __sk_buff *skb, __u8 nh, __u32
 		nh = ext[0];
 	}
 	rec->proto = nh;
-	if ((nh == HM_NEXTHDR_TCP || nh == HM_NEXTHDR_UDP) &&
+	if ((nh == HM_IPPROTO_TCP || nh == HM_IPPROTO_UDP) &&
 	    !bpf_skb_load_bytes(skb, off, ports, sizeof(ports))) {
 		rec->sport = bpf_ntohs(ports[0]);
 		rec->dport = bpf_ntohs(ports[1]);
@@ -91,7 +91,7 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
 					hm_wr8(s->pkt, off + i, 0);
 		}
 	}
-	if (!rm || rm > plen || rm > HM_HBH_MAX)
+	if (!rm || rm > plen || rm > HM_HBH_MAX_LEN)
 		return 0;
 	/* Removes the rm bytes right after the IPv6 header. */
 	if (bpf_skb_adjust_room(skb, -(__s32)rm, BPF_ADJ_ROOM_NET, 0))
@@ -101,7 +101,7 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
 	ip[1] = plen;
 	bpf_skb_store_bytes(skb, HM_OFF_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM);
 	if (ip[2] == HM_NEXTHDR_HOP) {
-		len = hm_len_1_to(hm_launder(s, ps + r), HM_HBH_MAX);
+		len = hm_len_1_to(hm_launder(s, ps + r), HM_HBH_MAX_LEN);
 		bpf_skb_store_bytes(skb, HM_OFF_HBH, &s->pkt[HM_OFF_HBH], len,
 				    BPF_F_RECOMPUTE_CSUM);
 	}

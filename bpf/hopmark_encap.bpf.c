@@ -55,7 +55,7 @@ static __always_inline int hm_link_scope(struct __sk_buff *skb, const __u8 *hdr)
 	__builtin_memcpy(&s_lo, src + 8, 8);
 	if (!s_hi && !s_lo)
 		return 1;
-	if (hdr[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_ICMPV6 ||
+	if (hdr[HM_OFF_IP6_NEXTHDR] != HM_IPPROTO_ICMPV6 ||
 	    bpf_skb_load_bytes(skb, HM_OFF_HBH, &type, 1))
 		return 0;
 	return type >= HM_ICMPV6_ND_FIRST && type <= HM_ICMPV6_ND_LAST;
@@ -157,7 +157,7 @@ int hm_encap(struct __sk_buff *skb)
 	grow = hm_encap_grow(size, merge);
 	total = L + grow;
 	plen = ((__u32)hdr[HM_OFF_IP6_PLEN] << 8) | hdr[HM_OFF_IP6_PLEN + 1];
-	if (total > HM_HBH_MAX || !plen || plen + grow > 0xffff) {
+	if (total > HM_HBH_MAX_LEN || !plen || plen + grow > 0xffff) {
 		hm_count(ifindex, HM_CNT_ENCAP_ERR);
 		return TC_ACT_OK;
 	}
@@ -231,7 +231,7 @@ int hm_encap(struct __sk_buff *skb)
 	 * adjust_room opened the gap right after the IPv6 header; an old
 	 * Hop-by-Hop header now follows the gap and is rewritten in front.
 	 */
-	len = hm_len_1_to(hm_launder(s, total), HM_HBH_MAX);
+	len = hm_len_1_to(hm_launder(s, total), HM_HBH_MAX_LEN);
 	if (bpf_skb_store_bytes(skb, HM_OFF_HBH, &blk[HM_OFF_HBH], len, 0))
 		goto undo;
 	plen += grow;

@@ -6,14 +6,14 @@
  * (`ip link set ... xdp obj`, `tc filter ... bpf obj`) and libbpf (our CLI
  * and agent, pin root <bpffs>/tc/globals) reuse one set per node. A map's
  * type, key, value and size must therefore never differ between objects:
- * they are defined here only. Layouts are in lib/hopmark_maps.h.
+ * they are defined here only. Layouts are in lib/common/hopmark_maps.h.
  */
 #ifndef __HOPMARK_MAPS_BPF_H
 #define __HOPMARK_MAPS_BPF_H
 
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include "hopmark_maps.h"
+#include "common/hopmark_maps.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -4,7 +4,7 @@
  * value comes from, and its wire encoding.
  *
  * The encoder produces the same bytes as hm_ioam6_node_data_encode() of
- * lib/ioam6_trace.h, but computes every field's offset arithmetically
+ * lib/ioam/ioam6.h, but computes every field's offset arithmetically
  * (hm_tt_words_before()) instead of advancing a cursor, so that all
  * Trace-Types verify as a single path, and writes single bytes at masked
  * offsets, so that it can write straight into an unaligned scratch copy.

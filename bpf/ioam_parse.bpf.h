@@ -17,12 +17,12 @@
 
 /* Offsets in the frame of the IPv6 header fields and of the Hop-by-Hop header. */
 #define HM_OFF_IP6		HM_ETH_HLEN
-#define HM_OFF_IP6_PLEN		(HM_ETH_HLEN + 4)
-#define HM_OFF_IP6_NEXTHDR	(HM_ETH_HLEN + 6)
-#define HM_OFF_IP6_HOPLIM	(HM_ETH_HLEN + 7)
-#define HM_OFF_IP6_SADDR	(HM_ETH_HLEN + 8)
-#define HM_OFF_IP6_DADDR	(HM_ETH_HLEN + 24)
-#define HM_OFF_HBH		(HM_ETH_HLEN + HM_IPV6_HLEN)
+#define HM_OFF_IP6_PLEN		(HM_ETH_HLEN + HM_IPV6_OFF_PAYLOAD_LEN)
+#define HM_OFF_IP6_NEXTHDR	(HM_ETH_HLEN + HM_IPV6_OFF_NEXTHDR)
+#define HM_OFF_IP6_HOPLIM	(HM_ETH_HLEN + HM_IPV6_OFF_HOP_LIMIT)
+#define HM_OFF_IP6_SADDR	(HM_ETH_HLEN + HM_IPV6_OFF_SADDR)
+#define HM_OFF_IP6_DADDR	(HM_ETH_HLEN + HM_IPV6_OFF_DADDR)
+#define HM_OFF_HBH		(HM_ETH_HLEN + HM_IPV6_HDR_LEN)
 
 /*
  * At most this many options are walked in one Hop-by-Hop header. Linux
@@ -129,7 +129,7 @@ static __always_inline __u32 hm_popcount32(__u32 x)
  *
  * RFC 9197 §4.4.2: fields appear in bit order; bits 8-10 are 8 octets, the
  * others 4. hm_tt_words_before(tt, 22) is NodeLen, the same value as
- * hm_ioam6_trace_nodelen() in lib/ioam6_trace.h.
+ * hm_ioam6_trace_nodelen() in lib/ioam/ioam6.h.
  *
  * Return: words of node data before field @k.
  */
@@ -395,7 +395,7 @@ static __always_inline __u32 hm_load_hdrs_skb(struct __sk_buff *skb, __u8 *b)
 	    bpf_skb_load_bytes(skb, 0, b, HM_OFF_HBH + 2))
 		return 0;
 	len = hm_load_hdrs_len(b, skb->len);
-	if (len < HM_OFF_HBH + 2 || len > HM_OFF_HBH + HM_HBH_MAX)
+	if (len < HM_OFF_HBH + 2 || len > HM_OFF_HBH + HM_HBH_MAX_LEN)
 		return 0;
 	if (bpf_skb_load_bytes(skb, 0, b, hm_len_1_to(len, HM_SCRATCH_LEN)))
 		return 0;
@@ -416,7 +416,7 @@ static __always_inline __u32 hm_load_hdrs_xdp(struct xdp_md *ctx, __u8 *b)
 	    bpf_xdp_load_bytes(ctx, 0, b, HM_OFF_HBH + 2))
 		return 0;
 	len = hm_load_hdrs_len(b, pkt_len);
-	if (len < HM_OFF_HBH + 2 || len > HM_OFF_HBH + HM_HBH_MAX)
+	if (len < HM_OFF_HBH + 2 || len > HM_OFF_HBH + HM_HBH_MAX_LEN)
 		return 0;
 	if (bpf_xdp_load_bytes(ctx, 0, b, hm_len_1_to(len, HM_SCRATCH_LEN)))
 		return 0;

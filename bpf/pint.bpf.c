@@ -17,7 +17,7 @@
  *			digest, hop count) on the pint_events ring buffer, in
  *			batches, and removes what the source added
  *
- * The packet ID and the hashes are those of lib/pint_maps.h, bit for bit
+ * The packet ID and the hashes are those of lib/pint/pint_maps.h, bit for bit
  * what userspace computes. Nothing is ever dropped: anything PINT cannot
  * handle is forwarded unchanged and counted in pint_stats.
  * See Documentation/pint-datapath.rst.
@@ -29,6 +29,9 @@
 #include <bpf/bpf_endian.h>
 #include "hopmark_maps.bpf.h"
 #include "pint_maps.bpf.h"
+#include "common/ether.h"
+#include "ipv4/ipv4.h"
+#include "ipv6/ipv6.h"
 
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
@@ -36,32 +39,21 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-#define P_ETH_HLEN	14
-#define P_IP_OFF	P_ETH_HLEN
+#define P_IP_OFF	HM_ETH_HLEN
 /* IPv4 header fields (RFC 791), offsets from the frame start. */
-#define P_IP4_TOTLEN	(P_IP_OFF + 2)
-#define P_IP4_ID	(P_IP_OFF + 4)
-#define P_IP4_FRAG	(P_IP_OFF + 6)
-#define P_IP4_TTL	(P_IP_OFF + 8)
-#define P_IP4_CSUM	(P_IP_OFF + 10)
-#define P_IP4_DF	0x4000
-#define P_IP4_MF	0x2000
-#define P_IP4_OFFMASK	0x1fff
+#define P_IP4_TOTLEN	(P_IP_OFF + HM_IPV4_OFF_TOT_LEN)
+#define P_IP4_ID	(P_IP_OFF + HM_IPV4_OFF_ID)
+#define P_IP4_FRAG	(P_IP_OFF + HM_IPV4_OFF_FRAG)
+#define P_IP4_TTL	(P_IP_OFF + HM_IPV4_OFF_TTL)
+#define P_IP4_CSUM	(P_IP_OFF + HM_IPV4_OFF_CSUM)
 /* IPv6 header fields (RFC 8200). */
-#define P_IP6_PLEN	(P_IP_OFF + 4)
-#define P_IP6_NH	(P_IP_OFF + 6)
-#define P_IP6_HLEN	40
-#define P_HBH_OFF	(P_IP_OFF + P_IP6_HLEN)
-#define P_NH_HOP	0
-#define P_NH_FRAG	44
-#define P_PROTO_ICMP	1
-#define P_PROTO_TCP	6
-#define P_PROTO_UDP	17
-#define P_PROTO_ICMP6	58
+#define P_IP6_PLEN	(P_IP_OFF + HM_IPV6_OFF_PAYLOAD_LEN)
+#define P_IP6_NH	(P_IP_OFF + HM_IPV6_OFF_NEXTHDR)
+#define P_HBH_OFF	(P_IP_OFF + HM_IPV6_HDR_LEN)
 
 /**
  * struct pint_pkt - what the programs parse out of a packet
- * @pid:	packet ID (lib/pint_maps.h)
+ * @pid:	packet ID (lib/pint/pint_maps.h)
  * @family:	4 or 6
  * @proto:	upper-layer protocol (IPv6: after the PINT header)
  * @ttl:	IPv4 TTL / IPv6 Hop Limit as seen
@@ -87,7 +79,7 @@ struct pint_pkt {
 	__u16	plen;
 	__u16	sport;
 	__u16	dport;
-	__u8	ip[P_IP6_HLEN];
+	__u8	ip[HM_IPV6_HDR_LEN];
 };
 
 /* Parse outcomes. */
@@ -160,10 +152,10 @@ static __always_inline void pint_load_l4(struct __sk_buff *skb, __u32 off, __u32
 
 static __always_inline void pint_ports(struct pint_pkt *p, const __u8 *l4)
 {
-	if (p->proto == P_PROTO_TCP || p->proto == P_PROTO_UDP) {
+	if (p->proto == HM_IPPROTO_TCP || p->proto == HM_IPPROTO_UDP) {
 		p->sport = (__u16)l4[0] << 8 | l4[1];
 		p->dport = (__u16)l4[2] << 8 | l4[3];
-	} else if (p->proto == P_PROTO_ICMP || p->proto == P_PROTO_ICMP6) {
+	} else if (p->proto == HM_IPPROTO_ICMP || p->proto == HM_IPPROTO_ICMPV6) {
 		p->sport = (__u16)l4[4] << 8 | l4[5];	/* echo identifier */
 		p->dport = 0;
 	} else {
@@ -194,9 +186,9 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
 	if (ihl < 20 || tot < ihl)
 		return P_ERR;
 	frag = (__u32)p->ip[6] << 8 | p->ip[7];
-	if (frag & (P_IP4_MF | P_IP4_OFFMASK))
+	if (frag & (HM_IPV4_F_MF | HM_IPV4_OFFSET_MASK))
 		return P_FRAGMENT;
-	if (!(frag & P_IP4_DF))
+	if (!(frag & HM_IPV4_F_DF))
 		return P_NO_DF;
 	p->family = 4;
 	p->proto = p->ip[9];
@@ -224,7 +216,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	__u8 l4[PINT_PID_L4_LEN], hbh[PINT_IP6_HBH_LEN];
 	__u32 l4_off = P_HBH_OFF, len, flow;
 
-	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, P_IP6_HLEN))
+	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 6)
 		return P_ERR;
@@ -236,7 +228,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	p->count = 0;
 	p->digest = 0;
 	len = p->plen;
-	if (p->nh == P_NH_HOP && len >= PINT_IP6_HBH_LEN &&
+	if (p->nh == HM_NEXTHDR_HOP && len >= PINT_IP6_HBH_LEN &&
 	    !bpf_skb_load_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
 	    hbh[1] == 0 && hbh[2] == PINT_IP6_OPT_TYPE && hbh[3] == PINT_IP6_OPT_DATA_LEN) {
 		p->has_opt = 1;
@@ -246,7 +238,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 		len -= PINT_IP6_HBH_LEN;
 		l4_off += PINT_IP6_HBH_LEN;
 	}
-	if (p->nh == P_NH_FRAG)
+	if (p->nh == HM_NEXTHDR_FRAGMENT)
 		return P_FRAGMENT;
 	p->proto = p->nh;
 	flow = ((__u32)(p->ip[1] & 0x0f) << 16) | ((__u32)p->ip[2] << 8) | p->ip[3];
@@ -555,7 +547,7 @@ int hm_pint_source(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 
-	if (p.ip[6] == P_NH_HOP) {
+	if (p.ip[6] == HM_NEXTHDR_HOP) {
 		pint_count(ifindex, PINT_CNT_HBH_PRESENT);
 		return TC_ACT_OK;
 	}
@@ -578,7 +570,7 @@ int hm_pint_source(struct __sk_buff *skb)
 	plen = p.plen + PINT_IP6_HBH_LEN;
 	ip[0] = plen >> 8;
 	ip[1] = plen;
-	ip[2] = P_NH_HOP;
+	ip[2] = HM_NEXTHDR_HOP;
 	if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
 	    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
 		pint_count(ifindex, PINT_CNT_ERR);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * pint_maps.bpf.h - the PINT datapath's pinned maps. Layouts are in
- * lib/pint_maps.h; like hopmark_maps.bpf.h, every definition lives here
+ * lib/pint/pint_maps.h; like hopmark_maps.bpf.h, every definition lives here
  * once, pinned by name under <bpffs>/tc/globals so that the CLI, the agent
  * and stock tc share them.
  */
@@ -10,7 +10,7 @@
 
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include "pint_maps.h"
+#include "pint/pint_maps.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

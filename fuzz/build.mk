@@ -7,8 +7,9 @@
 # not taken from libhopmark.a. Not part of `make check`.
 
 FUZZ_SECS	?= 60
-HM_FUZZ_LIB_SRCS := lib/ioam_trace_decode.c lib/ipv6_ioam.c lib/record.c \
-		    lib/record_json.c lib/record_table.c lib/summary.c
+HM_FUZZ_LIB_SRCS := lib/ioam/trace_decode.c lib/ipv6/ipv6_parse.c lib/ioam/record.c \
+		    lib/ioam/record_json.c lib/ioam/record_table.c lib/ioam/summary.c \
+		    lib/common/hm_time.c
 HM_FUZZ_CFLAGS	:= -O1 -g -fsanitize=fuzzer,address,undefined \
 		   -fno-sanitize-recover=undefined -Wall -std=gnu11 \
 		   -D_GNU_SOURCE -I$(CURDIR)/lib

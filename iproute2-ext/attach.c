@@ -30,12 +30,6 @@
 #include "bpf/hopmark_transit.skel.h"
 #include "bpf/hopmark_decap.skel.h"
 
-/* tc filter handle of every hopmark filter ("hm"), and one priority per role. */
-#define HM_TC_HANDLE		0x686d
-#define HM_TC_PRIO_ENCAP	0x4801	/* runs before transit out on a shared egress */
-#define HM_TC_PRIO_TRANSIT_OUT	0x4802
-#define HM_TC_PRIO_DECAP	0x4803
-
 static const struct {
 	const char *name;	/* role as printed */
 	const char *prog;	/* BPF program name */

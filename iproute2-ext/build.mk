@@ -8,7 +8,7 @@
 HM_CLI		:= $(BUILD)/hopmark
 HM_CLI_SRCS	:= $(wildcard iproute2-ext/*.c)
 HM_CLI_OBJS	:= $(patsubst iproute2-ext/%.c,$(BUILD)/obj/cli/%.o,$(HM_CLI_SRCS))
-HM_CLI_HDRS	:= $(wildcard iproute2-ext/*.h) $(wildcard lib/*.h) kernel/uapi/hopmark_genl.h
+HM_CLI_HDRS	:= $(wildcard iproute2-ext/*.h) $(HM_LIB_HDRS)
 HM_CLI_SKELS	:= $(BUILD)/bpf/hopmark_encap.skel.h $(BUILD)/bpf/hopmark_transit.skel.h \
 		   $(BUILD)/bpf/hopmark_decap.skel.h
 

@@ -18,15 +18,8 @@
 #include <string.h>
 #include <pcap/pcap.h>
 
+#include "common/ether.h"
 #include "hopmark_cli.h"
-
-#define ETH_P_IPV6_BE	0x86dd
-#define ETH_P_8021Q_BE	0x8100
-#define ETH_P_8021AD_BE	0x88a8
-#define ETH_P_QINQ1	0x9100
-
-#define IPV6_HDR_LEN	40
-#define NEXTHDR_HOP	0
 
 struct decode_stats {
 	unsigned long frames, ipv6, traces, other_ioam, malformed;
@@ -68,8 +61,8 @@ static bool ipv6_of_frame(int dlt, const __u8 *p, size_t caplen, size_t *off)
 			return false;
 		o = 12;
 		proto = hm_get_be16(p + o);
-		while ((proto == ETH_P_8021Q_BE || proto == ETH_P_8021AD_BE ||
-			proto == ETH_P_QINQ1) && o + 6 <= caplen) {
+		while ((proto == HM_ETH_P_8021Q || proto == HM_ETH_P_8021AD ||
+			proto == HM_ETH_P_QINQ1) && o + 6 <= caplen) {
 			o += 4;
 			proto = hm_get_be16(p + o);
 		}
@@ -92,12 +85,12 @@ static bool ipv6_of_frame(int dlt, const __u8 *p, size_t caplen, size_t *off)
 	case DLT_IPV6:
 #endif
 		o = 0;
-		proto = caplen && (p[0] >> 4) == 6 ? ETH_P_IPV6_BE : 0;
+		proto = caplen && (p[0] >> 4) == 6 ? HM_ETH_P_IPV6 : 0;
 		break;
 	default:
 		return false;
 	}
-	if (proto != ETH_P_IPV6_BE || o + IPV6_HDR_LEN > caplen || (p[o] >> 4) != 6)
+	if (proto != HM_ETH_P_IPV6 || o + HM_IPV6_HDR_LEN > caplen || (p[o] >> 4) != 6)
 		return false;
 	*off = o;
 	return true;
@@ -133,8 +126,6 @@ static void hex(FILE *f, const __u8 *p, size_t n)
  * (32) if Extension-Flags bit 0 (0x80) and Sequence Number (32) if bit 1
  * (0x40); the other Extension-Flags bits are unassigned.
  */
-#define DEX_EXT_FLOW_ID		0x80
-#define DEX_EXT_SEQ		0x40
 
 static void report_dex(FILE *f, const __u8 *d, size_t len)
 {
@@ -149,23 +140,23 @@ static void report_dex(FILE *f, const __u8 *d, size_t len)
 	ext = d[3];
 	fprintf(f, ": namespace %u flags 0x%02x extension-flags 0x%02x trace-type 0x%06x",
 		hm_get_be16(d), d[2], ext, (d[4] << 16) | (d[5] << 8) | d[6]);
-	want = 8 + (ext & DEX_EXT_FLOW_ID ? 4 : 0) + (ext & DEX_EXT_SEQ ? 4 : 0);
-	if ((ext & DEX_EXT_FLOW_ID) && off + 4 <= len) {
+	want = 8 + (ext & HM_IOAM_DEX_EXT_FLOW_ID ? 4 : 0) + (ext & HM_IOAM_DEX_EXT_SEQ ? 4 : 0);
+	if ((ext & HM_IOAM_DEX_EXT_FLOW_ID) && off + 4 <= len) {
 		fprintf(f, " flow-id %u", hm_get_be32(d + off));
 		off += 4;
 	}
-	if ((ext & DEX_EXT_SEQ) && off + 4 <= len) {
+	if ((ext & HM_IOAM_DEX_EXT_SEQ) && off + 4 <= len) {
 		fprintf(f, " sequence %u", hm_get_be32(d + off));
 		off += 4;
 	}
-	if (ext & ~(DEX_EXT_FLOW_ID | DEX_EXT_SEQ))
+	if (ext & ~(HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ))
 		fprintf(f, "; extension-flags bits 0x%02x are unassigned in RFC 9326 (Flow ID is 0x80, Sequence Number 0x40)",
-			ext & ~(DEX_EXT_FLOW_ID | DEX_EXT_SEQ));
+			ext & ~(HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ));
 	if (len > want) {
 		fprintf(f, "; %zu trailing bytes not interpreted: ", len - off);
 		hex(f, d + off, len - off);
 		/* A known non-RFC encoder numbers the flags from the low bit. */
-		if (!(ext & (DEX_EXT_FLOW_ID | DEX_EXT_SEQ)) && (ext & 0x03) == 0x03 &&
+		if (!(ext & (HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ)) && (ext & 0x03) == 0x03 &&
 		    len - off == 8)
 			fprintf(f, " (read least-significant-bit first, 0x03 would give flow-id %u sequence %u)",
 				hm_get_be32(d + off), hm_get_be32(d + off + 4));
@@ -184,12 +175,12 @@ static unsigned int report_other_ioam(unsigned long frame, const __u8 *ip, size_
 	unsigned int found = 0;
 	size_t off, end;
 
-	if (len < IPV6_HDR_LEN + 8 || ip[6] != NEXTHDR_HOP)
+	if (len < HM_IPV6_HDR_LEN + 8 || ip[6] != HM_NEXTHDR_HOP)
 		return 0;
-	end = IPV6_HDR_LEN + (ip[IPV6_HDR_LEN + 1] + 1) * 8;
+	end = HM_IPV6_HDR_LEN + (ip[HM_IPV6_HDR_LEN + 1] + 1) * 8;
 	if (end > len)
 		end = len;
-	off = IPV6_HDR_LEN + 2;
+	off = HM_IPV6_HDR_LEN + 2;
 	while (off < end) {
 		__u8 type = ip[off], olen;
 

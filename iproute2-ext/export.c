@@ -13,7 +13,7 @@
 
 #include "hopmark_cli.h"
 #include "genl.h"
-#include "postcard.h"
+#include "postcard/postcard.h"
 
 #define FIELD_WORDS "node, timestamp, flow, headers, node-data, option or all"
 

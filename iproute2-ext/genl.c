@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * genl.c - generic netlink helpers of the hopmark command (libmnl) for the
- * "hopmark" family of kernel/hopmark.ko (kernel/uapi/hopmark_genl.h).
+ * "hopmark" family of kernel/hopmark.ko (lib/common/hopmark_genl.h).
  *
  * The family id is not fixed: it is resolved by name with the generic
  * netlink controller (CTRL_CMD_GETFAMILY), which also says whether the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * genl.h - the hopmark command's side of the "hopmark" generic netlink
- * family (kernel/uapi/hopmark_genl.h), over libmnl: family resolution,
+ * family (lib/common/hopmark_genl.h), over libmnl: family resolution,
  * request/ack and dump with the kernel's extended ack messages, and the
  * error reporting every module-backed object (ioam incremental, e2e, dex,
  * srh, module, export) shares.
@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <libmnl/libmnl.h>
 
-#include "../kernel/uapi/hopmark_genl.h"
+#include "common/hopmark_genl.h"
 
 /**
  * struct hm_genl - an open generic netlink socket bound to the family

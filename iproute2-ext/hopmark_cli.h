@@ -17,6 +17,7 @@
 #include <linux/types.h>
 
 #include "hopmark.h"
+#include "common/hopmark_run.h"
 
 #define HM_EXIT_OK	0
 #define HM_EXIT_FAIL	1
@@ -127,16 +128,6 @@ struct hm_attach_info {
 	const char *xdp_mode;
 	char name[16];
 };
-
-/*
- * tc filter handle of every filter hopmark attaches ("hm"), and its
- * priority (tc's "pref") per role. attach.c attaches there; `link show`
- * tells these apart from filters added with tc(8).
- */
-#define HM_TC_HANDLE		0x686d
-#define HM_TC_PRIO_ENCAP	0x4801	/* runs before transit out on a shared egress */
-#define HM_TC_PRIO_TRANSIT_OUT	0x4802
-#define HM_TC_PRIO_DECAP	0x4803
 
 const char *role_name(enum hm_role role);
 int role_attach(enum hm_role role, __u32 ifindex, const char *dev);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * maps.c - access to this node's pinned hopmark maps
- * (<bpffs>/tc/globals/hopmark_*, see lib/hopmark_maps.h) for the hopmark
+ * (<bpffs>/tc/globals/hopmark_*, see lib/common/hopmark_maps.h) for the hopmark
  * command. Commands that configure create the maps first (maps_prepare());
  * commands that only show open what exists and say so when nothing does.
  */

@@ -30,9 +30,6 @@
 
 #include "hopmark_cli.h"
 
-#define HM_RUNDIR_ENV		"HOPMARK_RUNDIR"
-#define HM_RUNDIR_DEFAULT	"/run/hopmark"
-#define HM_SOCK_NAME		"hopmarkd.sock"
 #define HM_POLL_MS		200
 /* A record line is a few KB at most (61 hops); longer lines are refused. */
 #define HM_LINE_MAX		(64 * 1024)
@@ -259,14 +256,10 @@ static int monitor_ring(struct mon *m)
 /* Connect to hopmarkd; -ENOENT/-ECONNREFUSED when no agent listens. */
 static int connect_agent(char *path, size_t len)
 {
-	const char *dir = getenv(HM_RUNDIR_ENV);
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, err;
 
-	if (!dir || !*dir)
-		dir = HM_RUNDIR_DEFAULT;
-	snprintf(path, len, "%s/%s", dir, HM_SOCK_NAME);
-	if (strlen(path) >= sizeof(addr.sun_path))
+	if (hm_run_path(path, len, HM_SOCK_NAME) || strlen(path) >= sizeof(addr.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(addr.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

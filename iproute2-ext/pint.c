@@ -11,7 +11,7 @@
  *	hopmark pint query del { path | latency | util }
  *	hopmark pint show [ time SEC ]
  *
- * Settings live in the pinned maps of lib/pint_maps.h; every node of a
+ * Settings live in the pinned maps of lib/pint/pint_maps.h; every node of a
  * domain must be given the same `set` and `query` commands. Programs come
  * from the embedded skeleton of bpf/pint.bpf.c, attached with libbpf's tc
  * API at a fixed handle and one priority per role.
@@ -29,16 +29,9 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
-#include "pint_sink.h"
+#include "pint/pint_sink.h"
 #include "bpf/pint.skel.h"
 
-#define PINT_TC_HANDLE		0x7069	/* "pi" */
-#define PINT_TC_PRIO_SOURCE	0x4811
-#define PINT_TC_PRIO_SINK	0x4812
-#define PINT_TC_PRIO_TRANSIT	0x4813
-
-#define PINT_RUNDIR_ENV		"HOPMARK_RUNDIR"
-#define PINT_RUNDIR_DEFAULT	"/run/hopmark"
 /* An agent state file older than this is not trusted (agent gone). */
 #define PINT_STATE_MAX_AGE_S	5
 
@@ -234,9 +227,9 @@ static void tc_opts(__u32 flag, __u32 ifindex, struct bpf_tc_hook *hook, struct 
 	hook->attach_point = flag == PINT_IF_F_TRANSIT ? BPF_TC_EGRESS : BPF_TC_INGRESS;
 	memset(o, 0, sizeof(*o));
 	o->sz = sizeof(*o);
-	o->handle = PINT_TC_HANDLE;
-	o->priority = flag == PINT_IF_F_SOURCE ? PINT_TC_PRIO_SOURCE :
-		      flag == PINT_IF_F_SINK ? PINT_TC_PRIO_SINK : PINT_TC_PRIO_TRANSIT;
+	o->handle = HM_PINT_TC_HANDLE;
+	o->priority = flag == PINT_IF_F_SOURCE ? HM_PINT_TC_PRIO_SOURCE :
+		      flag == PINT_IF_F_SINK ? HM_PINT_TC_PRIO_SINK : HM_PINT_TC_PRIO_TRANSIT;
 }
 
 static int tc_attach(struct pint *skel, __u32 flag, __u32 ifindex, const char *dev)
@@ -726,13 +719,10 @@ static struct json_object *ifaces_json(void)
 /* The agent's state file, if an agent wrote it recently. */
 static struct json_object *agent_state(void)
 {
-	const char *dir = getenv(PINT_RUNDIR_ENV);
 	char path[PATH_MAX];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : PINT_RUNDIR_DEFAULT,
-		 PINT_STATE_FILE);
-	if (stat(path, &st) || time(NULL) - st.st_mtime > PINT_STATE_MAX_AGE_S)
+	if (hm_run_path(path, sizeof(path), HM_PINT_STATE_NAME) || stat(path, &st) || time(NULL) - st.st_mtime > PINT_STATE_MAX_AGE_S)
 		return NULL;
 	return json_object_from_file(path);
 }

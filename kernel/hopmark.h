@@ -4,7 +4,7 @@
  *
  * The core (hopmark_main.c, hopmark_genl.c, hopmark_events.c) owns the
  * per-network-namespace state configured over the "hopmark" generic netlink
- * family (uapi/hopmark_genl.h) and the event export. The datapath
+ * family (lib/common/hopmark_genl.h) and the event export. The datapath
  * (hopmark_nf.c and the per-option files) reads that state from netfilter
  * hooks and reports through hm_event_queue() and hm_count().
  *
@@ -29,7 +29,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "uapi/hopmark_genl.h"
+#include "common/hopmark_genl.h"
 
 /**
  * struct hm_counters - per-CPU counters, indexed by enum hopmark_counter_attr

@@ -22,51 +22,10 @@
 #include <linux/skbuff.h>
 #include <asm/unaligned.h>
 
+#include "ioam/ioam6.h"
+#include "ipv6/ipv6.h"
+
 #include "hopmark.h"
-
-/* RFC 9486 §2: IPv6 option type of IOAM (act 00, chg 1, rest 10001). */
-#define HM_IPV6_TLV_IOAM	0x31
-
-/* IOAM Option-Types (RFC 9197 §4.1, RFC 9326 §3, IANA "IOAM Option-Type"). */
-#define HM_IOAM_OPT_PREALLOC	0
-#define HM_IOAM_OPT_INCREMENTAL	1
-#define HM_IOAM_OPT_E2E		3
-#define HM_IOAM_OPT_DEX		4
-
-/* Sizes in bytes. */
-#define HM_IOAM_OPT_HDR_LEN	4	/* option type, length, reserved, Option-Type */
-#define HM_IOAM_TRACE_HDR_LEN	8	/* RFC 9197 §4.4 trace option header */
-#define HM_HBH_MAX_LEN		2048	/* (Hdr Ext Len 255 + 1) * 8, RFC 8200 §4.3 */
-#define HM_TLV_DATA_MAX		255	/* Opt Data Len is one octet */
-
-/* IOAM-Trace-Type bits (RFC 9197 §4.4.1); bit 0 is the most significant. */
-#define HM_TT_BIT(n)		(1U << (23 - (n)))
-#define HM_TT_OPAQUE		HM_TT_BIT(22)
-#define HM_TT_MASK		0xffffffU
-
-/* Trace Flags: the Overflow flag (RFC 9197 §4.4, IANA "IOAM Trace-Flags" bit 0). */
-#define HM_TRACE_F_OVERFLOW	0x04	/* in the NodeLen/Flags octet */
-
-/**
- * struct hm_ioam6_trace_hdr - IOAM trace option header (RFC 9197 §4.4)
- * @namespace_id:	IOAM-Namespace, network byte order
- * @nodelen_flags:	NodeLen (high 5 bits, 4-octet words) and the first
- *			three Flags bits (%HM_TRACE_F_OVERFLOW)
- * @remlen:		last Flags bit (0x80) and RemainingLen (low 7 bits,
- *			4-octet words)
- * @trace_type:		IOAM-Trace-Type, 24 bits, network byte order
- * @reserved:		zero on transmission
- *
- * Shared by the Pre-allocated and the Incremental Trace and, for its first
- * four octets' layout only, nothing else.
- */
-struct hm_ioam6_trace_hdr {
-	__be16	namespace_id;
-	u8	nodelen_flags;
-	u8	remlen;
-	u8	trace_type[3];
-	u8	reserved;
-} __packed;
 
 struct hm_dp_net;
 
@@ -140,8 +99,6 @@ bool hm_fits_mtu(const struct sk_buff *skb, unsigned int grow,
 		 unsigned int mtu);
 
 /* ioam6_incremental.c */
-u32 hm_ioam6_nodelen(u32 trace_type);
-unsigned int hm_ioam6_node_data_len(u32 trace_type);
 unsigned int hm_ioam6_fill_node_data(const struct hm_pkt *pkt,
 				     const struct sk_buff *skb,
 				     const struct hm_ns *ns, u32 trace_type,

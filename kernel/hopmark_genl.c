@@ -3,7 +3,7 @@
  * hopmark_genl.c - the "hopmark" generic netlink family
  *
  * Configuration of the per-netns state (hopmark.h) and counters, as laid out
- * in uapi/hopmark_genl.h. Every command has its own strict attribute policy,
+ * in lib/common/hopmark_genl.h. Every command has its own strict attribute policy,
  * so malformed, out-of-range or misplaced attributes are rejected by the
  * netlink core before a handler runs (the extended ACK points at the
  * attribute). Changes need CAP_NET_ADMIN in the user namespace owning the

@@ -572,7 +572,7 @@ int hm_hbh_grow_option(struct sk_buff *skb, const struct hm_ioam_opt *opt,
 
 	if (hm_hbh_len(skb) != hbh_len || a < o + 2 || a > end)
 		return -EBADMSG;
-	if (opt->len - 2 + len > HM_TLV_DATA_MAX)
+	if (opt->len - 2 + len > HM_IPV6_TLV_DATA_MAX)
 		return -ENOSPC;
 	old = skb->data + sizeof(struct ipv6hdr);
 	pad = hm_pad_run(old, end, hbh_len);
@@ -832,7 +832,7 @@ static unsigned int hm_nf_forward(void *priv, struct sk_buff *skb,
 	if (!(hm_features(hif) & HOPMARK_IF_F_INCREMENTAL) ||
 	    !hm_pkt_init(&pkt, skb, state))
 		return NF_ACCEPT;
-	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL, -1, &opt);
+	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL_TRACE, -1, &opt);
 	if (err == -EBADMSG) {
 		hm_count(hn, hif, HOPMARK_CNT_MALFORMED);
 		return NF_ACCEPT;
@@ -873,7 +873,7 @@ static unsigned int hm_nf_local_in(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	if ((f & HOPMARK_IF_F_INCREMENTAL) &&
 	    ipv6_hdr(skb)->nexthdr == NEXTHDR_HOP) {
-		err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL, -1, &opt);
+		err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL_TRACE, -1, &opt);
 		if (!err)
 			hm_incr_sink(&pkt, skb, &opt);
 		else if (err == -EBADMSG)

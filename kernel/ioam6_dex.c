@@ -18,9 +18,6 @@
  */
 #include "hopmark_dp.h"
 
-#define HM_DEX_HDR_LEN		8	/* Namespace-ID .. Reserved */
-#define HM_DEX_EXT_FLOW_ID	0x80
-#define HM_DEX_EXT_SEQ		0x40
 
 /**
  * hm_dex_export() - a node exports what a DEX option asks for
@@ -47,12 +44,12 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
 	u8 ext;
 
 	p = skb->data + opt->off;
-	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN) {
+	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
 	ext = p[HM_IOAM_OPT_HDR_LEN + 3];
-	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN + 4 * hweight8(ext)) {
+	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN + 4 * hweight8(ext)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
@@ -67,13 +64,13 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
 	ev.ifindex = pkt->in->ifindex;
 	ev.trace_type = get_unaligned_be24(p + HM_IOAM_OPT_HDR_LEN + 4);
 	ev.tstamp_ns = pkt->now_ns;
-	off = HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN;
-	if (ext & HM_DEX_EXT_FLOW_ID) {
+	off = HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN;
+	if (ext & HM_IOAM_DEX_EXT_FLOW_ID) {
 		ev.flow_id = get_unaligned_be32(p + off);
 		ev.flags |= HM_EV_F_FLOW_ID;
 		off += 4;
 	}
-	if (ext & HM_DEX_EXT_SEQ) {
+	if (ext & HM_IOAM_DEX_EXT_SEQ) {
 		ev.seq = get_unaligned_be32(p + off);
 		ev.flags |= HM_EV_F_SEQ;
 	}
@@ -100,14 +97,14 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
  */
 void hm_dex_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
-	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_DEX_HDR_LEN + 8];
+	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN + 8];
 	struct hm_ioam_opt found;
 	u32 tt, flow_id;
 	u16 ns_id;
 	int err;
 
 	ns_id = READ_ONCE(pkt->out_if->encap_ns);
-	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_TT_MASK;
+	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_IOAM_TT_MASK;
 	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;
@@ -127,7 +124,7 @@ void hm_dex_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 	tlv[3] = HM_IOAM_OPT_DEX;
 	put_unaligned_be16(ns_id, tlv + 4);
 	tlv[6] = 0;
-	tlv[7] = HM_DEX_EXT_FLOW_ID | HM_DEX_EXT_SEQ;
+	tlv[7] = HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ;
 	put_unaligned_be24(tt, tlv + 8);
 	tlv[11] = 0;
 	put_unaligned_be32(flow_id, tlv + 12);

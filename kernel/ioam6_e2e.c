@@ -19,25 +19,6 @@
  */
 #include "hopmark_dp.h"
 
-#define HM_E2E_HDR_LEN		4	/* Namespace-ID, IOAM-E2E-Type */
-#define HM_E2E_SEQ64		0x8000
-#define HM_E2E_SEQ32		0x4000
-#define HM_E2E_TS_SEC		0x2000
-#define HM_E2E_TS_SUBSEC	0x1000
-
-/**
- * hm_e2e_data_len() - bytes of E2E data an IOAM-E2E-Type selects
- * @e2e_type: IOAM-E2E-Type, host order
- *
- * Return: bytes (0..20).
- */
-static unsigned int hm_e2e_data_len(u16 e2e_type)
-{
-	return (e2e_type & HM_E2E_SEQ64 ? 8 : 0) +
-	       (e2e_type & HM_E2E_SEQ32 ? 4 : 0) +
-	       (e2e_type & HM_E2E_TS_SEC ? 4 : 0) +
-	       (e2e_type & HM_E2E_TS_SUBSEC ? 4 : 0);
-}
 
 /**
  * hm_e2e_encap() - the encapsulating node inserts an E2E option
@@ -53,7 +34,7 @@ static unsigned int hm_e2e_data_len(u16 e2e_type)
  */
 void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
-	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_E2E_HDR_LEN + 20];
+	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN + 20];
 	struct hm_ioam_opt found;
 	u16 ns_id, e2e_type;
 	unsigned int len;
@@ -73,7 +54,7 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
-	if (e2e_type & (HM_E2E_SEQ64 | HM_E2E_SEQ32))
+	if (e2e_type & (HM_IOAM_E2E_SEQ64 | HM_IOAM_E2E_SEQ32))
 		seq = hm_flow_next_seq(pkt, HM_SEQ_E2E, hm_flow_id(skb));
 
 	tlv[0] = HM_IPV6_TLV_IOAM;
@@ -81,20 +62,20 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 	tlv[3] = HM_IOAM_OPT_E2E;
 	put_unaligned_be16(ns_id, tlv + 4);
 	put_unaligned_be16(e2e_type, tlv + 6);
-	len = HM_IOAM_OPT_HDR_LEN + HM_E2E_HDR_LEN;
-	if (e2e_type & HM_E2E_SEQ64) {
+	len = HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN;
+	if (e2e_type & HM_IOAM_E2E_SEQ64) {
 		put_unaligned_be64(seq, tlv + len);
 		len += 8;
 	}
-	if (e2e_type & HM_E2E_SEQ32) {
+	if (e2e_type & HM_IOAM_E2E_SEQ32) {
 		put_unaligned_be32(seq, tlv + len);
 		len += 4;
 	}
-	if (e2e_type & HM_E2E_TS_SEC) {
+	if (e2e_type & HM_IOAM_E2E_TS_SEC) {
 		put_unaligned_be32(div_u64(pkt->now_ns, NSEC_PER_SEC), tlv + len);
 		len += 4;
 	}
-	if (e2e_type & HM_E2E_TS_SUBSEC) {
+	if (e2e_type & HM_IOAM_E2E_TS_FRAC) {
 		u32 rem;
 
 		div_u64_rem(pkt->now_ns, NSEC_PER_SEC, &rem);
@@ -143,7 +124,7 @@ void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 		return;
 	}
 	p = skb->data + opt.off;
-	if (opt.len < HM_IOAM_OPT_HDR_LEN + HM_E2E_HDR_LEN ||
+	if (opt.len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN ||
 	    opt.len > HOPMARK_REC_OPTION_MAX) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
@@ -154,8 +135,8 @@ void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;
 	}
-	if (opt.len < HM_IOAM_OPT_HDR_LEN + HM_E2E_HDR_LEN +
-		      hm_e2e_data_len(e2e_type)) {
+	if (opt.len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN +
+		      hm_ioam6_e2e_data_len(e2e_type)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
@@ -165,13 +146,13 @@ void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 	ev.ifindex = pkt->in->ifindex;
 	ev.ns_id = ns_id;
 	ev.tstamp_ns = pkt->now_ns;
-	off = HM_IOAM_OPT_HDR_LEN + HM_E2E_HDR_LEN;
-	if (e2e_type & HM_E2E_SEQ64) {
+	off = HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN;
+	if (e2e_type & HM_IOAM_E2E_SEQ64) {
 		ev.seq = get_unaligned_be32(p + off + 4);
 		ev.flags |= HM_EV_F_SEQ;
 		off += 8;
 	}
-	if (e2e_type & HM_E2E_SEQ32) {
+	if (e2e_type & HM_IOAM_E2E_SEQ32) {
 		ev.seq = get_unaligned_be32(p + off);
 		ev.flags |= HM_EV_F_SEQ;
 	}

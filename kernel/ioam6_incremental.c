@@ -20,41 +20,6 @@
 
 #include "hopmark_dp.h"
 
-#define HM_U16_UNAVAILABLE	0xffffU
-#define HM_U24_UNAVAILABLE	0xffffffU
-#define HM_U32_UNAVAILABLE	0xffffffffU
-#define HM_U64_UNAVAILABLE	0xffffffffffffffffULL
-
-/**
- * hm_ioam6_nodelen() - NodeLen implied by an IOAM-Trace-Type
- * @trace_type: 24-bit IOAM-Trace-Type, host order, bit 0 = 0x800000
- *
- * RFC 9197 §4.4: bits 0-7 and 11 are 4-octet fields, bits 8-10 8-octet
- * fields, undefined bits 12-21 4 octets of all ones each; the opaque state
- * snapshot (bit 22) is variable and not counted, bit 23 is reserved.
- *
- * Return: NodeLen in 4-octet words.
- */
-u32 hm_ioam6_nodelen(u32 trace_type)
-{
-	u32 t = trace_type & HM_TT_MASK;
-
-	return hweight32(t & 0xfffffc) +
-	       hweight32(t & (HM_TT_BIT(8) | HM_TT_BIT(9) | HM_TT_BIT(10)));
-}
-
-/**
- * hm_ioam6_node_data_len() - bytes of this node's data for a Trace-Type
- * @trace_type: 24-bit IOAM-Trace-Type, host order
- *
- * Return: NodeLen * 4, plus 4 for an empty opaque state snapshot (bit 22).
- */
-unsigned int hm_ioam6_node_data_len(u32 trace_type)
-{
-	return hm_ioam6_nodelen(trace_type) * 4 +
-	       (trace_type & HM_TT_OPAQUE ? 4 : 0);
-}
-
 /**
  * hm_queue_depth() - backlog of the egress queue (RFC 9197 §4.4.2.7)
  * @dev: egress device, or NULL
@@ -71,14 +36,14 @@ static u32 hm_queue_depth(const struct net_device *dev, const struct sk_buff *sk
 	u16 idx;
 
 	if (!dev || !(dev->flags & IFF_UP) || !dev->real_num_tx_queues)
-		return HM_U32_UNAVAILABLE;
+		return HM_IOAM_U32_UNAVAILABLE;
 	idx = skb_get_queue_mapping(skb);
 	if (idx >= dev->real_num_tx_queues)
 		idx = 0;
 	txq = netdev_get_tx_queue(dev, idx);
 	q = rcu_dereference(txq->qdisc);
 	if (!q)
-		return HM_U32_UNAVAILABLE;
+		return HM_IOAM_U32_UNAVAILABLE;
 	qdisc_qstats_qlen_backlog(q, &qlen, &backlog);
 	return backlog;
 }
@@ -107,75 +72,75 @@ unsigned int hm_ioam6_fill_node_data(const struct hm_pkt *pkt,
 				     const struct hm_ns *ns, u32 trace_type,
 				     u8 *buf)
 {
-	u16 in_id = pkt->in_if ? READ_ONCE(pkt->in_if->if_id) : HM_U16_UNAVAILABLE;
-	u16 out_id = pkt->out_if ? READ_ONCE(pkt->out_if->if_id) : HM_U16_UNAVAILABLE;
+	u16 in_id = pkt->in_if ? READ_ONCE(pkt->in_if->if_id) : HM_IOAM_U16_UNAVAILABLE;
+	u16 out_id = pkt->out_if ? READ_ONCE(pkt->out_if->if_id) : HM_IOAM_U16_UNAVAILABLE;
 	u32 sec = div_u64(pkt->now_ns, NSEC_PER_SEC);
 	u32 usec = div_u64(pkt->now_ns - (u64)sec * NSEC_PER_SEC, NSEC_PER_USEC);
 	u8 *p = buf;
 	unsigned int i;
 
-	if (trace_type & HM_TT_BIT(0)) {
+	if (trace_type & HM_IOAM_TT_BIT(0)) {
 		put_unaligned_be32((u32)pkt->hop_limit << 24 | hm_node_id(pkt->hn), p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(1)) {
-		put_unaligned_be16(pkt->in ? in_id : HM_U16_UNAVAILABLE, p);
-		put_unaligned_be16(pkt->out ? out_id : HM_U16_UNAVAILABLE, p + 2);
+	if (trace_type & HM_IOAM_TT_BIT(1)) {
+		put_unaligned_be16(pkt->in ? in_id : HM_IOAM_U16_UNAVAILABLE, p);
+		put_unaligned_be16(pkt->out ? out_id : HM_IOAM_U16_UNAVAILABLE, p + 2);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(2)) {
+	if (trace_type & HM_IOAM_TT_BIT(2)) {
 		put_unaligned_be32(sec, p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(3)) {
+	if (trace_type & HM_IOAM_TT_BIT(3)) {
 		put_unaligned_be32(usec, p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(4)) {
-		put_unaligned_be32(HM_U32_UNAVAILABLE, p);
+	if (trace_type & HM_IOAM_TT_BIT(4)) {
+		put_unaligned_be32(HM_IOAM_U32_UNAVAILABLE, p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(5)) {
+	if (trace_type & HM_IOAM_TT_BIT(5)) {
 		put_unaligned_be32(READ_ONCE(ns->has_data) ? READ_ONCE(ns->data) :
-				   HM_U32_UNAVAILABLE, p);
+				   HM_IOAM_U32_UNAVAILABLE, p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(6)) {
+	if (trace_type & HM_IOAM_TT_BIT(6)) {
 		put_unaligned_be32(hm_queue_depth(pkt->out, skb), p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(7)) {
-		put_unaligned_be32(HM_U32_UNAVAILABLE, p);
+	if (trace_type & HM_IOAM_TT_BIT(7)) {
+		put_unaligned_be32(HM_IOAM_U32_UNAVAILABLE, p);
 		p += 4;
 	}
-	if (trace_type & HM_TT_BIT(8)) {
+	if (trace_type & HM_IOAM_TT_BIT(8)) {
 		put_unaligned_be64((u64)pkt->hop_limit << 56 | hm_node_id_wide(pkt->hn), p);
 		p += 8;
 	}
-	if (trace_type & HM_TT_BIT(9)) {
+	if (trace_type & HM_IOAM_TT_BIT(9)) {
 		put_unaligned_be32(pkt->in_if ? READ_ONCE(pkt->in_if->if_id_wide) :
-				   HM_U32_UNAVAILABLE, p);
+				   HM_IOAM_U32_UNAVAILABLE, p);
 		put_unaligned_be32(pkt->out_if ? READ_ONCE(pkt->out_if->if_id_wide) :
-				   HM_U32_UNAVAILABLE, p + 4);
+				   HM_IOAM_U32_UNAVAILABLE, p + 4);
 		p += 8;
 	}
-	if (trace_type & HM_TT_BIT(10)) {
+	if (trace_type & HM_IOAM_TT_BIT(10)) {
 		put_unaligned_be64(READ_ONCE(ns->has_data_wide) ?
-				   READ_ONCE(ns->data_wide) : HM_U64_UNAVAILABLE, p);
+				   READ_ONCE(ns->data_wide) : HM_IOAM_U64_UNAVAILABLE, p);
 		p += 8;
 	}
-	if (trace_type & HM_TT_BIT(11)) {
-		put_unaligned_be32(HM_U32_UNAVAILABLE, p);
+	if (trace_type & HM_IOAM_TT_BIT(11)) {
+		put_unaligned_be32(HM_IOAM_U32_UNAVAILABLE, p);
 		p += 4;
 	}
 	for (i = 12; i < 22; i++) {
-		if (trace_type & HM_TT_BIT(i)) {
-			put_unaligned_be32(HM_U32_UNAVAILABLE, p);
+		if (trace_type & HM_IOAM_TT_BIT(i)) {
+			put_unaligned_be32(HM_IOAM_U32_UNAVAILABLE, p);
 			p += 4;
 		}
 	}
-	if (trace_type & HM_TT_OPAQUE) {
-		put_unaligned_be32(HM_U24_UNAVAILABLE, p);	/* length 0 */
+	if (trace_type & HM_IOAM_TT_OPAQUE) {
+		put_unaligned_be32(HM_IOAM_U24_UNAVAILABLE, p);	/* length 0 */
 		p += 4;
 	}
 	return p - buf;
@@ -196,7 +161,7 @@ static int hm_incr_set_overflow(struct sk_buff *skb, const struct hm_ioam_opt *o
 	if (hm_skb_make_writable(skb, off + 1))
 		return -ENOMEM;
 	old = skb->data[off];
-	new = old | HM_TRACE_F_OVERFLOW;
+	new = old | HM_IOAM_TRACE_F_OVERFLOW;
 	skb->data[off] = new;
 	hm_rcsum_replace(skb, off, &old, &new, 1);
 	return 0;
@@ -225,7 +190,7 @@ static struct hm_ioam6_trace_hdr *hm_incr_check(struct sk_buff *skb,
 	trace = (struct hm_ioam6_trace_hdr *)(skb->data + opt->off +
 					      HM_IOAM_OPT_HDR_LEN);
 	tt = get_unaligned_be24(trace->trace_type);
-	if (trace->nodelen_flags >> 3 != hm_ioam6_nodelen(tt))
+	if (trace->nodelen_flags >> 3 != hm_ioam6_trace_nodelen(tt))
 		return NULL;
 	return trace;
 }
@@ -265,7 +230,7 @@ void hm_incr_transit(struct hm_pkt *pkt, struct sk_buff *skb,
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;
 	}
-	if (trace->nodelen_flags & HM_TRACE_F_OVERFLOW) {
+	if (trace->nodelen_flags & HM_IOAM_TRACE_F_OVERFLOW) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_INCR_OVERFLOW_SEEN);
 		return;
 	}
@@ -370,14 +335,14 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 	int err;
 
 	ns_id = READ_ONCE(pkt->out_if->encap_ns);
-	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_TT_MASK;
+	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_IOAM_TT_MASK;
 	remlen = READ_ONCE(pkt->out_if->encap_remlen) & 0x7f;
 	ns = hm_ns_lookup_rcu(pkt->hn, ns_id);
 	if (!ns) {
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;
 	}
-	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL, ns_id, &found);
+	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_INCREMENTAL_TRACE, ns_id, &found);
 	if (!err)
 		return;
 	if (err == -EBADMSG) {
@@ -387,10 +352,10 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 
 	tlv[0] = HM_IPV6_TLV_IOAM;
 	tlv[2] = 0;
-	tlv[3] = HM_IOAM_OPT_INCREMENTAL;
+	tlv[3] = HM_IOAM_OPT_INCREMENTAL_TRACE;
 	trace = (struct hm_ioam6_trace_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
 	trace->namespace_id = cpu_to_be16(ns_id);
-	trace->nodelen_flags = hm_ioam6_nodelen(tt) << 3;
+	trace->nodelen_flags = hm_ioam6_trace_nodelen(tt) << 3;
 	put_unaligned_be24(tt, trace->trace_type);
 	trace->reserved = 0;
 	len = HM_IOAM_OPT_HDR_LEN + HM_IOAM_TRACE_HDR_LEN;
@@ -399,7 +364,7 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		len += hm_ioam6_fill_node_data(pkt, skb, ns, tt, tlv + len);
 		remlen -= need / 4;
 	} else if (need) {
-		trace->nodelen_flags |= HM_TRACE_F_OVERFLOW;
+		trace->nodelen_flags |= HM_IOAM_TRACE_F_OVERFLOW;
 	}
 	trace->remlen = remlen;
 	tlv[1] = len - 2;

@@ -1,32 +1,35 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# libhopmark: lib/*.c -> build/obj/lib/*.o -> build/libhopmark.a (HM_LIB).
+# libhopmark: one folder per protocol (lib/ioam/, lib/ipv6/, lib/pint/,
+# lib/postcard/; lib/srv6/ is headers only) and lib/common/ for what they
+# share. Each folder's build.mk, included from the top-level Makefile
+# before this file, adds its sources to HM_LIB_SRCS:
+#
+#   lib/<folder>/*.c -> build/obj/lib/<folder>/*.o -> build/libhopmark.a
+#
+# Headers are included by their folder from lib/ (-Ilib): "ioam/ioam6.h",
+# "common/hopmark_maps.h"; lib/hopmark.h includes the common ones.
 # Unit tests: lib/tests/test_*.c (cmocka, TAP output) -> build/tests/lib/,
 # registered in HM_TESTS / HM_TEST_DEPS for `make check`.
-# Fuzzing: `make fuzz` (fuzz/build.mk), not part of check.
 
 HM_LIB		:= $(BUILD)/libhopmark.a
-HM_LIB_SRCS	:= $(wildcard lib/*.c)
 HM_LIB_OBJS	:= $(patsubst lib/%.c,$(BUILD)/obj/lib/%.o,$(HM_LIB_SRCS))
-HM_LIB_HDRS	:= $(wildcard lib/*.h)
-HM_LIB_SKEL	:= $(BUILD)/bpf/hopmark_maps.skel.h
+HM_LIB_HDRS	:= $(wildcard lib/*.h lib/*/*.h)
 
 .PHONY: lib lib-tests lib-valgrind
 all: $(HM_LIB)
 lib: $(HM_LIB)
 
-$(BUILD)/obj/lib $(BUILD)/tests/lib:
-	mkdir -p $@
-
-$(BUILD)/obj/lib/%.o: lib/%.c $(HM_LIB_HDRS) | $(BUILD)/obj/lib
+$(BUILD)/obj/lib/%.o: lib/%.c $(HM_LIB_HDRS)
+	@mkdir -p $(@D)
 	$(CC) $(HM_CFLAGS) -c $< -o $@
-
-# The maps-only object is embedded through its skeleton.
-$(BUILD)/obj/lib/bpf_pin.o: $(HM_LIB_SKEL)
 
 $(HM_LIB): $(HM_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+$(BUILD)/tests/lib:
+	mkdir -p $@
 
 # Unit tests: one cmocka program per concern. prove(1) runs a binary test
 # directly when it is executable; each prints TAP (cmocka's CM_OUTPUT_TAP).
@@ -52,5 +55,3 @@ lib-valgrind: $(HM_LIB_TESTS)
 			$$t >/dev/null || { echo "valgrind: $$t failed"; exit 1; }; \
 		echo "valgrind: $$t clean"; \
 	done
-
-include fuzz/build.mk

@@ -461,7 +461,7 @@ print(d["stats"][sys.argv[1]])' "$3"
 # The same domain as hm_setup_cli, with nothing of hopmark's own tools: the
 # objects are attached with ip(8) and tc(8), which pin their maps by name
 # under $TC_BPF_MNT/tc/globals, and the maps are filled with
-# `bpftool map update pinned`. Values are the structs of lib/hopmark_maps.h
+# `bpftool map update pinned`. Values are the structs of lib/common/hopmark_maps.h
 # in host (little-endian) byte order, written out byte by byte.
 
 # hm_hex FMT ARGS... - struct.pack("<FMT") as bpftool's "hex" byte list.

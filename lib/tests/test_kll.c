@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_kll.c - the KLL sketch (lib/kll.c) against exact ranks: rank error
+ * test_kll.c - the KLL sketch (lib/pint/kll.c) against exact ranks: rank error
  * within the sketch's own Hoeffding bound (and that bound within the a
  * priori one) over sorted, reversed, random, duplicate-heavy and
  * alternating streams; quantile answers; retained items within the memory
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "kll.h"
+#include "pint/kll.h"
 
 /* Per-query failure probability of the checked bound. */
 #define DELTA	1e-6

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_pint_gml.c - the Topology Zoo GML reader (lib/gml.c): the four
+ * test_pint_gml.c - the Topology Zoo GML reader (lib/pint/gml.c): the four
  * files of ../shared/data/topologies against the counts of its README
  * (Kdl and UsCarrier: nodes, edges, duplicates, diameter, switches on a
  * longest path) and against the node/edge records counted in the text for
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "gml.h"
-#include "pint_path.h"
+#include "pint/gml.h"
+#include "pint/pint_path.h"
 
 #define TOPO_DIR	HM_TEST_DATA "/../topologies"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_pint_hash.c - the PINT global hashes (lib/pint_hash.h).
+ * test_pint_hash.c - the PINT global hashes (lib/pint/pint_hash.h).
  *
  * pint_hash32() must be MurmurHash3_x86_32 of the 8 octets a || b (each
  * little-endian) so that anyone can recompute it: a plain byte-wise
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "pint_path.h"
+#include "pint/pint_path.h"
 
 static __u32 rotl(__u32 x, int r)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_pint_latency.c - PINT latency compression (lib/pint_latency.h, .c):
+ * test_pint_latency.c - PINT latency compression (lib/pint/pint_latency.h, .c):
  * for every code width 1..8 and several (eps, min_ns) scales, every code's
  * value range is swept: nearest rounding decodes within (1 + eps) and picks
  * the nearest code in log scale; randomized rounding stays within
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "pint_latency.h"
+#include "pint/pint_latency.h"
 
 /* Floating-point slack of the checks (the table is built in double). */
 #define REL_SLACK	1e-9

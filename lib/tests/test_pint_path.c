@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "gml.h"
-#include "pint_path.h"
+#include "pint/gml.h"
+#include "pint/pint_path.h"
 
 #define TOPO_DIR	HM_TEST_DATA "/../topologies"
 #define MAX_PKTS	200000UL

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "hm_test.h"
-#include "pint_query.h"
+#include "pint/pint_query.h"
 
 static void pint_query_all_fit_on_every_packet(void **state)
 {

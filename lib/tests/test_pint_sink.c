@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_pint_sink.c - the sink's per-flow inference (lib/pint_sink.c) fed
+ * test_pint_sink.c - the sink's per-flow inference (lib/pint/pint_sink.c) fed
  * with records that a simulated domain produces with the datapath's own
  * per-hop functions: the decoded path equals the true one, a route change
  * is detected and the new path decoded with the old one kept, latency
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <json-c/json.h>
 
-#include "gml.h"
+#include "pint/gml.h"
 #include "hm_test.h"
-#include "pint_path.h"
-#include "pint_sink.h"
+#include "pint/pint_path.h"
+#include "pint/pint_sink.h"
 
 static __u64 rnd(__u64 *s)
 {

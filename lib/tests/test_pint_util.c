@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_pint_util.c - PINT's path-maximum link utilisation (lib/pint_util.h,
+ * test_pint_util.c - PINT's path-maximum link utilisation (lib/pint/pint_util.h,
  * .c): the integer log2 against the exact one, every Q16 value of the
  * 8-bit code's range decoded within pint_util_error_factor() and encoded
  * monotonically, saturation, HPCC's U in Q16 against the formula in
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "hm_test.h"
-#include "pint_fmath.h"
-#include "pint_util.h"
+#include "pint/pint_fmath.h"
+#include "pint/pint_util.h"
 
 static __u64 rnd_next(__u64 *s)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * test_postcard.c - the JSON form of postcards (lib/postcard_json.c,
+ * test_postcard.c - the JSON form of postcards (lib/postcard/postcard_json.c,
  * Documentation/postcards.rst), parsed back with json-c and checked value
  * by value: a DEX postcard (RFC 9326) with node data of Trace-Type 0xf00000,
  * an SRH O-flag postcard (RFC 8754 §2, RFC 9259 §2) with its segment list,
@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "hm_test.h"
-#include "postcard.h"
+#include "postcard/postcard.h"
 
 #define TS_NS	1700000000123456789ULL
 

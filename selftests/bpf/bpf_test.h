@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <linux/types.h>
 
-#include "ioam6_trace.h"
-#include "hopmark_maps.h"
+#include "ioam/ioam6.h"
+#include "common/hopmark_maps.h"
 
 /* ---- TAP harness (test_run.c) ---- */
 

@@ -14,8 +14,8 @@ HM_BPFT_BIN	:= $(BUILD)/tests/bpf_test_run
 
 .PHONY: bpf-tests
 
-$(BUILD)/obj/selftests/bpf/%.o: selftests/bpf/%.c selftests/bpf/bpf_test.h lib/ioam6_trace.h \
-		lib/hopmark_maps.h lib/hopmark.h $(wildcard lib/pint_*.h) $(HM_BPFT_SKELS)
+$(BUILD)/obj/selftests/bpf/%.o: selftests/bpf/%.c selftests/bpf/bpf_test.h \
+		$(HM_LIB_HDRS) $(HM_BPFT_SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HM_CFLAGS) -Iselftests/bpf -c $< -o $@
 

@@ -4,7 +4,7 @@
  *
  * The programs run on crafted IPv4/IPv6 UDP frames and their output is
  * compared with what userspace computes from the same fields with the
- * shared definitions (lib/pint_maps.h, pint_path_hop(), pint_lat_compress(),
+ * shared definitions (lib/pint/pint_maps.h, pint_path_hop(), pint_lat_compress(),
  * pint_util_encode()): the packet ID and every hash must be identical bit
  * for bit in BPF and userspace, for many packet IDs and hop numbers.
  *
@@ -26,8 +26,8 @@
 
 #include "bpf_test.h"
 #include "hopmark.h"
-#include "pint_maps.h"
-#include "pint_sink.h"
+#include "pint/pint_maps.h"
+#include "pint/pint_sink.h"
 #include "bpf/pint.skel.h"
 
 static struct pint *skel;

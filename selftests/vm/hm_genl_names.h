@@ -2,7 +2,7 @@
 /*
  * hm_genl_names.h - the names the VM tier's netlink test clients
  * (module/hm_genl_client.c, datapath/hm_dp_genl.c) print for the "hopmark"
- * family's counters and event record types (kernel/uapi/hopmark_genl.h).
+ * family's counters and event record types (lib/common/hopmark_genl.h).
  * The tests match these strings; `hopmark` prints its own, longer names.
  * Include after hopmark_genl.h.
  */

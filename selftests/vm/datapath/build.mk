@@ -19,9 +19,9 @@ HM_VM_DP_TESTS	:= $(CURDIR)/selftests/vm/datapath/datapath_6_1.t
 HM_TESTS	+= $(HM_VM_DP_TESTS)
 HM_TEST_DEPS	+= $(HM_KMOD) $(HM_DP_GENL)
 
-$(HM_DP_GENL): selftests/vm/datapath/hm_dp_genl.c kernel/uapi/hopmark_genl.h selftests/vm/hm_genl_names.h
+$(HM_DP_GENL): selftests/vm/datapath/hm_dp_genl.c lib/common/hopmark_genl.h selftests/vm/hm_genl_names.h
 	mkdir -p $(dir $@)
-	$(CC) $(HM_CFLAGS) -Ikernel/uapi -o $@ $< -lmnl
+	$(CC) $(HM_CFLAGS) -o $@ $< -lmnl
 
 .PHONY: datapath-vm-check
 datapath-vm-check: $(HM_KMOD) $(HM_DP_GENL)

@@ -34,7 +34,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "hopmark_genl.h"
+#include "common/hopmark_genl.h"
 #include "../hm_genl_names.h"
 
 static struct mnl_socket *nl;

@@ -27,7 +27,7 @@ NODES = ["a", "r1", "r2", "r3", "b"]
 NODE_ID = {"a": 1, "r1": 2, "r2": 3, "r3": 4, "b": 5}
 PREFIX = "hmdp-"
 
-# enum hopmark_if_feature (kernel/uapi/hopmark_genl.h)
+# enum hopmark_if_feature (lib/common/hopmark_genl.h)
 F_INCREMENTAL = 1 << 0
 F_INCREMENTAL_ENCAP = 1 << 1
 F_E2E_ENCAP = 1 << 2

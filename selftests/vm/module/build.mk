@@ -16,7 +16,7 @@ HM_VM_MOD_TESTS	:= $(CURDIR)/selftests/vm/module/module.t
 HM_TESTS	+= $(HM_VM_MOD_TESTS)
 HM_TEST_DEPS	+= $(HM_KMOD) $(HM_GENL_CLIENT)
 
-$(HM_GENL_CLIENT): selftests/vm/module/hm_genl_client.c kernel/uapi/hopmark_genl.h \
+$(HM_GENL_CLIENT): selftests/vm/module/hm_genl_client.c lib/common/hopmark_genl.h \
 		selftests/vm/hm_genl_names.h
 	mkdir -p $(dir $@)
 	$(CC) $(HM_CFLAGS) -o $@ $< -lmnl

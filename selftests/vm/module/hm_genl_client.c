@@ -37,7 +37,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "../../../kernel/uapi/hopmark_genl.h"
+#include "common/hopmark_genl.h"
 #include "../hm_genl_names.h"
 
 enum hm_t { T_U8, T_U16, T_U32, T_U64, T_STR, T_BF32, T_NEST, T_BIN };

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bpf_pin.c - where a node's pinned hopmark maps live and how they come to
+ * exist. Pins follow stock iproute2: <bpffs>/tc/globals/<map name>, with
+ * <bpffs> = $TC_BPF_MNT or /sys/fs/bpf, so that `tc ... bpf obj`,
+ * `ip link set ... xdp obj`, the hopmark CLI and hopmarkd share one set of
+ * maps per node (hopmark_maps.h); and how entries of deleted interfaces
+ * leave them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "hopmark.h"
+#include "common/hopmark_maps.h"
+#include "pint/pint_maps.h"
+#include "bpf/hopmark_maps.skel.h"
+
+/**
+ * hm_bpffs_root() - bpffs this node's pins live on
+ *
+ * Return: $TC_BPF_MNT if set and non-empty, else "/sys/fs/bpf".
+ */
+const char *hm_bpffs_root(void)
+{
+	const char *root = getenv(HM_BPFFS_ENV);
+
+	return root && *root ? root : HM_BPFFS_DEFAULT;
+}
+
+/**
+ * hm_pin_dir() - the pin directory, <bpffs>/tc/globals
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: 0 or -ENAMETOOLONG.
+ */
+int hm_pin_dir(char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", hm_bpffs_root(), HM_PIN_SUBDIR);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/**
+ * hm_map_open() - open a pinned hopmark map by name
+ * @name: map name, e.g. %HM_MAP_NODE
+ *
+ * Return: a map fd, or -errno from bpf_obj_get() (-ENOENT when nothing of
+ * hopmark was set up on this node yet); -ENAMETOOLONG if the path does
+ * not fit PATH_MAX.
+ */
+int hm_map_open(const char *name)
+{
+	char path[PATH_MAX];
+	size_t n;
+	int err, fd;
+
+	err = hm_pin_dir(path, sizeof(path));
+	if (err)
+		return err;
+	n = strlen(path);
+	if (snprintf(path + n, sizeof(path) - n, "/%s", name) >= (int)(sizeof(path) - n))
+		return -ENAMETOOLONG;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	return fd;
+}
+
+/* mkdir that is fine with an existing directory. */
+static int hm_mkdir(const char *path)
+{
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/**
+ * hm_maps_create() - create and pin every hopmark map if missing
+ *
+ * Checks that hm_bpffs_root() is a bpffs (statfs(2) f_type %BPF_FS_MAGIC),
+ * creates <bpffs>/tc and <bpffs>/tc/globals if missing (mode 0700, what
+ * iproute2 does), then opens and loads the maps-only object through its
+ * skeleton with libbpf's pin_root_path set to hm_pin_dir(): libbpf reuses
+ * every compatible pinned map and creates and pins the missing ones
+ * (LIBBPF_PIN_BY_NAME). The skeleton is destroyed afterwards; the pins
+ * keep the maps alive. Mounts nothing: the bpffs must be mounted.
+ *
+ * Return: 0 or negative errno: -ENODEV if hm_bpffs_root() is not a bpffs;
+ * -errno of statfs(2) or mkdir(2); libbpf's error when an existing pin is
+ * incompatible with the map definition (-EINVAL) or loading fails.
+ */
+int hm_maps_create(void)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct hopmark_maps *skel;
+	char dir[PATH_MAX];
+	struct statfs st;
+	int err;
+
+	if (statfs(hm_bpffs_root(), &st))
+		return -errno;
+	if (st.f_type != BPF_FS_MAGIC)
+		return -ENODEV;
+	err = hm_pin_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	if (snprintf(dir, sizeof(dir), "%s/tc", hm_bpffs_root()) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	err = hm_mkdir(dir);
+	if (err)
+		return err;
+	err = hm_pin_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	err = hm_mkdir(dir);
+	if (err)
+		return err;
+
+	opts.pin_root_path = dir;
+	skel = hopmark_maps__open_opts(&opts);
+	if (!skel)
+		return errno ? -errno : -EINVAL;
+	err = hopmark_maps__load(skel);
+	hopmark_maps__destroy(skel);
+	return err;
+}
+
+/* Whether no device of this network namespace has @ifindex. */
+static bool hm_ifindex_gone(__u32 ifindex)
+{
+	char name[IF_NAMESIZE];
+
+	return ifindex && !if_indextoname(ifindex, name) && errno == ENXIO;
+}
+
+/* See hopmark.h. */
+int hm_map_delete_if(int fd, size_t key_size,
+		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx)
+{
+	__u8 *walk, *last, *next, *del = NULL, *d;
+	size_t n = 0, cap = 0, i;
+	int deleted = 0, err = 0;
+	void *prev = NULL;
+
+	walk = malloc(2 * key_size);
+	if (!walk)
+		return -ENOMEM;
+	last = walk;
+	next = walk + key_size;
+	/* Deleting while walking would restart the walk: collect first. */
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(last, next, key_size);
+		prev = last;
+		if (!doomed(fd, last, ctx))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			d = realloc(del, cap * key_size);
+			if (!d) {
+				err = -ENOMEM;
+				n = 0;
+				break;
+			}
+			del = d;
+		}
+		memcpy(del + n++ * key_size, last, key_size);
+	}
+	for (i = 0; i < n; i++)
+		if (!bpf_map_delete_elem(fd, del + i * key_size))
+			deleted++;
+	free(del);
+	free(walk);
+	return err ? err : deleted;
+}
+
+/* The entry's key is an ifindex that names no device. */
+static bool hm_key_ifindex_gone(int fd, const void *key, void *ctx)
+{
+	__u32 ifindex;
+
+	memcpy(&ifindex, key, sizeof(ifindex));
+	return hm_ifindex_gone(ifindex);
+}
+
+/* The hopmark_encap rule is bound to an ifindex that names no device. */
+static bool hm_rule_ifindex_gone(int fd, const void *key, void *ctx)
+{
+	struct hopmark_encap_cfg rule;
+
+	return !bpf_map_lookup_elem(fd, key, &rule) && hm_ifindex_gone(rule.ifindex);
+}
+
+/* Prune map @name with @doomed; a map not created yet has nothing to prune. */
+static int hm_prune_map(const char *name, size_t key_size,
+			bool (*doomed)(int fd, const void *key, void *ctx))
+{
+	int fd, ret;
+
+	fd = hm_map_open(name);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	ret = hm_map_delete_if(fd, key_size, doomed, NULL);
+	close(fd);
+	return ret;
+}
+
+/* See hopmark.h. */
+int hm_prune_gone_ifaces(void)
+{
+	static const char *const by_ifindex[] = {
+		HM_MAP_IFCFG, HM_MAP_STATS, PINT_MAP_IFCFG, PINT_MAP_STATS, PINT_MAP_TXRATE,
+	};
+	int total, ret;
+	size_t i;
+
+	total = hm_prune_map(HM_MAP_ENCAP, sizeof(struct hopmark_encap_key),
+			     hm_rule_ifindex_gone);
+	for (i = 0; total >= 0 && i < sizeof(by_ifindex) / sizeof(by_ifindex[0]); i++) {
+		ret = hm_prune_map(by_ifindex[i], sizeof(__u32), hm_key_ifindex_gone);
+		total = ret < 0 ? ret : total + ret;
+	}
+	return total;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * bpf_pin.h - where a node's pinned hopmark maps live and how to reach
+ * them (bpf_pin.c): the bpffs root ($TC_BPF_MNT), the pin directory of
+ * stock iproute2 (<bpffs>/tc/globals), opening and creating the maps,
+ * and sweeping entries of interfaces that are gone.
+ *
+ * Functions return 0 or a positive count on success and a negative errno.
+ */
+#ifndef __HOPMARK_BPF_PIN_H
+#define __HOPMARK_BPF_PIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/hopmark_maps.h"
+
+/* Display names of enum hopmark_counter, indexed by counter. */
+extern const char *const hopmark_counter_names[HM_CNT_MAX];
+
+/**
+ * hm_bpffs_root() - bpffs this node's pins live on
+ *
+ * Return: $TC_BPF_MNT if set and non-empty, else "/sys/fs/bpf".
+ */
+const char *hm_bpffs_root(void);
+
+/**
+ * hm_pin_dir() - the pin directory, <bpffs>/tc/globals
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: 0 or -ENAMETOOLONG.
+ */
+int hm_pin_dir(char *buf, size_t len);
+
+/**
+ * hm_map_open() - open a pinned hopmark map by name
+ * @name: map name, e.g. %HM_MAP_NODE
+ *
+ * Return: a map fd, or -errno from bpf_obj_get() (-ENOENT when nothing of
+ * hopmark was set up on this node yet).
+ */
+int hm_map_open(const char *name);
+
+/**
+ * hm_maps_create() - create and pin every hopmark map if missing
+ *
+ * Loads the maps-only BPF object with the pin root of hm_pin_dir(), so the
+ * maps exist before any program is attached; existing pins are reused.
+ * Mounts nothing: the bpffs must be mounted.
+ *
+ * Return: 0 or negative errno (-ENODEV if hm_bpffs_root() is not a bpffs).
+ */
+int hm_maps_create(void);
+
+/**
+ * hm_map_delete_if() - delete the entries of a map a predicate picks
+ * @fd:		the map
+ * @key_size:	its key size in bytes
+ * @doomed:	called with @fd, each key and @ctx; true deletes the entry
+ * @ctx:	passed to @doomed
+ *
+ * The keys are collected over the whole walk and deleted after it, since a
+ * deletion during bpf_map_get_next_key() iteration restarts a hash walk.
+ *
+ * Return: number of entries deleted, or -ENOMEM (nothing deleted then).
+ */
+int hm_map_delete_if(int fd, size_t key_size,
+		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx);
+
+/**
+ * hm_prune_gone_ifaces() - forget the settings of deleted interfaces
+ *
+ * Linux removes a device's programs and qdiscs with it, but not the map
+ * entries keyed by its ifindex. This deletes, in the caller's network
+ * namespace, every entry of hopmark_ifcfg, hopmark_stats, pint_ifcfg,
+ * pint_stats and pint_txrate whose ifindex names no device
+ * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
+ * to such an ifindex, so that the maps (HM_MAX_IFACES entries) do not fill
+ * up as containers' interfaces come and go. Maps not created yet are
+ * skipped.
+ *
+ * Return: number of entries deleted, or negative errno when a map exists
+ * but cannot be read.
+ */
+int hm_prune_gone_ifaces(void);
+
+#endif /* __HOPMARK_BPF_PIN_H */

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# lib/common/: what every part of libhopmark and every program shares:
+# the pinned maps and their names (hopmark_maps.h, bpf_pin.c), the kernel
+# module's generic netlink family (hopmark_genl.h), run-time paths and tc
+# handles (hopmark_run.h), time formatting, byte order and Ethernet.
+
+HM_LIB_SRCS	+= $(wildcard lib/common/*.c)
+
+# The maps-only object is embedded through its skeleton.
+$(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h

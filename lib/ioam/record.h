@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * record.h - one traced packet as hopmark reports it (struct hm_record:
+ * from a sink's ring buffer record or from a captured packet), its JSON
+ * form (record_json.c, Documentation/json-record.rst), its table
+ * (record_table.c) and per-hop summaries over many records (summary.c).
+ */
+#ifndef __HOPMARK_IOAM_RECORD_H
+#define __HOPMARK_IOAM_RECORD_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "ioam/trace.h"
+#include "ipv6/ipv6_parse.h"
+
+struct json_object;
+
+/**
+ * struct hm_record - one traced packet as hopmark reports it
+ * @rx_ns:	POSIX time in ns when the sink (or the capture) saw it
+ * @ifindex:	sink interface index (0 when read from a capture)
+ * @sink_if_id:	sink interface's short IOAM ID (0xffff if unknown)
+ * @sink_node_id: sink's short node ID (0xffffff if unknown)
+ * @pkt:	packet identity
+ * @trace:	decoded trace
+ */
+struct hm_record {
+	__u64	rx_ns;
+	__u32	ifindex;
+	__u16	sink_if_id;
+	__u32	sink_node_id;
+	struct hm_pkt_info pkt;
+	struct hm_ioam_trace trace;
+};
+
+/**
+ * hm_record_from_ring() - build a record from a sink's ring buffer record
+ * @rec:	record as struct hopmark_ioam_record
+ * @size:	bytes received
+ * @sink_node_id: node ID of the sink (from its hopmark_node map)
+ * @out:	output
+ *
+ * Return: 0, or the error of hm_ioam_trace_decode(); -EMSGSIZE if @size
+ * is smaller than the record.
+ */
+int hm_record_from_ring(const void *rec, size_t size, __u32 sink_node_id,
+			struct hm_record *out);
+
+/**
+ * hm_record_from_packet() - build a record from a captured IPv6 packet
+ * @pkt:	packet starting at the IPv6 header
+ * @len:	bytes at @pkt
+ * @ts_ns:	capture time, POSIX ns
+ * @out:	output
+ *
+ * Return: 0; -ENOENT if the packet carries no IOAM pre-allocated trace;
+ * other negative errno as hm_ipv6_find_ioam() and hm_ioam_trace_decode().
+ */
+int hm_record_from_packet(const __u8 *pkt, size_t len, __u64 ts_ns,
+			  struct hm_record *out);
+
+/**
+ * hm_record_to_json() - the JSON form of a record (Documentation/json-record.rst)
+ * @r: record
+ *
+ * Return: a new json-c object the caller puts, or NULL on ENOMEM.
+ */
+struct json_object *hm_record_to_json(const struct hm_record *r);
+
+/**
+ * hm_record_print_json() - print a record as one JSON line
+ * @f: stream
+ * @r: record
+ *
+ * Return: 0 or -EIO.
+ */
+int hm_record_print_json(FILE *f, const struct hm_record *r);
+
+/**
+ * hm_record_print_table() - print a record as a readable per-hop table
+ * @f: stream
+ * @r: record
+ *
+ * One row per node data entry in path order and a last row for the sink:
+ * hop, node ID, ingress/egress interface IDs, hop limit, timestamp,
+ * latency from the previous hop (us), transit delay (us), queue depth.
+ */
+void hm_record_print_table(FILE *f, const struct hm_record *r);
+
+/**
+ * struct hm_summary - per-hop latency statistics over many records
+ *
+ * Opaque; create with hm_summary_new(), feed with hm_summary_add(), print
+ * with hm_summary_print() and free with hm_summary_free().
+ */
+struct hm_summary;
+
+struct hm_summary *hm_summary_new(void);
+void hm_summary_add(struct hm_summary *s, const struct hm_record *r);
+
+/**
+ * hm_summary_print() - per hop: count, min / median / p99 latency (us)
+ * @s: summary
+ * @f: stream
+ * @json: print one JSON object instead of a table
+ */
+void hm_summary_print(const struct hm_summary *s, FILE *f, int json);
+void hm_summary_free(struct hm_summary *s);
+
+#endif /* __HOPMARK_IOAM_RECORD_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * ipv6.h - IPv6 wire format as hopmark reads and writes it (RFC 8200): the
+ * fixed header, extension header chaining, and the TLV options of the
+ * Hop-by-Hop Options header (§4.2, §4.3) that IOAM (RFC 9486) and PINT
+ * ride in. Shared by bpf/, kernel/, lib/, the CLI, the agent and the tests.
+ *
+ * Header-only and libc-free, safe to include from BPF and the kernel.
+ * Lengths are in bytes unless a name says otherwise.
+ */
+#ifndef __HOPMARK_IPV6_H
+#define __HOPMARK_IPV6_H
+
+#include <linux/types.h>
+#include "common/ip_proto.h"
+
+#define HM_IPV6_HDR_LEN		40	/* fixed header, RFC 8200 §3 */
+#define HM_IPV6_ADDR_LEN	16
+#define HM_IPV6_FRAG_HDR_LEN	8	/* Fragment header, RFC 8200 §4.5 */
+#define HM_IPV6_MIN_MTU		1280	/* RFC 8200 §5 */
+
+/* Offsets of fields in the fixed header. */
+#define HM_IPV6_OFF_PAYLOAD_LEN	4
+#define HM_IPV6_OFF_NEXTHDR	6
+#define HM_IPV6_OFF_HOP_LIMIT	7
+#define HM_IPV6_OFF_SADDR	8
+#define HM_IPV6_OFF_DADDR	24
+
+/*
+ * Next Header values of the extension headers (IANA "Assigned Internet
+ * Protocol Numbers"); the upper layers' are in common/ip_proto.h.
+ */
+#define HM_NEXTHDR_HOP		0	/* Hop-by-Hop Options */
+#define HM_NEXTHDR_ROUTING	43
+#define HM_NEXTHDR_FRAGMENT	44
+#define HM_NEXTHDR_AUTH		51	/* AH, RFC 4302: length in 4-octet words - 2 */
+#define HM_NEXTHDR_NONE		59
+#define HM_NEXTHDR_DEST		60	/* Destination Options */
+
+/* Neighbor Discovery: Router Solicitation .. Redirect (RFC 4861 §4). */
+#define HM_ICMPV6_ND_FIRST	133
+#define HM_ICMPV6_ND_LAST	137
+
+/**
+ * struct hm_ipv6_ext_hdr - the first two octets of an extension header
+ * @nexthdr:	Next Header
+ * @hdrlen:	Hdr Ext Len: length in 8-octet units, not counting the first
+ *		8 octets (Hop-by-Hop, Destination Options, Routing)
+ */
+struct hm_ipv6_ext_hdr {
+	__u8	nexthdr;
+	__u8	hdrlen;
+} __attribute__((packed));
+
+/* Length in bytes of a Hop-by-Hop, Destination or Routing header. */
+#define HM_IPV6_EXT_LEN(hdrlen)	(((unsigned int)(hdrlen) + 1) * 8)
+
+/* Largest Hop-by-Hop header: Hdr Ext Len 255, (255 + 1) * 8 bytes. */
+#define HM_HBH_MAX_LEN		2048
+
+/* Option types of the Hop-by-Hop and Destination Options headers. */
+#define HM_IPV6_TLV_PAD1	0x00	/* one octet, no length */
+#define HM_IPV6_TLV_PADN	0x01
+#define HM_IPV6_TLV_IOAM	0x31	/* RFC 9486 §2: act 00, chg 1, 10001 */
+#define HM_IPV6_TLV_DATA_MAX	255	/* Opt Data Len is one octet */
+#define HM_IPV6_TLV_HDR_LEN	2	/* Option Type, Opt Data Len */
+
+/*
+ * What a Linux receiver accepts in a Hop-by-Hop header with its default
+ * sysctls (net/ipv6/exthdrs.c, ip6_parse_tlv()): at most this many
+ * options other than Pad1/PadN (net.ipv6.max_hbh_opts_number), and at
+ * most 7 octets of padding in a row (RFC 8200 §4.2: padding only aligns to
+ * 8n). A header outside these is dropped by the next Linux router.
+ */
+#define HM_LINUX_HBH_OPTS_MAX	8
+#define HM_IPV6_PAD_RUN_MAX	7
+
+#endif /* __HOPMARK_IPV6_H */
