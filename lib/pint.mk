@@ -11,7 +11,8 @@
 
 HM_PINT_TESTS	:= $(filter $(BUILD)/tests/lib/test_pint_%,$(HM_LIB_TESTS))
 
-# The GML tests read ../shared/data/topologies, found from HM_TEST_DATA.
+# The GML tests read lib/tests/data/topologies, found from HM_TEST_DATA
+# (lib/build.mk).
 $(HM_PINT_TESTS): lib/tests/hm_test.h
 
 .PHONY: pint-tests
