@@ -15,7 +15,8 @@ $(BUILD)/bench:
 $(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) -pthread $< -o $@ $(HM_LIB) -lm
 
-HM_TOPOLOGIES	:= $(abspath ../shared/data/topologies)
+# The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).
+HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies
 
 pint-eval-tables: $(BUILD)/bench/pint-eval
 	$(BUILD)/bench/pint-eval -k 25 -t 1000

@@ -35,10 +35,17 @@ $(BUILD)/tests/lib:
 # directly when it is executable; each prints TAP (cmocka's CM_OUTPUT_TAP).
 HM_LIB_TEST_SRCS := $(wildcard lib/tests/test_*.c)
 HM_LIB_TESTS	:= $(patsubst lib/tests/%.c,$(BUILD)/tests/lib/%,$(HM_LIB_TEST_SRCS))
-HM_LIB_TEST_DATA := $(abspath ../shared/data/captures)
+# Test data: HM_TEST_DATA is lib/tests/data, part of the repository (its
+# README.md says where each file comes from). HM_EXTRA_DATA_DEFAULT is
+# where a test looks for optional data from other projects when the
+# environment variable HM_EXTRA_DATA does not name a directory at run time;
+# a test whose file is in neither skips with the reason.
+HM_LIB_TEST_DATA := $(CURDIR)/lib/tests/data
+HM_LIB_EXTRA_DATA := $(abspath ../shared/data/captures)
 
 $(BUILD)/tests/lib/%: lib/tests/%.c lib/tests/hm_test.h $(HM_LIB) | $(BUILD)/tests/lib
 	$(CC) $(HM_CFLAGS) -Ilib/tests -DHM_TEST_DATA='"$(HM_LIB_TEST_DATA)"' \
+		-DHM_EXTRA_DATA_DEFAULT='"$(HM_LIB_EXTRA_DATA)"' \
 		$< -o $@ $(HM_LIB) -lcmocka $(HM_LDLIBS)
 
 lib-tests: $(HM_LIB_TESTS)

@@ -102,7 +102,7 @@ static void map_delete_if_deletes_what_it_picks(void **state)
 
 	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "hmt_del", sizeof(k), sizeof(v), 256, NULL);
 	if (fd < 0)
-		skip();
+		hm_test_skip("bpf_map_create(BPF_MAP_TYPE_HASH): %s", strerror(-fd));
 	for (k = 1; k <= 200; k++) {
 		v = k * 7;
 		assert_int_equal(bpf_map_update_elem(fd, &k, &v, 0), 0);

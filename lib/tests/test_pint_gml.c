@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * test_pint_gml.c - the Topology Zoo GML reader (lib/pint/gml.c): the four
- * files of ../shared/data/topologies against the counts of its README
+ * files of lib/tests/data/topologies against the counts of its README
  * (Kdl and UsCarrier: nodes, edges, duplicates, diameter, switches on a
  * longest path) and against the node/edge records counted in the text for
  * the others; nested lists, labels and error messages on bad input.
@@ -14,7 +14,7 @@
 #include "pint/gml.h"
 #include "pint/pint_path.h"
 
-#define TOPO_DIR	HM_TEST_DATA "/../topologies"
+#define TOPO_DIR	HM_TEST_DATA "/topologies"
 
 /* Count "node [" / "edge [" records in the file text, independently. */
 static void count_records(const char *path, unsigned int *nodes, unsigned int *edges)

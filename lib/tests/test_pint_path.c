@@ -13,7 +13,7 @@
 #include "pint/gml.h"
 #include "pint/pint_path.h"
 
-#define TOPO_DIR	HM_TEST_DATA "/../topologies"
+#define TOPO_DIR	HM_TEST_DATA "/topologies"
 #define MAX_PKTS	200000UL
 
 static __u64 rng_state = 0x243f6a8885a308d3ULL;
