@@ -2,10 +2,12 @@
 #
 # Test tiers. Each tier appends the TAP-producing programs or scripts it
 # owns to HM_TESTS (absolute paths, executable); `make check` builds
-# everything and runs them all under prove(1), whose summary is the line CI
+# everything and runs them all with selftests/check.pl: TAP::Harness (the
+# engine of prove(1)) prints its usual summary, then check.pl counts every
+# tier and closes with "check: P passed, F failed, S skipped", the line CI
 # counts. A kselftest skip prints "1..0 # SKIP why" and exits 4 when run
-# alone, but 0 under prove (HARNESS_ACTIVE set), which counts any non-zero
-# exit as a failure.
+# alone, but 0 under a harness (HARNESS_ACTIVE set), which counts any
+# non-zero exit as a failure; check.pl counts it as skipped, with its reason.
 
 include selftests/bpf/build.mk
 include selftests/net/build.mk
@@ -19,4 +21,4 @@ check-build: all $(HM_TEST_DEPS)
 
 check: deps
 	$(MAKE) --no-print-directory check-build
-	prove -v --timer $(HM_TESTS)
+	selftests/check.pl $(HM_TESTS)
