@@ -28,14 +28,16 @@
 # their stderr on stderr. Exit status: 0 when every TEST exited 0, 4
 # (kselftest skip) when every TEST exited 4, 1 when any TEST failed or the
 # VM did not finish (boot failure, panic, timeout), 2 on a usage or set-up
-# error (bad TEST path, package not fetchable, qemu missing).
+# error (bad TEST path, package not fetchable, qemu missing, not root).
 #
 # --tap: print ONE TAP stream for prove(1) instead: every TEST's test points
 # renumbered in sequence and prefixed with the TEST's name, its plan checked
 # (a short run is "not ok"), its other lines as "# " diagnostics, then one
 # point per TEST for its exit code ("# SKIP" for exit 4), then the plan. Set-up
 # errors and a VM that did not finish are "not ok" points too. Exit status 0
-# when nothing is "not ok", else 1.
+# when nothing is "not ok", else 1. A host that cannot run the VM at all (not
+# root, qemu or busybox missing) gives "1..0 # SKIP why" and exit 4, or 0
+# under prove (HARNESS_ACTIVE set), so the tier counts as skipped.
 #
 # --prepare: only fetch the kernel and build the initramfs (steps 1 and 2).
 #
@@ -49,6 +51,7 @@
 #   HM_VM_DIR       cache directory (default <repo>/build/vm)
 #   HM_VM_VERBOSE   1: copy the guest console to stderr after the run
 #   HM_VM_ENV       space-separated names of host variables to pass to TESTs
+#   HM_VM_QEMU      the qemu binary (default qemu-system-x86_64)
 
 set -eu
 
@@ -58,6 +61,7 @@ repo=$(cd "$src_dir/../.." && pwd)
 vm_dir=${HM_VM_DIR:-$repo/build/vm}
 timeout_s=${HM_VM_TIMEOUT:-600}
 accel=${HM_VM_ACCEL:-auto}
+qemu=${HM_VM_QEMU:-qemu-system-x86_64}
 mem=${HM_VM_MEM:-1G}
 smp=${HM_VM_SMP:-2}
 
@@ -84,9 +88,28 @@ usage() {
 	exit 2
 }
 
+# skip REASON - this host cannot run the VM at all. Not a failure of what is
+# tested: with --tap a TAP skip that prove(1) counts as one (kselftest: exit
+# 4, exit 0 under prove), else a set-up error.
+skip() {
+	echo "$me: $*" >&2
+	if [ "$tap" = 1 ]; then
+		echo "1..0 # SKIP $*"
+		[ -n "${HARNESS_ACTIVE:-}" ] && exit 0
+		exit 4
+	fi
+	exit 2
+}
+
 need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "$1 not found; install Debian package $2 (make deps)"
+}
+
+# need_host CMD PACKAGE - like need, but a host without CMD skips the tier.
+need_host() {
+	command -v "$1" >/dev/null 2>&1 ||
+		skip "$1 not found; install Debian package $2 (make deps)"
 }
 
 # fetch_kernel - make sure $vm_dir/kernel holds an extracted kernel package.
@@ -188,8 +211,12 @@ case ${1:-} in
 --prepare) prepare=1 ;;
 esac
 
-need qemu-system-x86_64 qemu-system-x86
-need busybox busybox-static
+# What this host must have to boot the VM at all; without it the tier is
+# skipped, not failed.
+[ "$(id -u)" = 0 ] ||
+	skip "needs root (qemu's 9p server reads the whole root file system)"
+need_host "$qemu" qemu-system-x86
+need_host busybox busybox-static
 need timeout coreutils
 need flock util-linux
 
@@ -253,7 +280,7 @@ cp "$src_dir/job.sh" "$run/job.sh"
 
 start=$(date +%s.%N)
 rc=0
-timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+timeout -k 10 "$timeout_s" "$qemu" \
 	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
 	-nographic -nodefaults -no-reboot -monitor none \
 	-serial "file:$run/console.log" \
