@@ -16,9 +16,11 @@
 #    reuse it.
 # 2. Build build/vm/initramfs.cpio.gz: busybox-static, the virtio/9p/overlay
 #    modules from that package, and init (selftests/vm/init.sh).
-# 3. Boot qemu-system-x86_64 (KVM when /dev/kvm is usable, else TCG). The
-#    guest mounts the host's / read-only over virtio-9p, puts a tmpfs overlay
-#    on it so tests can write, and switch_roots into it.
+# 3. Boot qemu-system-x86_64 (KVM when /dev/kvm is usable, else TCG). The guest
+#    mounts the host's / read-only over virtio-9p, puts a tmpfs overlay on it
+#    so tests can write, and switch_roots into it. A guest whose init has not
+#    printed "hm-vm init: started" on the console within HM_VM_BOOT_TIMEOUT
+#    seconds is stopped then, not at HM_VM_TIMEOUT.
 # 4. Inside, selftests/vm/job.sh runs every TEST in turn from the repository
 #    root. Their stdout and stderr reach the host through a second, writable
 #    9p share (a per-run directory under build/vm/), never through the
@@ -43,6 +45,9 @@
 #
 # Environment:
 #   HM_VM_TIMEOUT   seconds before the VM is killed (default 600)
+#   HM_VM_BOOT_TIMEOUT  seconds for the guest to reach init (its console
+#                   marker) before it is stopped (default 120; a TCG boot
+#                   takes 6-20 s, see Documentation/testing-vm.rst)
 #   HM_VM_ACCEL     kvm, tcg or auto (default auto: kvm when /dev/kvm opens)
 #   HM_VM_MEM       guest memory (default 1G)
 #   HM_VM_SMP       guest CPUs (default 2)
@@ -52,6 +57,7 @@
 #   HM_VM_VERBOSE   1: copy the guest console to stderr after the run
 #   HM_VM_ENV       space-separated names of host variables to pass to TESTs
 #   HM_VM_QEMU      the qemu binary (default qemu-system-x86_64)
+#   HM_VM_QEMU_ARGS extra qemu arguments for the test VM (for tests: -S)
 
 set -eu
 
@@ -60,6 +66,7 @@ src_dir=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$src_dir/../.." && pwd)
 vm_dir=${HM_VM_DIR:-$repo/build/vm}
 timeout_s=${HM_VM_TIMEOUT:-600}
+boot_s=${HM_VM_BOOT_TIMEOUT:-120}
 accel=${HM_VM_ACCEL:-auto}
 qemu=${HM_VM_QEMU:-qemu-system-x86_64}
 mem=${HM_VM_MEM:-1G}
@@ -69,8 +76,11 @@ smp=${HM_VM_SMP:-2}
 BOOT_MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p overlay"
 
+# init.sh prints this on the console as soon as it runs as PID 1.
+BOOT_MARKER="hm-vm init: started"
+
 tap=0
-prepare=0
+mode=run
 
 die() {
 	echo "$me: $*" >&2
@@ -110,6 +120,52 @@ need() {
 need_host() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip "$1 not found; install Debian package $2 (make deps)"
+}
+
+# seconds VALUE NAME - VALUE is a whole number of seconds, or die naming NAME.
+seconds() {
+	case $1 in
+	''|*[!0-9]*) die "$2=$1: give a whole number of seconds" ;;
+	esac
+}
+
+# log_line first|last FILE - FILE's first or last non-empty line, printable
+# characters only (the console holds the firmware's terminal escapes), at
+# most 100 of them, for a one-line message.
+log_line() {
+	l=$(sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' "$2" 2>/dev/null |
+	    tr -cd '[:print:]\n' | tr -d '\\' |
+	    awk -v w="$1" 'NF { l = $0; if (w == "first") exit } END { print l }' |
+	    cut -c 1-100)
+	echo "${l:-(empty)}"
+}
+
+# watch_boot PID SECONDS CONSOLE - wait for init's marker on CONSOLE while
+# process PID (timeout running qemu) lives. Returns 0 once the marker is
+# there, 1 when PID ended without it, 2 when SECONDS passed without it (PID
+# is then sent SIGTERM, which timeout passes to qemu). Sets boot_at to the
+# seconds it waited (to 0.1 s; the marker is looked for every 0.5 s).
+watch_boot() {
+	wb_t0=$(date +%s%N)
+	wb_end=$((wb_t0 + $2 * 1000000000))
+	while :; do
+		if grep -q "$BOOT_MARKER" "$3" 2>/dev/null; then
+			wb=0
+			break
+		fi
+		if ! kill -0 "$1" 2>/dev/null; then
+			grep -q "$BOOT_MARKER" "$3" 2>/dev/null && wb=0 || wb=1
+			break
+		fi
+		if [ "$(date +%s%N)" -ge "$wb_end" ]; then
+			kill "$1" 2>/dev/null || true
+			wb=2
+			break
+		fi
+		sleep 0.5
+	done
+	boot_at=$(echo "$wb_t0 $(date +%s%N)" | awk '{ printf "%.1f", ($2 - $1) / 1e9 }')
+	return $wb
 }
 
 # fetch_kernel - make sure $vm_dir/kernel holds an extracted kernel package.
@@ -171,12 +227,14 @@ fetch_kernel() {
 	kimage=$kdir/boot/vmlinuz-$kver
 }
 
-# build_initramfs - (re)build $vm_dir/initramfs.cpio.gz when missing or older
-# than its inputs.
+# build_initramfs - (re)build $vm_dir/initramfs.cpio.gz when missing, older
+# than its inputs, or built from another init.sh (a cache restored or shared
+# between checkouts: run.sh relies on this init's console marker).
 build_initramfs() {
 	initrd=$vm_dir/initramfs.cpio.gz
 	busybox=$(command -v busybox)
 	if [ -f "$initrd" ] && [ "$initrd" -nt "$src_dir/init.sh" ] &&
+	   cmp -s "$src_dir/init.sh" "$initrd.init" &&
 	   [ "$initrd" -nt "$kdir/.hm-release" ] &&
 	   [ "$initrd" -nt "$src_dir/run.sh" ] && [ "$initrd" -nt "$busybox" ]; then
 		return 0
@@ -201,15 +259,19 @@ build_initramfs() {
 	chmod 755 "$stage/init"
 	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) |
 		gzip -1 >"$initrd.tmp" || die "cannot build $initrd"
+	cp "$src_dir/init.sh" "$initrd.init"
 	mv "$initrd.tmp" "$initrd"
 	rm -rf "$stage"
 }
 
 case ${1:-} in
 -h|--help|'') usage ;;
---tap) tap=1; shift; [ $# -ge 1 ] || usage ;;
---prepare) prepare=1 ;;
+--tap)	tap=1; shift; [ $# -ge 1 ] || usage ;;
+--prepare) mode=prepare; shift ;;
 esac
+[ "$mode" = run ] || set --
+seconds "$timeout_s" HM_VM_TIMEOUT
+seconds "$boot_s" HM_VM_BOOT_TIMEOUT
 
 # What this host must have to boot the VM at all; without it the tier is
 # skipped, not failed.
@@ -222,7 +284,6 @@ need flock util-linux
 
 # Resolve every TEST on the host, before paying for a boot.
 tests=
-[ "$prepare" = 1 ] && set --
 for t in "$@"; do
 	case $t in
 	/*) p=$t ;;
@@ -243,11 +304,21 @@ esac
 mkdir -p "$vm_dir"
 # One fetch and one initramfs build at a time; boots run in parallel.
 exec 9>"$vm_dir/.lock"
+qemu_pid=
+run=
+# No qemu outlives run.sh, however it ends.
+cleanup() {
+	[ -z "$qemu_pid" ] || { kill "$qemu_pid" 2>/dev/null && wait "$qemu_pid"; }
+	rm -rf ${run:+"$run"}
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
 flock 9
 fetch_kernel
 build_initramfs
 flock -u 9
-if [ "$prepare" = 1 ]; then
+if [ "$mode" = prepare ]; then
 	echo "$me: ready: $kimage, $initrd" >&2
 	exit 0
 fi
@@ -261,8 +332,6 @@ esac
 if [ "$accel" = kvm ]; then cpu=host; else cpu=max; fi
 
 run=$(mktemp -d "$vm_dir/run.XXXXXX")
-trap 'rm -rf "$run"' EXIT
-trap 'exit 130' INT TERM
 chmod 755 "$run"
 
 # The guest's job: what to run and with what environment.
@@ -279,7 +348,7 @@ chmod 755 "$run"
 cp "$src_dir/job.sh" "$run/job.sh"
 
 start=$(date +%s.%N)
-rc=0
+# $HM_VM_QEMU_ARGS is split into words on purpose.
 timeout -k 10 "$timeout_s" "$qemu" \
 	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
 	-nographic -nodefaults -no-reboot -monitor none \
@@ -288,9 +357,22 @@ timeout -k 10 "$timeout_s" "$qemu" \
 	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic hm_run=$run" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$run",mount_tag=hmrun,security_model=none,multidevs=remap \
-	-device virtio-rng-pci \
-	</dev/null >"$run/qemu.log" 2>&1 || rc=$?
+	-device virtio-rng-pci ${HM_VM_QEMU_ARGS:-} \
+	</dev/null >"$run/qemu.log" 2>&1 &
+qemu_pid=$!
+# A guest that never reaches init (KVM that runs no guest, a hung firmware)
+# is stopped after HM_VM_BOOT_TIMEOUT, not after HM_VM_TIMEOUT.
+wr=0
+watch_boot "$qemu_pid" "$boot_s" "$run/console.log" || wr=$?
+rc=0
+wait "$qemu_pid" || rc=$?
+qemu_pid=
 end=$(date +%s.%N)
+if [ "$wr" = 0 ]; then
+	init="init after ${boot_at}s, "
+else
+	init=
+fi
 if [ -f "$run/booted" ]; then
 	booted=$(stat -c %.3Y "$run/booted")
 	boot=$(echo "$start $booted" | awk '{ printf "%.1fs", $2 - $1 }')
@@ -301,7 +383,14 @@ fi
 elapsed=$(echo "$start $end" | awk '{ printf "%.1fs", $2 - $1 }')
 
 done_line=$(grep '^HM_VM_DONE' "$run/status" 2>/dev/null || true)
-if [ -z "$done_line" ]; then
+if [ "$wr" = 2 ]; then
+	if [ "$accel" = kvm ]; then
+		cause="KVM opened but ran no guest; use HM_VM_ACCEL=tcg"
+	else
+		cause="the guest kernel did not reach init; an overloaded host? raise HM_VM_BOOT_TIMEOUT"
+	fi
+	vm_error="guest made no console progress in ${boot_s}s (HM_VM_BOOT_TIMEOUT, accel $accel): $cause; last console line: $(log_line last "$run/console.log")"
+elif [ -z "$done_line" ]; then
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		vm_error="VM killed after ${timeout_s}s (HM_VM_TIMEOUT)"
 	else
@@ -331,7 +420,7 @@ if [ "${HM_VM_VERBOSE:-0}" = 1 ] || [ -n "$vm_error" ]; then
 fi
 
 release=$(cat "$vm_dir/kernel/.hm-release")
-echo "$me: $release, $accel: boot to first TEST $boot, whole VM $elapsed" >&2
+echo "$me: $release, $accel: ${init}boot to first TEST $boot, whole VM $elapsed" >&2
 
 if [ "$tap" = 1 ]; then
 	# Merge the TESTs' TAP into one stream; see --tap above.
