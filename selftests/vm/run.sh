@@ -5,6 +5,7 @@
 #
 # Usage: selftests/vm/run.sh [--tap] TEST [TEST...]
 #        selftests/vm/run.sh --prepare
+#        selftests/vm/run.sh --accel | --probe kvm|tcg   (for selftests/vm/accel.t)
 #
 # The VM tier of the test plan (Documentation/testing-vm.rst): the running
 # kernel cannot load modules and is newer than what Debian 12 ships, so the
@@ -16,7 +17,7 @@
 #    reuse it.
 # 2. Build build/vm/initramfs.cpio.gz: busybox-static, the virtio/9p/overlay
 #    modules from that package, and init (selftests/vm/init.sh).
-# 3. Boot qemu-system-x86_64 (KVM when /dev/kvm is usable, else TCG). The guest
+# 3. Choose the accelerator (below), boot qemu-system-x86_64. The guest
 #    mounts the host's / read-only over virtio-9p, puts a tmpfs overlay on it
 #    so tests can write, and switch_roots into it. A guest whose init has not
 #    printed "hm-vm init: started" on the console within HM_VM_BOOT_TIMEOUT
@@ -42,13 +43,28 @@
 # under prove (HARNESS_ACTIVE set), so the tier counts as skipped.
 #
 # --prepare: only fetch the kernel and build the initramfs (steps 1 and 2).
+# --accel: print the accelerator the VM would use (stdout) and why (stderr).
+# --probe ACCEL: boot the probe guest (below) under ACCEL; exit 0 when it
+# reached init within HM_VM_PROBE_TIMEOUT, else 1, saying which on stderr.
+#
+# Accelerator: HM_VM_ACCEL=auto (the default) takes KVM only when it really
+# runs a guest here, checking in turn (and stopping at the first failure):
+# /dev/kvm opens read-write; the CPU flags in /proc/cpuinfo show vmx or svm
+# (a /dev/kvm that opens without them can run no guest); a probe guest (the
+# same kernel and initramfs, "hm_probe" on its command line: init prints its
+# marker and powers off) prints init's marker under KVM within
+# HM_VM_PROBE_TIMEOUT seconds. Else TCG. The probe's verdict is cached for
+# the host's boot (/proc/sys/kernel/random/boot_id) in HM_VM_DIR/kvm-probe.
+# One line on stderr names the accelerator and, when KVM was refused, the
+# check that failed.
 #
 # Environment:
 #   HM_VM_TIMEOUT   seconds before the VM is killed (default 600)
 #   HM_VM_BOOT_TIMEOUT  seconds for the guest to reach init (its console
 #                   marker) before it is stopped (default 120; a TCG boot
 #                   takes 6-20 s, see Documentation/testing-vm.rst)
-#   HM_VM_ACCEL     kvm, tcg or auto (default auto: kvm when /dev/kvm opens)
+#   HM_VM_ACCEL     kvm, tcg or auto (default auto, see above)
+#   HM_VM_PROBE_TIMEOUT  seconds for the KVM probe guest (default 30)
 #   HM_VM_MEM       guest memory (default 1G)
 #   HM_VM_SMP       guest CPUs (default 2)
 #   HM_VM_KERNEL    kernel package to fetch (default: the one
@@ -57,7 +73,11 @@
 #   HM_VM_VERBOSE   1: copy the guest console to stderr after the run
 #   HM_VM_ENV       space-separated names of host variables to pass to TESTs
 #   HM_VM_QEMU      the qemu binary (default qemu-system-x86_64)
-#   HM_VM_QEMU_ARGS extra qemu arguments for the test VM (for tests: -S)
+# For selftests/vm/accel.t, which makes the KVM checks fail on purpose:
+#   HM_VM_CPUINFO   file read instead of /proc/cpuinfo for the CPU flags
+#   HM_VM_PROBE_QEMU_ARGS  extra qemu arguments for the probe guest only
+#                   (e.g. -S: its CPU never runs); set, the cache is unused
+#   HM_VM_QEMU_ARGS extra qemu arguments for the test VM (e.g. -S)
 
 set -eu
 
@@ -67,6 +87,7 @@ repo=$(cd "$src_dir/../.." && pwd)
 vm_dir=${HM_VM_DIR:-$repo/build/vm}
 timeout_s=${HM_VM_TIMEOUT:-600}
 boot_s=${HM_VM_BOOT_TIMEOUT:-120}
+probe_s=${HM_VM_PROBE_TIMEOUT:-30}
 accel=${HM_VM_ACCEL:-auto}
 qemu=${HM_VM_QEMU:-qemu-system-x86_64}
 mem=${HM_VM_MEM:-1G}
@@ -95,6 +116,8 @@ die() {
 usage() {
 	echo "usage: $me [--tap] TEST [TEST...]   (paths relative to the repository root or absolute)" >&2
 	echo "       $me --prepare                 (fetch the kernel, build the initramfs)" >&2
+	echo "       $me --accel                   (print the accelerator a run would use)" >&2
+	echo "       $me --probe kvm|tcg           (boot the probe guest under one)" >&2
 	exit 2
 }
 
@@ -264,14 +287,107 @@ build_initramfs() {
 	rm -rf "$stage"
 }
 
+# probe_guest ACCEL - boot the probe guest (kernel and initramfs, hm_probe on
+# the command line: init prints its marker and powers off) under ACCEL, with
+# the CPU model the test VM would get. Returns 0 when init's marker reached
+# the console within HM_VM_PROBE_TIMEOUT seconds (probe_at: how many it
+# took), else sets probe_why to why not and returns 1.
+probe_guest() {
+	pdir=$(mktemp -d "$vm_dir/probe.XXXXXX")
+	if [ "$1" = kvm ]; then pcpu=host; else pcpu=max; fi
+	# -m 256M -smp 1: init needs little, and the probe must not cost much.
+	# $HM_VM_PROBE_QEMU_ARGS is split into words on purpose.
+	timeout -k 5 $((probe_s + 10)) "$qemu" \
+		-accel "$1" -cpu "$pcpu" -m 256M -smp 1 \
+		-nographic -nodefaults -no-reboot -monitor none \
+		-serial "file:$pdir/console.log" \
+		-kernel "$kimage" -initrd "$initrd" \
+		-append "console=ttyS0 quiet loglevel=4 panic=-1 hm_probe" \
+		${HM_VM_PROBE_QEMU_ARGS:-} \
+		</dev/null >"$pdir/qemu.log" 2>&1 &
+	probe_pid=$!
+	pr=0
+	watch_boot "$probe_pid" "$probe_s" "$pdir/console.log" || pr=$?
+	probe_at=$boot_at
+	# Booted, the guest powers itself off; no need to wait for that.
+	[ "$pr" != 0 ] || kill "$probe_pid" 2>/dev/null || true
+	prc=0
+	wait "$probe_pid" || prc=$?
+	probe_pid=
+	case $pr in
+	0)	probe_why= ;;
+	1)	probe_why="probe guest (accel $1): qemu exited $prc before init ran: $(log_line first "$pdir/qemu.log")" ;;
+	*)	probe_why="probe guest (accel $1): init did not print \"$BOOT_MARKER\" in ${probe_s}s; last console line: $(log_line last "$pdir/console.log")" ;;
+	esac
+	rm -rf "$pdir"
+	pdir=
+	[ "$pr" = 0 ]
+}
+
+# kvm_refusal - set refusal to why KVM cannot run the VM here, one line
+# naming the check that failed, or to nothing when it can. Cheapest check
+# first, and the probe guest only when the others pass.
+kvm_refusal() {
+	refusal=
+	# -c first: <> would create a missing /dev/kvm as a plain file.
+	if ! [ -c /dev/kvm ] || ! (exec 3<>/dev/kvm) 2>/dev/null; then
+		refusal="/dev/kvm does not open read-write"
+		return 0
+	fi
+	cpuinfo=${HM_VM_CPUINFO:-/proc/cpuinfo}
+	if ! awk '$1 == "flags" {
+		for (i = 3; i <= NF; i++) if ($i == "vmx" || $i == "svm") f = 1 }
+		END { exit !f }' "$cpuinfo" 2>/dev/null; then
+		refusal="/dev/kvm opens but the CPU flags in $cpuinfo show neither vmx nor svm"
+		return 0
+	fi
+	# A probe boot costs up to HM_VM_PROBE_TIMEOUT; its verdict holds until
+	# the host reboots, or another kernel or qemu is used.
+	key="$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) $kver $(command -v "$qemu")"
+	cache=$vm_dir/kvm-probe
+	if [ -z "${HM_VM_PROBE_QEMU_ARGS:-}" ] && [ -f "$cache" ] &&
+	   [ "$(head -n 1 "$cache")" = "$key" ]; then
+		refusal=$(sed -n 2p "$cache")
+		[ "$refusal" != ok ] || refusal=
+		[ -z "$refusal" ] ||
+			refusal="$refusal (cached in $cache until the host reboots)"
+		return 0
+	fi
+	probe_guest kvm || refusal=$probe_why
+	if [ -z "${HM_VM_PROBE_QEMU_ARGS:-}" ]; then
+		printf '%s\n%s\n' "$key" "${refusal:-ok}" >"$cache.tmp"
+		mv "$cache.tmp" "$cache"
+	fi
+}
+
+# choose_accel - set accel (kvm or tcg) from HM_VM_ACCEL and say why on stderr.
+choose_accel() {
+	case $accel in
+	auto)	kvm_refusal
+		if [ -n "$refusal" ]; then
+			accel=tcg
+			echo "$me: accel tcg (HM_VM_ACCEL=auto; KVM refused: $refusal)" >&2
+		else
+			accel=kvm
+			echo "$me: accel kvm (HM_VM_ACCEL=auto; /dev/kvm opens, CPU has vmx or svm, KVM probe guest reached init)" >&2
+		fi ;;
+	kvm|tcg) echo "$me: accel $accel (HM_VM_ACCEL=$accel)" >&2 ;;
+	*)	die "HM_VM_ACCEL=$accel: use kvm, tcg or auto" ;;
+	esac
+}
+
 case ${1:-} in
 -h|--help|'') usage ;;
 --tap)	tap=1; shift; [ $# -ge 1 ] || usage ;;
 --prepare) mode=prepare; shift ;;
+--accel) mode=accel; shift ;;
+--probe) mode=probe; probe_accel=${2:-}; shift $#
+	case $probe_accel in kvm|tcg) ;; *) usage ;; esac ;;
 esac
 [ "$mode" = run ] || set --
 seconds "$timeout_s" HM_VM_TIMEOUT
 seconds "$boot_s" HM_VM_BOOT_TIMEOUT
+seconds "$probe_s" HM_VM_PROBE_TIMEOUT
 
 # What this host must have to boot the VM at all; without it the tier is
 # skipped, not failed.
@@ -304,12 +420,16 @@ esac
 mkdir -p "$vm_dir"
 # One fetch and one initramfs build at a time; boots run in parallel.
 exec 9>"$vm_dir/.lock"
+probe_pid=
 qemu_pid=
+pdir=
 run=
 # No qemu outlives run.sh, however it ends.
 cleanup() {
-	[ -z "$qemu_pid" ] || { kill "$qemu_pid" 2>/dev/null && wait "$qemu_pid"; }
-	rm -rf ${run:+"$run"}
+	for pid in $probe_pid $qemu_pid; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	rm -rf ${pdir:+"$pdir"} ${run:+"$run"}
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -317,18 +437,26 @@ trap 'exit 130' INT TERM
 flock 9
 fetch_kernel
 build_initramfs
-flock -u 9
-if [ "$mode" = prepare ]; then
+case $mode in
+prepare)
 	echo "$me: ready: $kimage, $initrd" >&2
+	exit 0 ;;
+probe)
+	flock -u 9
+	if probe_guest "$probe_accel"; then
+		echo "$me: probe guest (accel $probe_accel): reached init in ${probe_at}s" >&2
+		exit 0
+	fi
+	echo "$me: $probe_why" >&2
+	exit 1 ;;
+esac
+# Still under the lock: runs started together probe KVM once.
+choose_accel
+flock -u 9
+if [ "$mode" = accel ]; then
+	echo "$accel"
 	exit 0
 fi
-
-case $accel in
-auto)	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
-	   (exec 3<>/dev/kvm) 2>/dev/null; then accel=kvm; else accel=tcg; fi ;;
-kvm|tcg) ;;
-*)	die "HM_VM_ACCEL=$accel: use kvm, tcg or auto" ;;
-esac
 if [ "$accel" = kvm ]; then cpu=host; else cpu=max; fi
 
 run=$(mktemp -d "$vm_dir/run.XXXXXX")
