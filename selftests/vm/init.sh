@@ -10,6 +10,13 @@
 # need, and switch_roots into job.sh. switch_root, not chroot: the kernel runs
 # modprobe for request_module() in PID 1's root, which must be the host's.
 # Any failure powers the VM off; run.sh then reports it with the console.
+#
+# Its first line on the console, "hm-vm init: started", tells run.sh that
+# the guest kernel booted and ran PID 1: run.sh stops a VM that does not
+# print it within HM_VM_BOOT_TIMEOUT. With hm_probe on the kernel command
+# line (run.sh's KVM probe guest) init powers off right after it.
+
+echo "hm-vm init: started" >/dev/console
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -24,6 +31,15 @@ fail() {
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+
+case " $(cat /proc/cmdline) " in
+*" hm_probe "*)
+	echo "hm-vm init: probe done, powering off" >/dev/console
+	poweroff -f
+	echo o >/proc/sysrq-trigger
+	while :; do :; done
+	;;
+esac
 
 for m in $(cat /modules); do
 	insmod "/mod/$m.ko" || fail "insmod $m.ko failed"
