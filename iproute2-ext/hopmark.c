@@ -136,7 +136,26 @@ int do_ioam(int argc, char **argv)
 	return HM_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/*
+ * -j anywhere among the options: known before any of them can fail, so that
+ * an unknown option after it gets the JSON error object too.
+ */
+static void scan_json_option(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
+		const char *opt = argv[i] + 1;
+
+		if (*opt == '-')
+			opt++;
+		if (*opt && matches(opt, "json"))
+			json = 1;
+	}
+}
+
+/* Options and dispatch; every exit status passes hm_exit_status(). */
+static int run(int argc, char **argv)
 {
 	while (argc > 1 && argv[1][0] == '-') {
 		const char *opt = argv[1] + 1;
@@ -179,4 +198,11 @@ int main(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	}
 	return do_cmd(argv[1], argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	scan_json_option(argc, argv);
+	hm_json_errors_begin();
+	return hm_exit_status(run(argc, argv));
 }

@@ -65,6 +65,9 @@ int parse_ipv6_prefix(const char *arg, struct hopmark_encap_key *key);
 void format_ipv6_prefix(const struct hopmark_encap_key *key, char *buf, size_t len);
 const char *ifname_or_index(__u32 ifindex, char *buf);
 int hm_errf(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hm_errf_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hm_json_errors_begin(void);
+int hm_exit_status(int status);
 
 /* json_print.c: the one print layer; PRINT_ANY prints text or JSON. */
 enum output_type {
