@@ -104,6 +104,10 @@ int map_open_existing(const char *name);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);
+int prog_uses_pinned_maps(__u32 prog_id);
+
+/* link.c */
+int hm_node_programs(char *buf, size_t len);
 
 /* record_reader.c */
 struct json_object;
