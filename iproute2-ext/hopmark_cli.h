@@ -96,7 +96,8 @@ void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded);
+void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,
+			const __u64 *other_ioam);
 
 /* maps.c */
 int maps_prepare(void);

@@ -353,7 +353,7 @@ out:
 		hm_summary_print(m.sum, stdout, 0);
 	}
 	if (json && m.summary)
-		print_summary_json(m.sum, m.summed, m.bad);
+		print_summary_json(m.sum, m.summed, m.bad, NULL);
 	hm_summary_free(m.sum);
 	return ret;
 }
