@@ -65,8 +65,9 @@ hm_rundir()	{ echo "$HM_RUN_ROOT/$(hm_ns "$1")"; }
 hm_bpffs()	{ echo "$HM_RUN_ROOT/$(hm_ns "$1")/bpf"; }
 
 # hm_on NODE cmd... - run cmd as node NODE (its netns, bpffs and rundir).
-# nsenter keeps the host's mounts, unlike `ip netns exec`, which remounts
-# /sys and would hide the node's pins.
+# nsenter keeps the host's mounts. `ip netns exec` runs each command in a
+# mount namespace of its own with /sys remounted; since the node's bpffs is
+# outside /sys it would work too (selftests/net/test_netns_exec.sh).
 hm_on()
 {
 	local node=$1; shift
