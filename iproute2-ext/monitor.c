@@ -412,13 +412,13 @@ out:
 	if (json && m.summary)
 		print_summary_json(m.sum, m.summed, m.bad, NULL);
 	if (m.bad)
-		fprintf(stderr, "hopmark: %llu of %llu %s from %s rejected.\n",
+		fprintf(stderr, "hopmark: %llu of %llu %s%s from %s rejected.\n",
 			(unsigned long long)m.bad, (unsigned long long)m.read,
-			ring ? "records" : "lines", from);
+			ring ? "record" : "line", m.read == 1 ? "" : "s", from);
 	if (ret == HM_EXIT_OK && m.bad && !m.seen)
-		ret = hm_errf(0, "nothing from %s is a hopmark record: all %llu %s rejected",
-			      from, (unsigned long long)m.bad,
-			      ring ? "records were" : "lines were");
+		ret = hm_errf(0, "nothing from %s is a hopmark record (%llu %s%s rejected)",
+			      from, (unsigned long long)m.bad, ring ? "record" : "line",
+			      m.bad == 1 ? "" : "s");
 	hm_summary_free(m.sum);
 	return ret;
 }
