@@ -27,7 +27,7 @@ cleanup()
 {
 	ip netns del "$NS" 2>/dev/null
 	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
-	rm -rf "$HM_RUN_ROOT/$NS"
+	rm -rf "${HM_RUN_ROOT:?}/$NS"
 	rmdir "$HM_RUN_ROOT" 2>/dev/null
 	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
 }
