@@ -326,7 +326,9 @@ int do_decode(int argc, char **argv)
 		if (st.traces)
 			hm_summary_print(sum, stdout, 0);
 	} else if (json_summary) {
-		print_summary_json(sum, st.traces, st.malformed);
+		__u64 other_ioam = st.other_ioam;
+
+		print_summary_json(sum, st.traces, st.malformed, &other_ioam);
 	}
 	hm_summary_free(sum);
 	pcap_close(pc);

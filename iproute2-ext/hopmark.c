@@ -22,11 +22,38 @@ int json;
 int pretty;
 int show_stats;
 
+static int do_help(int argc, char **argv);
+int do_pint(int argc, char **argv);	/* pint.c */
+
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} objects[] = {
+	{ "node",	do_node },
+	{ "link",	do_link },
+	{ "ioam",	do_ioam },
+	{ "srh",	do_srh },
+	{ "module",	do_module },
+	{ "export",	do_export },
+	{ "pint",	do_pint },
+	{ "monitor",	do_monitor },
+	{ "decode",	do_decode },
+	{ "help",	do_help },
+	{ NULL, NULL },
+};
+
 static void usage(FILE *f)
 {
+	const struct cmd *c;
+
+	/* The OBJECT list is the dispatch table's: help cannot miss one. */
+	fputs("Usage: hopmark [ OPTIONS ] OBJECT { COMMAND | help }\n"
+	      "where  OBJECT := {", f);
+	for (c = objects; c->name; c++)
+		if (c->func != do_help)
+			fprintf(f, "%s %s", c == objects ? "" : " |", c->name);
 	fprintf(f,
-		"Usage: hopmark [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { node | link | ioam | srh | module | export | monitor | decode }\n"
+		" }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -V[ersion] | -h[elp] }\n"
 		"\n"
 		"       hopmark node { set [ id ID ] [ wide-id ID ] | show }\n"
@@ -53,25 +80,6 @@ static int do_help(int argc, char **argv)
 	usage(stdout);
 	return HM_EXIT_OK;
 }
-
-int do_pint(int argc, char **argv);	/* pint.c */
-
-static const struct cmd {
-	const char *name;
-	int (*func)(int argc, char **argv);
-} objects[] = {
-	{ "node",	do_node },
-	{ "link",	do_link },
-	{ "ioam",	do_ioam },
-	{ "srh",	do_srh },
-	{ "module",	do_module },
-	{ "export",	do_export },
-	{ "pint",	do_pint },
-	{ "monitor",	do_monitor },
-	{ "decode",	do_decode },
-	{ "help",	do_help },
-	{ NULL, NULL },
-};
 
 static int do_cmd(const char *word, int argc, char **argv)
 {
@@ -136,7 +144,26 @@ int do_ioam(int argc, char **argv)
 	return HM_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/*
+ * -j anywhere among the options: known before any of them can fail, so that
+ * an unknown option after it gets the JSON error object too.
+ */
+static void scan_json_option(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
+		const char *opt = argv[i] + 1;
+
+		if (*opt == '-')
+			opt++;
+		if (*opt && matches(opt, "json"))
+			json = 1;
+	}
+}
+
+/* Options and dispatch; every exit status passes hm_exit_status(). */
+static int run(int argc, char **argv)
 {
 	while (argc > 1 && argv[1][0] == '-') {
 		const char *opt = argv[1] + 1;
@@ -179,4 +206,11 @@ int main(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	}
 	return do_cmd(argv[1], argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	scan_json_option(argc, argv);
+	hm_json_errors_begin();
+	return hm_exit_status(run(argc, argv));
 }

@@ -65,6 +65,9 @@ int parse_ipv6_prefix(const char *arg, struct hopmark_encap_key *key);
 void format_ipv6_prefix(const struct hopmark_encap_key *key, char *buf, size_t len);
 const char *ifname_or_index(__u32 ifindex, char *buf);
 int hm_errf(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hm_errf_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hm_json_errors_begin(void);
+int hm_exit_status(int status);
 
 /* json_print.c: the one print layer; PRINT_ANY prints text or JSON. */
 enum output_type {
@@ -93,7 +96,8 @@ void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded);
+void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,
+			const __u64 *other_ioam);
 
 /* maps.c */
 int maps_prepare(void);
@@ -101,6 +105,10 @@ int map_open_existing(const char *name);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);
+int prog_uses_pinned_maps(__u32 prog_id);
+
+/* link.c */
+int hm_node_programs(char *buf, size_t len);
 
 /* record_reader.c */
 struct json_object;

@@ -174,8 +174,12 @@ static int encap_add(int argc, char **argv)
 		close(fd);
 		return err;
 	}
+	/*
+	 * Attach unless our hm_encap runs there on these very maps: one
+	 * loaded with another pin directory would never see this rule.
+	 */
 	err = role_query(HM_ROLE_ENCAP, cfg.ifindex, &info);
-	if (err || !info.prog_id || !info.ours)
+	if (err || !info.prog_id || !info.ours || prog_uses_pinned_maps(info.prog_id) != 1)
 		err = role_attach(HM_ROLE_ENCAP, cfg.ifindex, dev);
 	if (!err) {
 		err = ifcfg_set_flags(cfg.ifindex, HM_IF_F_ENCAP, 0);

@@ -255,13 +255,16 @@ void print_text(const char *fmt, ...)
  * @sum:	the summary (hm_summary_add() of every record)
  * @records:	how many records it sums up
  * @not_decoded: records read that could not be decoded (not in it)
+ * @other_ioam:	decode: IOAM options that are not a Pre-allocated Trace
+ *		(the text's "other IOAM options"); NULL: no such key
  *
- * Prints {"summary":{"records":N,"not_decoded":M,"hops":[...]}}, "hops"
- * being the array of hm_summary_print()'s JSON form (latencies in us;
- * Documentation/json-record.rst), so that a reader of JSON record lines
+ * Prints {"summary":{"records":N,"not_decoded":M,["other_ioam":O,]"hops":[...]}},
+ * "hops" being the array of hm_summary_print()'s JSON form (latencies in
+ * us; Documentation/json-record.rst), so that a reader of JSON record lines
  * tells the summary from a record by its only key, "summary".
  */
-void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded)
+void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,
+			const __u64 *other_ioam)
 {
 	struct json_object *o = NULL, *inner = NULL, *lib = NULL, *hops = NULL;
 	char *buf = NULL;
@@ -283,6 +286,8 @@ void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_d
 		goto fail;
 	json_object_object_add(inner, "records", json_object_new_uint64(records));
 	json_object_object_add(inner, "not_decoded", json_object_new_uint64(not_decoded));
+	if (other_ioam)
+		json_object_object_add(inner, "other_ioam", json_object_new_uint64(*other_ioam));
 	json_object_object_add(inner, "hops", json_object_get(hops));
 	json_object_object_add(o, "summary", inner);
 	inner = NULL;

@@ -403,6 +403,95 @@ static void print_programs(__u32 ifindex)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/* Append "@what" to the list @buf of hm_node_programs(), "..." when full. */
+static void list_add(char *buf, size_t len, size_t *used, const char *what)
+{
+	int n;
+
+	if (*used >= len)
+		return;
+	n = snprintf(buf + *used, len - *used, "%s", what);
+	if (n < 0 || (size_t)n >= len - *used) {
+		if (len >= 4)
+			strcpy(buf + len - 4, "...");
+		*used = len;
+		return;
+	}
+	*used += n;
+}
+
+/* Append the hm_* programs of one tc hook of @ifindex; return how many. */
+static unsigned int list_tc_hook(__u32 ifindex, bool ingress, char *buf, size_t len,
+				 size_t *used, unsigned int found)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	struct tc_dump d;
+	unsigned int i;
+
+	if (tc_bpf_filters(ifindex, ingress, &d))
+		return 0;
+	for (i = 0; i < d.n; i++) {
+		prog_name(d.f[i].prog_id, name, sizeof(name));
+		if (!prog_is_ours(name))
+			continue;
+		list_add(buf, len, used, found++ ? ", " : " (");
+		list_add(buf, len, used, name);
+	}
+	return found;
+}
+
+/**
+ * hm_node_programs() - hopmark's programs attached in this network namespace
+ * @buf:	output: "DEV (PROG, PROG), DEV (PROG)", ending in "..." when
+ *		it does not fit; empty when none is attached
+ * @len:	size of @buf
+ *
+ * Looks, as "link show" does, at the XDP program and the clsact filters of
+ * every interface of the network namespace the command runs in, for
+ * programs named hm_* (hopmark's, however attached). An interface whose
+ * hooks cannot be queried counts as running none.
+ *
+ * Return: the number of interfaces running one, or negative errno if the
+ * interfaces cannot be listed.
+ */
+int hm_node_programs(char *buf, size_t len)
+{
+	struct if_nameindex *ifs, *i;
+	struct hm_attach_info xdp;
+	size_t used = 0;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	ifs = if_nameindex();
+	if (!ifs)
+		return -errno;
+	for (i = ifs; i->if_index; i++) {
+		size_t start = used;
+		unsigned int found = 0;
+
+		list_add(buf, len, &used, n ? ", " : "");
+		list_add(buf, len, &used, i->if_name);
+		if (!role_query(HM_ROLE_TRANSIT_IN, i->if_index, &xdp) && xdp.prog_id &&
+		    prog_is_ours(xdp.name)) {
+			list_add(buf, len, &used, " (");
+			list_add(buf, len, &used, xdp.name);
+			found++;
+		}
+		found = list_tc_hook(i->if_index, false, buf, len, &used, found);
+		found = list_tc_hook(i->if_index, true, buf, len, &used, found);
+		if (found) {
+			list_add(buf, len, &used, ")");
+			n++;
+		} else if (used < len) {
+			used = start;	/* none here: take the name back */
+			buf[used] = '\0';
+		}
+	}
+	if_freenameindex(ifs);
+	return n;
+}
+
 static void print_counters(int stats_fd, __u32 ifindex)
 {
 	struct hopmark_link_stats *per_cpu, sum;

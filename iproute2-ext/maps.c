@@ -13,31 +13,95 @@
 
 #include "hopmark_cli.h"
 
+/* Room for the interface list of hm_node_programs() in a message. */
+#define HM_PROGS_LIST_MAX	256
+
+/*
+ * The network namespace whose `ip netns exec` this command runs under, or
+ * "" if none: ip netns exec unshares the mounts and remounts /sys for every
+ * command it runs (a bpffs mounted there goes with the command), and names
+ * that sysfs after the namespace (iproute2's netns_switch()), so the /sys
+ * mount on top, in /proc/self/mountinfo, has a source other than "sysfs"
+ * that names a /run/netns entry.
+ */
+static void ip_netns_exec_name(char *name, size_t len)
+{
+	char line[1024], mnt[256], fstype[64], src[256], path[320];
+	const char *sep;
+	FILE *f;
+
+	name[0] = '\0';
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE ... */
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %255s", fstype, src) != 2 || strcmp(mnt, "/sys"))
+			continue;
+		name[0] = '\0';	/* the last /sys mount is the one on top */
+		if (strcmp(fstype, "sysfs") || !strcmp(src, "sysfs"))
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", src);
+		if (!access(path, F_OK))
+			snprintf(name, len, "%s", src);
+	}
+	fclose(f);
+}
+
+/* Whether the node's bpffs is the one under /sys that ip netns exec hides. */
+static bool bpffs_under_sys(void)
+{
+	return !strncmp(hm_bpffs_root(), "/sys/", 5);
+}
+
 /**
  * maps_prepare() - make sure every hopmark map exists and is pinned
  *
  * Also forgets what deleted interfaces left in the maps
  * (hm_prune_gone_ifaces()), so a configuring command never runs out of
- * entries to dead devices; failing to is reported, not fatal.
+ * entries to dead devices; failing to is reported, not fatal. When it
+ * creates the maps while hopmark's programs are attached in the network
+ * namespace, it warns: those programs work on other maps.
  *
- * Return: 0, or %HM_EXIT_FAIL after printing why (bpffs not mounted, ...).
+ * Return: 0, or %HM_EXIT_FAIL after printing why (bpffs not mounted, and
+ * when this command runs in a private mount namespace with the bpffs under
+ * /sys, that mounting one there is no use, ...).
  */
 int maps_prepare(void)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], progs[HM_PROGS_LIST_MAX], netns[256];
+	bool fresh;
 	int err;
 
+	err = hm_map_open(HM_MAP_IFCFG);
+	fresh = err == -ENOENT;
+	if (err >= 0)
+		close(err);
 	err = hm_maps_create();
+	hm_pin_dir(dir, sizeof(dir));
 	if (!err) {
+		/*
+		 * Maps just created while hopmark's programs run: those use
+		 * maps pinned elsewhere (another mount namespace) or no longer
+		 * pinned, and will not see what this command writes.
+		 */
+		if (fresh && hm_node_programs(progs, sizeof(progs)) > 0)
+			fprintf(stderr, "Warning: the hopmark maps were created under %s just now, but hopmark's programs attached on %s use maps not pinned there (set up in another mount namespace?): they see these settings only once their roles are enabled again.\n",
+				dir, progs);
 		err = hm_prune_gone_ifaces();
 		if (err < 0)
 			hm_errf(err, "warning: cannot forget the settings of deleted interfaces");
 		return 0;
 	}
-	hm_pin_dir(dir, sizeof(dir));
+	ip_netns_exec_name(netns, sizeof(netns));
+	if (err == -ENODEV && netns[0] && bpffs_under_sys())
+		return hm_errf_errno(err, "%s is not a bpffs: this command runs under \"ip netns exec %s\", which remounts /sys for every command, so a bpffs mounted on %s vanishes with the command: mount one outside /sys (mount -t bpf bpf /run/hopmark/%s/bpf) and point %s at it (Documentation/operating.rst, \"Nodes in network namespaces\")",
+				     hm_bpffs_root(), netns, hm_bpffs_root(), netns, HM_BPFFS_ENV);
 	if (err == -ENODEV)
-		return hm_errf(0, "%s is not a bpffs: mount one (mount -t bpf bpf %s) or set %s",
-			       hm_bpffs_root(), hm_bpffs_root(), HM_BPFFS_ENV);
+		return hm_errf_errno(err, "%s is not a bpffs: mount one (mount -t bpf bpf %s) or set %s",
+				     hm_bpffs_root(), hm_bpffs_root(), HM_BPFFS_ENV);
 	return hm_errf(err, "cannot create the hopmark maps in %s", dir);
 }
 
@@ -45,24 +109,95 @@ int maps_prepare(void)
  * map_open_existing() - open a pinned map, explaining a failure
  * @name: map name
  *
- * Return: map fd, or -1 after printing the reason (nothing configured yet
- * when the pin is missing).
+ * Return: map fd, or -1 after printing the reason: when the pin is
+ * missing, nothing configured yet, or, if hopmark's programs are attached
+ * on the network namespace's interfaces (hm_node_programs()), that their
+ * maps are pinned out of this command's reach.
  */
 int map_open_existing(const char *name)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], progs[HM_PROGS_LIST_MAX], netns[256];
 	int fd;
 
 	fd = hm_map_open(name);
 	if (fd >= 0)
 		return fd;
 	hm_pin_dir(dir, sizeof(dir));
-	if (fd == -ENOENT)
-		hm_errf(0, "%s/%s does not exist: hopmark is not set up on this node (bpffs %s)",
-			dir, name, hm_bpffs_root());
-	else
+	if (fd != -ENOENT) {
 		hm_errf(fd, "cannot open %s/%s", dir, name);
+		return -1;
+	}
+	/* No pin, yet hopmark runs here: its maps are pinned out of reach. */
+	ip_netns_exec_name(netns, sizeof(netns));
+	if (hm_node_programs(progs, sizeof(progs)) > 0)
+		hm_errf_errno(fd, "hopmark's programs are attached on %s but their maps are not pinned under %s (no %s there): they were set up in another mount namespace (ip netns exec gives each command a private /sys, and pins made there vanish with it%s) or the pins were removed; see Documentation/operating.rst, \"Nodes in network namespaces\"",
+			      progs, dir, name,
+			      netns[0] && bpffs_under_sys() ? "; this command runs under it too" : "");
+	else
+		hm_errf_errno(fd, "%s/%s does not exist: hopmark is not set up on this node (bpffs %s)",
+			      dir, name, hm_bpffs_root());
 	return -1;
+}
+
+/**
+ * prog_uses_pinned_maps() - whether a program works on this node's pinned maps
+ * @prog_id:	BPF program id
+ *
+ * A program loaded with another pin directory (another bpffs, another mount
+ * namespace, pins removed since) has maps of the same names that nobody
+ * can reach: each of its maps named hopmark_* must be the map pinned
+ * under that name here (same map id).
+ *
+ * Return: 1 if so, 0 if one is not, negative errno if the program or its
+ * maps cannot be read.
+ */
+int prog_uses_pinned_maps(__u32 prog_id)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_map_info map;
+	__u32 len = sizeof(info), ids[64], n, i, map_len;
+	int fd, mfd, pfd, err, ret = 1;
+
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0)
+		return -errno;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+	if (!err) {
+		n = info.nr_map_ids < 64 ? info.nr_map_ids : 64;
+		memset(&info, 0, sizeof(info));
+		info.nr_map_ids = n;
+		info.map_ids = (__u64)(unsigned long)ids;
+		len = sizeof(info);
+		err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+	}
+	close(fd);
+	if (err)
+		return err;
+	for (i = 0; i < n && ret == 1; i++) {
+		mfd = bpf_map_get_fd_by_id(ids[i]);
+		if (mfd < 0)
+			return -errno;
+		memset(&map, 0, sizeof(map));
+		map_len = sizeof(map);
+		err = bpf_obj_get_info_by_fd(mfd, &map, &map_len) ? -errno : 0;
+		close(mfd);
+		if (err)
+			return err;
+		if (strncmp(map.name, "hopmark_", 8))
+			continue;	/* scratch maps, never pinned */
+		pfd = hm_map_open(map.name);
+		if (pfd < 0)
+			return pfd == -ENOENT ? 0 : pfd;
+		memset(&map, 0, sizeof(map));
+		map_len = sizeof(map);
+		err = bpf_obj_get_info_by_fd(pfd, &map, &map_len) ? -errno : 0;
+		close(pfd);
+		if (err)
+			return err;
+		if (map.id != ids[i])
+			ret = 0;
+	}
+	return ret;
 }
 
 /**

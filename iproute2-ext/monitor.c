@@ -16,6 +16,13 @@
  * "summary" one last line {"summary": {...}}; as text one table per record
  * (hm_record_print_table()) and, after N records, at the end of the file,
  * or on SIGINT/SIGTERM, the per-hop summary (hm_summary_print()).
+ *
+ * Every line is checked before it is shown, in either form: it must be one
+ * JSON object and nothing after it, and either a record that
+ * record_from_json() takes or a postcard of a known type. Any other line
+ * is rejected: named on stderr, counted (on stderr at the end, and as
+ * "not_decoded" in the JSON summary), never copied to stdout. When lines
+ * were rejected and none was valid, the command fails.
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,6 +36,7 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
+#include "postcard/postcard.h"
 
 #define HM_POLL_MS		200
 /* A record line is a few KB at most (61 hops); longer lines are refused. */
@@ -38,8 +46,9 @@ static volatile sig_atomic_t stop;
 
 struct mon {
 	__u64 limit;		/* stop after this many records, 0: never */
-	__u64 seen;		/* records shown */
-	__u64 bad;		/* records that could not be shown */
+	__u64 read;		/* lines (ring: records) read, empty lines aside */
+	__u64 seen;		/* records and postcards shown */
+	__u64 bad;		/* lines (ring: records) rejected */
 	__u32 sink_node_id;	/* for ring records */
 	__u64 summed;		/* records in the summary */
 	bool summary;		/* -j: also sum up, print the summary line */
@@ -79,46 +88,85 @@ static bool done(const struct mon *m)
 	return stop || (m->limit && m->seen >= m->limit);
 }
 
+/*
+ * @line as one JSON value with nothing but white space after it (json-c's
+ * json_tokener_parse() stops after the first value and would take
+ * "{...} junk"), or NULL. JSON null parses as NULL too, and is no record.
+ */
+static struct json_object *parse_whole_line(const char *line)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *obj;
+	size_t len = strlen(line), end;
+
+	if (!tok)
+		return NULL;
+	obj = json_tokener_parse_ex(tok, line, len);
+	end = json_tokener_get_parse_end(tok);
+	if (obj && json_tokener_get_error(tok) == json_tokener_success)
+		while (end < len && strchr(" \t\r", line[end]))
+			end++;
+	if (!obj || json_tokener_get_error(tok) != json_tokener_success || end != len) {
+		json_object_put(obj);
+		obj = NULL;
+	}
+	json_tokener_free(tok);
+	return obj;
+}
+
+/* Whether @obj is a module postcard (Documentation/postcards.rst) of a known type. */
+static bool is_postcard(struct json_object *obj)
+{
+	struct json_object *type;
+	const char *name;
+	unsigned int t;
+
+	if (!json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, "postcard", &type) ||
+	    !json_object_is_type(type, json_type_string))
+		return false;
+	for (t = HM_POSTCARD_DEX; (name = hm_postcard_type_name(t)); t++)
+		if (!strcmp(name, json_object_get_string(type)))
+			return true;
+	return false;
+}
+
 static void handle_line(struct mon *m, const char *line)
 {
 	struct json_object *obj;
 	struct hm_record r;
+	bool postcard;
 	int err;
 
 	if (!*line)
 		return;
-	m->seen++;
-	if (json) {
-		/* The agent's line, unchanged. */
-		printf("%s\n", line);
-		fflush(stdout);
-		if (!m->summary)
-			return;
-	}
-	obj = json_tokener_parse(line);
-	if (obj && json_object_object_get_ex(obj, "postcard", NULL)) {
-		/* A module postcard (Documentation/postcards.rst): no table form. */
-		if (!json) {
-			printf("postcard %s\n", line);
-			fflush(stdout);
-		}
-		json_object_put(obj);
-		return;
-	}
-	err = obj ? record_from_json(obj, &r) : -EINVAL;
+	m->read++;
+	obj = parse_whole_line(line);
+	postcard = obj && is_postcard(obj);
+	err = postcard ? 0 : obj ? record_from_json(obj, &r) : -EINVAL;
 	json_object_put(obj);
 	if (err) {
 		m->bad++;
-		fprintf(stderr, "hopmark: record %llu not shown: %s%s\n",
-			(unsigned long long)m->seen,
+		fprintf(stderr, "hopmark: line %llu not shown: %s%s\n",
+			(unsigned long long)m->read,
 			err == -EPROTO ? "its format differs from this hopmark's libhopmark" :
 					 "not a hopmark JSON record",
 			err == -EPROTO ? " (hopmarkd and hopmark from different versions?)" : "");
 		return;
 	}
+	m->seen++;
 	if (json) {
-		hm_summary_add(m->sum, &r);	/* for the summary line */
-		m->summed++;
+		/* The agent's line, unchanged. */
+		printf("%s\n", line);
+		fflush(stdout);
+		if (m->summary && !postcard) {
+			hm_summary_add(m->sum, &r);	/* for the summary line */
+			m->summed++;
+		}
+	} else if (postcard) {
+		/* A module postcard: no table form. */
+		printf("postcard %s\n", line);
+		fflush(stdout);
 	} else {
 		show_record(m, &r);
 	}
@@ -204,12 +252,14 @@ static int ring_sample(void *ctx, void *data, size_t size)
 	struct hm_record r;
 	int err;
 
-	m->seen++;
+	m->read++;
 	err = hm_record_from_ring(data, size, m->sink_node_id, &r);
+	if (!err)
+		m->seen++;
 	if (err) {
 		m->bad++;
 		fprintf(stderr, "hopmark: record %llu not decoded: %s\n",
-			(unsigned long long)m->seen, strerror(-err));
+			(unsigned long long)m->read, strerror(-err));
 	} else if (json) {
 		hm_record_print_json(stdout, &r);
 		if (m->summary) {
@@ -279,12 +329,14 @@ static int connect_agent(char *path, size_t len)
  * @argv: the words
  *
  * Return: exit status: 0 also when stopped by SIGINT/SIGTERM; %HM_EXIT_FAIL
- * if the file cannot be opened or read.
+ * if the file cannot be opened or read, or if lines were rejected and none
+ * was valid.
  */
 int do_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char *file = NULL;
+	const char *file = NULL, *from;
+	bool ring = false;
 	struct mon m = {};
 	char path[256];
 	int fd, ret;
@@ -324,15 +376,17 @@ int do_monitor(int argc, char **argv)
 	if (file) {
 		FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 
+		from = strcmp(file, "-") ? file : "standard input";
 		if (!f) {
 			ret = hm_errf(-errno, "cannot open %s", file);
 		} else {
-			ret = monitor_file(f, strcmp(file, "-") ? file : "standard input", &m);
+			ret = monitor_file(f, from, &m);
 			if (f != stdin)
 				fclose(f);
 		}
 		goto out;
 	}
+	from = "hopmarkd";
 	fd = connect_agent(path, sizeof(path));
 	if (fd >= 0) {
 		ret = monitor_socket(fd, &m);
@@ -340,20 +394,31 @@ int do_monitor(int argc, char **argv)
 	} else if (fd == -ENOENT || fd == -ECONNREFUSED) {
 		fprintf(stderr, "hopmark: no hopmarkd at %s: reading the ring buffer %s directly.\n",
 			path, HM_MAP_EVENTS);
+		from = HM_MAP_EVENTS;
+		ring = true;
 		ret = monitor_ring(&m);
 	} else {
 		ret = hm_errf(fd, "cannot connect to hopmarkd at %s", path);
 	}
 out:
-	if (!json && m.seen) {
+	if (!json && m.read) {
 		printf("%llu record%s", (unsigned long long)m.seen, m.seen == 1 ? "" : "s");
 		if (m.bad)
 			printf(", %llu not shown", (unsigned long long)m.bad);
 		printf("\n");
-		hm_summary_print(m.sum, stdout, 0);
+		if (m.seen)
+			hm_summary_print(m.sum, stdout, 0);
 	}
 	if (json && m.summary)
-		print_summary_json(m.sum, m.summed, m.bad);
+		print_summary_json(m.sum, m.summed, m.bad, NULL);
+	if (m.bad)
+		fprintf(stderr, "hopmark: %llu of %llu %s%s from %s rejected.\n",
+			(unsigned long long)m.bad, (unsigned long long)m.read,
+			ring ? "record" : "line", m.read == 1 ? "" : "s", from);
+	if (ret == HM_EXIT_OK && m.bad && !m.seen)
+		ret = hm_errf(0, "nothing from %s is a hopmark record (%llu %s%s rejected)",
+			      from, (unsigned long long)m.bad, ring ? "record" : "line",
+			      m.bad == 1 ? "" : "s");
 	hm_summary_free(m.sum);
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * utils.c - argument matching and parsing for the hopmark command, the
  * iproute2 way: words may be abbreviated (matches()), and every error names
- * the offending word: `Error: argument "foo" is wrong: ...`.
+ * the offending word: `Error: argument "foo" is wrong: ...`. Also the error
+ * object of -j (hm_json_errors_begin(), hm_exit_status()).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -10,8 +11,164 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
 
 #include "hopmark_cli.h"
+
+/*
+ * With -j a failing command prints one JSON object on stdout,
+ * {"error":{"message":M,"errno":E,"exit_status":S}} (Documentation/cli.rst),
+ * whichever part of the command failed. Errors are printed as text to
+ * stderr in many places (this file's helpers, the netlink client, libbpf's
+ * log, usage()), so the message is taken from what reaches stderr: with -j,
+ * stderr becomes a stream that writes everything through to fd 2 and keeps
+ * the first line starting with "Error: " (else the first line). The JSON
+ * message is thus the text message, word for word.
+ */
+#define HM_ERR_LINE_MAX	1024
+
+static struct {
+	char line[HM_ERR_LINE_MAX];	/* the stderr line being written */
+	size_t line_len;
+	char error[HM_ERR_LINE_MAX];	/* first "Error: " line */
+	char first[HM_ERR_LINE_MAX];	/* first line, whatever it says */
+	int err;			/* errno given with the first error */
+	bool have_err;			/* @err is set */
+	bool printed;			/* the error object is out */
+} jerr;
+
+/* Keep @line in @dst (HM_ERR_LINE_MAX bytes) unless @dst holds one already. */
+static void jerr_keep(char *dst, const char *line)
+{
+	size_t n = strnlen(line, HM_ERR_LINE_MAX - 1);
+
+	if (*dst || !n)
+		return;
+	memcpy(dst, line, n);
+	dst[n] = '\0';
+}
+
+static void jerr_line_done(void)
+{
+	jerr.line[jerr.line_len] = '\0';
+	if (!strncmp(jerr.line, "Error: ", 7))
+		jerr_keep(jerr.error, jerr.line + 7);
+	jerr_keep(jerr.first, jerr.line);
+	jerr.line_len = 0;
+}
+
+static ssize_t jerr_write(void *cookie, const char *buf, size_t size)
+{
+	size_t done = 0, i;
+	ssize_t n;
+
+	while (done < size) {
+		n = write(STDERR_FILENO, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;	/* stderr closed: still keep the message */
+		done += n;
+	}
+	for (i = 0; i < size; i++) {
+		if (buf[i] == '\n')
+			jerr_line_done();
+		else if (jerr.line_len < sizeof(jerr.line) - 1)
+			jerr.line[jerr.line_len++] = buf[i];
+	}
+	return size;
+}
+
+/**
+ * hm_json_errors_begin() - with -j, keep what the command prints on stderr
+ *
+ * Replaces stderr by an unbuffered stream that writes to file descriptor 2
+ * as before and keeps the first error line for hm_exit_status(). Called by
+ * main() once -j is known; without -j nothing changes.
+ */
+void hm_json_errors_begin(void)
+{
+	cookie_io_functions_t io = { .write = jerr_write };
+	FILE *f;
+
+	if (!json)
+		return;
+	f = fopencookie(NULL, "w", io);
+	if (!f)
+		return;	/* the text errors still go out; only JSON lacks them */
+	setvbuf(f, NULL, _IONBF, 0);
+	stderr = f;
+}
+
+/* Record @err (negative or positive errno) as the JSON error's errno. */
+static void jerr_errno(int err)
+{
+	if (!err || jerr.have_err || jerr.error[0])
+		return;	/* the errno goes with the first error message only */
+	jerr.err = err < 0 ? -err : err;
+	jerr.have_err = true;
+}
+
+/**
+ * hm_exit_status() - finish a command: with -j, the error object of a failure
+ * @status:	the command's exit status (%HM_EXIT_OK, %HM_EXIT_FAIL, %HM_EXIT_USAGE)
+ *
+ * With -j and a non-zero @status, prints on stdout, as its last line, once:
+ * {"error":{"message":M,"errno":E,"exit_status":@status}}, M being the first
+ * "Error: " line the command printed on stderr (without "Error: " and the
+ * final period), else its first stderr line, else "failed"; E the errno
+ * the failure came with, or null when it was not a system error (usage
+ * errors, refusals explained by the message). A command printing one JSON
+ * document prints none when it fails (it fails before delete_json_obj()),
+ * so the error object is all of its stdout; one printing JSON lines
+ * (monitor, decode) ends with it.
+ *
+ * Return: @status.
+ */
+int hm_exit_status(int status)
+{
+	struct json_object *o, *e;
+	const char *msg;
+	char buf[HM_ERR_LINE_MAX];
+	size_t n;
+
+	if (!json || status == HM_EXIT_OK || jerr.printed)
+		return status;
+	jerr.printed = true;
+	fflush(stderr);
+	if (jerr.line_len)
+		jerr_line_done();
+	msg = jerr.error[0] ? jerr.error : jerr.first[0] ? jerr.first : "failed";
+	snprintf(buf, sizeof(buf), "%s", msg);
+	n = strlen(buf);
+	if (jerr.error[0] && n && buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	o = json_object_new_object();
+	e = json_object_new_object();
+	if (!o || !e) {
+		json_object_put(o);
+		json_object_put(e);
+		return status;
+	}
+	json_object_object_add(e, "message", json_object_new_string(buf));
+	json_object_object_add(e, "errno", jerr.have_err ? json_object_new_int(jerr.err) : NULL);
+	json_object_object_add(e, "exit_status", json_object_new_int(status));
+	json_object_object_add(o, "error", e);
+	fflush(stdout);
+	puts(json_object_to_json_string_ext(o, (pretty ? JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN) |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+	json_object_put(o);
+	return status;
+}
+
+/* exit(), with the -j error object first. */
+static void __attribute__((noreturn)) hm_exit(int status)
+{
+	exit(hm_exit_status(status));
+}
 
 /**
  * matches() - whether @prefix abbreviates the keyword @word
@@ -36,7 +193,7 @@ bool matches(const char *prefix, const char *word)
 void invarg(const char *msg, const char *arg)
 {
 	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
-	exit(HM_EXIT_USAGE);
+	hm_exit(HM_EXIT_USAGE);
 }
 
 /**
@@ -47,7 +204,7 @@ void incomplete_command(const char *word)
 {
 	fprintf(stderr, "Error: \"%s\" needs a value: command line is not complete. Try \"help\".\n",
 		word);
-	exit(HM_EXIT_USAGE);
+	hm_exit(HM_EXIT_USAGE);
 }
 
 /**
@@ -58,7 +215,7 @@ void incomplete_command(const char *word)
 void duparg(const char *key, const char *arg)
 {
 	fprintf(stderr, "Error: duplicate \"%s\": \"%s\" is the second value\n", key, arg);
-	exit(HM_EXIT_USAGE);
+	hm_exit(HM_EXIT_USAGE);
 }
 
 /**
@@ -70,7 +227,7 @@ void unknown_arg(const char *obj, const char *arg)
 {
 	fprintf(stderr, "Error: argument \"%s\" is wrong: unknown for \"hopmark %s\". Try \"hopmark %s help\".\n",
 		arg, obj, obj);
-	exit(HM_EXIT_USAGE);
+	hm_exit(HM_EXIT_USAGE);
 }
 
 /**
@@ -81,7 +238,7 @@ void unknown_arg(const char *obj, const char *arg)
 void missing_arg(const char *what, const char *cmd)
 {
 	fprintf(stderr, "Error: \"%s\" is required by \"hopmark %s\".\n", what, cmd);
-	exit(HM_EXIT_USAGE);
+	hm_exit(HM_EXIT_USAGE);
 }
 
 /**
@@ -165,9 +322,12 @@ __u32 get_ifindex_arg(const char *dev)
 		invarg("interface name is too long", dev);
 	idx = if_nametoindex(dev);
 	if (!idx) {
-		snprintf(msg, sizeof(msg), "%s", errno == ENODEV ? "no such device" : strerror(errno));
+		int err = errno;
+
+		snprintf(msg, sizeof(msg), "%s", err == ENODEV ? "no such device" : strerror(err));
+		jerr_errno(err);
 		fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", dev, msg);
-		exit(HM_EXIT_FAIL);
+		hm_exit(HM_EXIT_FAIL);
 	}
 	return idx;
 }
@@ -248,12 +408,33 @@ int hm_errf(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	jerr_errno(err);
 	fputs("Error: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputs(".\n", stderr);
+	return HM_EXIT_FAIL;
+}
+
+/**
+ * hm_errf_errno() - hm_errf() for a message that explains @err in its own words
+ * @err:	negative errno: the "errno" of the -j error object, not printed
+ * @fmt:	message
+ *
+ * Return: %HM_EXIT_FAIL.
+ */
+int hm_errf_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	jerr_errno(err);
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs(".\n", stderr);
 	return HM_EXIT_FAIL;
 }

@@ -65,8 +65,9 @@ hm_rundir()	{ echo "$HM_RUN_ROOT/$(hm_ns "$1")"; }
 hm_bpffs()	{ echo "$HM_RUN_ROOT/$(hm_ns "$1")/bpf"; }
 
 # hm_on NODE cmd... - run cmd as node NODE (its netns, bpffs and rundir).
-# nsenter keeps the host's mounts, unlike `ip netns exec`, which remounts
-# /sys and would hide the node's pins.
+# nsenter keeps the host's mounts. `ip netns exec` runs each command in a
+# mount namespace of its own with /sys remounted; since the node's bpffs is
+# outside /sys it would work too (selftests/net/test_netns_exec.sh).
 hm_on()
 {
 	local node=$1; shift
@@ -510,16 +511,39 @@ hm_stock_node()
 	done
 }
 
+# The stock attach commands of Documentation/operating.rst, one role on one
+# interface each. `tc qdisc replace` creates the clsact qdisc or keeps the
+# one there (with its filters), so it works after `hopmark ioam ... disable`,
+# which leaves the qdisc; `tc qdisc add` fails then ("Exclusivity flag on").
+hm_stock_attach_encap()
+{
+	hm_on "$1" tc qdisc replace dev "$2" clsact &&
+	hm_on "$1" tc filter add dev "$2" egress bpf da \
+		obj "$HM_BPF_DIR/hopmark_encap.bpf.o" sec tc
+}
+
+hm_stock_attach_transit()
+{
+	hm_on "$1" ip link set dev "$2" xdp obj "$HM_BPF_DIR/hopmark_transit.bpf.o" sec xdp &&
+	hm_on "$1" tc qdisc replace dev "$2" clsact &&
+	hm_on "$1" tc filter add dev "$2" egress bpf da \
+		obj "$HM_BPF_DIR/hopmark_transit.bpf.o" sec tc
+}
+
+hm_stock_attach_decap()
+{
+	hm_on "$1" tc qdisc replace dev "$2" clsact &&
+	hm_on "$1" tc filter add dev "$2" ingress bpf da \
+		obj "$HM_BPF_DIR/hopmark_decap.bpf.o" sec tc
+}
+
 # hm_setup_stock [SIZE [TRACE_TYPE]] - as hm_setup_cli, with ip/tc/bpftool.
 hm_setup_stock()
 {
 	local size=${1:-$HM_TRACE_SIZE} tt=${2:-$HM_TRACE_TYPE} n ifc
-	local obj=$HM_BPF_DIR
 
 	# A: encapsulation on a-r1's egress.
-	hm_on a tc qdisc add dev a-r1 clsact || return
-	hm_on a tc filter add dev a-r1 egress bpf da \
-		obj "$obj/hopmark_encap.bpf.o" sec tc || return
+	hm_stock_attach_encap a a-r1 || return
 	hm_stock_node a a-r1=4 || return	# HM_IF_F_ENCAP
 	hm_map_update a hopmark_encap "$(hm_hex I16s 64 $HM_B_PREFIX)" \
 		"$(hm_hex IHBBIIIIQ "$(hm_ifindex a a-r1)" $HM_NS_ID "$size" 0 "$tt" 1 1 0 0)" ||
@@ -528,19 +552,13 @@ hm_setup_stock()
 	# R1, R3: XDP in and tc egress on both interfaces.
 	for n in r1 r3; do
 		for ifc in $(hm_on "$n" ip -o link show | awk -F': ' '/'"$n"'-/ { sub(/@.*/, "", $2); print $2 }'); do
-			hm_on "$n" ip link set dev "$ifc" xdp \
-				obj "$obj/hopmark_transit.bpf.o" sec xdp || return
-			hm_on "$n" tc qdisc add dev "$ifc" clsact || return
-			hm_on "$n" tc filter add dev "$ifc" egress bpf da \
-				obj "$obj/hopmark_transit.bpf.o" sec tc || return
+			hm_stock_attach_transit "$n" "$ifc" || return
 		done
 	done
 	hm_stock_node r1 r1-a=1,r1-r2=1 || return	# HM_IF_F_TRANSIT
 	hm_stock_node r3 r3-r2=1,r3-b=1 || return
 
 	# B: decapsulation on b-r3's ingress.
-	hm_on b tc qdisc add dev b-r3 clsact || return
-	hm_on b tc filter add dev b-r3 ingress bpf da \
-		obj "$obj/hopmark_decap.bpf.o" sec tc || return
+	hm_stock_attach_decap b b-r3 || return
 	hm_stock_node b b-r3=2	# HM_IF_F_DECAP
 }

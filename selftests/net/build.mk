@@ -14,6 +14,9 @@ NET_TESTS := \
 	selftests/net/test_queue_depth.sh \
 	selftests/net/test_link_programs.sh \
 	selftests/net/test_gone_ifaces.sh \
+	selftests/net/test_netns_exec.sh \
+	selftests/net/test_cli_json_errors.sh \
+	selftests/net/test_cli_docs.sh \
 	selftests/net/test_pint.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))

@@ -4,11 +4,12 @@
 
 Sends UDP datagrams carrying a crafted IPv6 Hop-by-Hop header (IOAM
 Pre-allocated Trace, RFC 9197 §4.4 / RFC 9486, valid or deliberately broken,
-optionally after a Router Alert option), receives them with the Hop-by-Hop
-header the stack delivered, and decodes pcap captures into JSON lines.
+optionally after a Router Alert option; or an IOAM Direct Export option,
+RFC 9326), receives them with the Hop-by-Hop header the stack delivered,
+and decodes pcap captures into JSON lines.
 Standard library only (Debian's python3).
 
-  hm_pkt.py send DST PORT [--count N] [--size BYTES] [--ra] [--ioam-...]
+  hm_pkt.py send DST PORT [--count N] [--size BYTES] [--ra] [--ioam-...] [--ioam-dex]
   hm_pkt.py recv PORT --count N [--timeout S]
   hm_pkt.py pcap FILE
 """
@@ -51,6 +52,18 @@ def ioam_option(ns, tt, size, overflow=False, remlen=None, nodelen=None,
     return bytes([IOAM_OPT, len(body)]) + body
 
 
+def dex_option(ns, tt, flow_id, seq):
+    """An IOAM Direct Export option TLV (RFC 9326 §3.2), from 0x31 on:
+    Namespace-ID, Flags 0, Extension-Flags 0xc0 in the RFC's bit order
+    (bit 0 = 0x80 Flow ID, bit 1 = 0x40 Sequence Number), IOAM-Trace-Type,
+    Reserved, then the Flow ID and the Sequence Number."""
+    body = b"\x00\x04"			# Reserved, IOAM Option-Type 4 (DEX)
+    body += struct.pack("!HBB", ns, 0, 0xc0)
+    body += struct.pack("!I", tt << 8)[:3] + b"\x00"
+    body += struct.pack("!II", flow_id, seq)
+    return bytes([IOAM_OPT, len(body)]) + body
+
+
 def padn(n):
     if n == 0:
         return b""
@@ -79,6 +92,9 @@ def build_hbh(a):
         if a.ioam_misalign:
             pad = (pad + 1) % 4
         opts += padn(pad)
+        if a.ioam_dex:
+            opts += dex_option(a.ioam_ns, int(a.ioam_type, 0), 21, 7)
+            return hbh(opts)
         size = a.ioam_size
         data = None
         if a.ioam_data_len is not None:
@@ -256,6 +272,9 @@ def main():
                    help="bytes of data area actually present (inconsistent "
                         "with --ioam-size on purpose)")
     s.add_argument("--ioam-misalign", action="store_true")
+    s.add_argument("--ioam-dex", action="store_true",
+                   help="an IOAM Direct Export option (RFC 9326) of "
+                        "--ioam-ns and --ioam-type instead of a trace")
     r = sub.add_parser("recv")
     r.add_argument("port", type=int)
     r.add_argument("--count", type=int, default=1)

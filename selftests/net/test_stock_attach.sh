@@ -6,7 +6,10 @@
 # bpf da obj ... sec tc`, maps pinned by name under $TC_BPF_MNT/tc/globals and
 # filled with `bpftool map update pinned`) give exactly the per-hop data of
 # the hopmark CLI path (the same checks as test_trace_fields.sh), and the
-# CLI and hopmarkd work on maps that ip/tc created.
+# CLI and hopmarkd work on maps that ip/tc created. Then the documented
+# stock recipe attaches again after `hopmark ioam transit enable/disable`
+# (which leaves the clsact qdisc), and no document gives the recipe with
+# `tc qdisc add`, which fails then.
 set -u
 HM_PFX=${HM_PFX:-hmi$$s}
 . "$(dirname "$0")/../lib.sh"
@@ -60,4 +63,37 @@ hm_checks_from "$HM_TMP/udp.tsv"
 hm_check "stock_r1_counts_transit_ok_on_ingress" 6 "$(hm_counter r1 r1-a transit_ok)"
 hm_check "stock_r1_counts_transit_egress_ok_on_egress" 6 \
 	"$(hm_counter r1 r1-r2 transit_egress_ok)"
+
+# ------------------ the stock recipe after hopmark's own enable + disable
+# Stock detach (operating.rst, "Detach"), then hopmark's enable and disable:
+# disable leaves the clsact qdisc (other filters may use it).
+hm_on r1 ip link set dev r1-a xdp off
+hm_on r1 tc qdisc del dev r1-a clsact
+hm_on r1 "$HOPMARK" ioam transit enable dev r1-a &&
+	hm_on r1 "$HOPMARK" ioam transit disable dev r1-a
+hm_check "hopmark_disable_leaves_clsact" 1 \
+	"$(hm_on r1 tc qdisc show dev r1-a | grep -c '^qdisc clsact')"
+hm_check "hopmark_disable_leaves_no_filter" "" \
+	"$(hm_on r1 tc filter show dev r1-a egress)"
+hm_check_cmd "stock_recipe_attaches_after_hopmark_disable" hm_stock_attach_transit r1 r1-a
+hm_check "stock_recipe_after_disable_egress_filter" 1 \
+	"$(hm_on r1 tc filter show dev r1-a egress | grep -c 'hopmark_transit.bpf.o:\[tc\].* name hm_transit_out')"
+# disable cleared the transit flag: set it again, the stock way.
+hm_map_update r1 hopmark_ifcfg "$(hm_hex I "$(hm_ifindex r1 r1-a)")" \
+	"$(hm_hex HHI 1 "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
+OK0=$(hm_counter r1 r1-a transit_ok)
+L=$(wc -l <"$HM_TMP/b.json")
+hm_on a ping -6 -c 3 -i 0.1 -q $HM_B_ADDR >/dev/null
+hm_wait_lines "$HM_TMP/b.json" $((L + 3))
+hm_check "stock_recipe_after_disable_r1_writes_again" 3 \
+	"$(( $(hm_counter r1 r1-a transit_ok) - OK0 ))"
+hm_check "stock_recipe_after_disable_r1_in_the_traces" "[2, 2, 2]" \
+	"$(tail -n +"$((L + 1))" "$HM_TMP/b.json" | "$PY" -c '
+import json, sys
+print([h["node_id"] for l in sys.stdin for h in json.loads(l)["hops"] if h["hop"] == 2])')"
+
+# Every stock recipe in the documents creates clsact idempotently.
+hm_check "docs_stock_recipe_uses_qdisc_replace" "" \
+	"$(grep -nE 'tc qdisc add dev [^ ]+ clsact' "$HM_TOP/README.md" "$HM_TOP"/Documentation/*.rst \
+		"$HM_TOP"/iproute2-ext/*.8 "$HM_TOP"/agent/*.8 2>/dev/null | sed "s|$HM_TOP/||")"
 hm_done

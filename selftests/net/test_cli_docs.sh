@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# test_cli_docs.sh - the command and its documents say the same: the
+# OBJECT list of `hopmark help` (printed from the dispatch table) is the
+# one of hopmark.8's SYNOPSIS, which has a line for every object and gives
+# `monitor` and `decode` as `hopmark help` does; cli.rst's grammar too;
+# and the recipe for nodes in network namespaces is given once, in
+# operating.rst, which cli.rst points to. Needs no root.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+MAN=$HM_TOP/iproute2-ext/hopmark.8
+CLI=$HM_TOP/Documentation/cli.rst
+hm_require_built "$HOPMARK" "$MAN"
+command -v man >/dev/null || hm_skip_all "needs man (man-db) to render hopmark.8"
+
+HELP=$("$HOPMARK" help)
+# The man page as text, one line per line of source, no hyphenation.
+SYN=$(MANWIDTH=300 man -l "$MAN" 2>/dev/null | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' |
+	sed 's/  */ /g; s/^ //')
+
+objects() { sed -n 's/.*OBJECT := { \(.*\) }.*/\1/p' | tr -d ' ' | tr '|' ' ' | head -n 1; }
+HELP_OBJS=$(objects <<<"$HELP")
+hm_check "help_object_list_matches_man_page" "$HELP_OBJS" "$(objects <<<"$SYN")"
+# Every object help gives a usage line for is in its OBJECT list.
+hm_check "help_object_list_has_every_object_of_its_usage_lines" "" "$(
+	for o in $(sed -n 's/^ *hopmark \([a-z]*\) .*/\1/p' <<<"$HELP" | sort -u); do
+		grep -qw "$o" <<<"$HELP_OBJS" || echo -n " $o"
+	done)"
+
+MISSING=
+for o in $HELP_OBJS; do
+	grep -q "^hopmark \(\[ -s \] \)\?$o\b" <<<"$SYN" || MISSING="$MISSING $o"
+done
+hm_check "man_synopsis_has_every_object" "" "$MISSING"
+
+for o in monitor decode; do
+	WANT=$(grep "^ *hopmark $o " <<<"$HELP" | sed 's/  */ /g; s/^ //')
+	hm_check "man_synopsis_${o}_as_help" "$WANT" "$(grep "^hopmark $o " <<<"$SYN")"
+	hm_check "cli_rst_grammar_${o}_as_help" 1 \
+		"$(sed 's/  */ /g; s/^ //' "$CLI" | grep -cxF "$WANT")"
+done
+
+# One recipe for nodes in network namespaces: operating.rst's.
+hm_check "cli_rst_gives_no_second_bpffs_recipe" 0 "$(grep -c 'mount -t bpf' "$CLI")"
+hm_check "cli_rst_points_to_the_recipe" yes \
+	"$(grep -q '``Documentation/operating.rst``, \*Nodes in network namespaces\*' "$CLI" &&
+		echo yes)"
+hm_check "operating_rst_has_the_recipe" 1 \
+	"$(grep -cx 'Nodes in network namespaces' "$HM_TOP/Documentation/operating.rst")"
+hm_done
