@@ -174,9 +174,9 @@ static int encap_add(int argc, char **argv)
 		close(fd);
 		return err;
 	}
-	err = role_query(HM_ROLE_ENCAP, cfg.ifindex, &info);
+	err = hm_role_query(HM_ROLE_ENCAP, cfg.ifindex, &info);
 	if (err || !info.prog_id || !info.ours)
-		err = role_attach(HM_ROLE_ENCAP, cfg.ifindex, dev);
+		err = role_attach(HM_ROLE_ENCAP, cfg.ifindex);
 	if (!err) {
 		err = ifcfg_set_flags(cfg.ifindex, HM_IF_F_ENCAP, 0);
 		if (err)
@@ -259,7 +259,7 @@ static int encap_del(int argc, char **argv)
 	}
 	if (cfg.ifindex && !ifindex_in_use(fd, cfg.ifindex)) {
 		ifname_or_index(cfg.ifindex, dev);
-		err = role_detach(HM_ROLE_ENCAP, cfg.ifindex, dev);
+		err = role_detach(HM_ROLE_ENCAP, cfg.ifindex);
 		if (!err && ifcfg_set_flags(cfg.ifindex, 0, HM_IF_F_ENCAP))
 			err = hm_errf(0, "cannot clear the encap role of %s", dev);
 	}
