@@ -76,6 +76,7 @@ enum output_type {
 };
 
 void new_json_obj(void);
+void new_json_obj_single(void);
 void delete_json_obj(void);
 void open_json_object(const char *key);
 void close_json_object(void);
@@ -87,6 +88,8 @@ void print_uint(enum output_type type, const char *key, const char *fmt,
 		__u64 value);
 void print_int(enum output_type type, const char *key, const char *fmt,
 	       __s64 value);
+void print_float(enum output_type type, const char *key, const char *fmt,
+		 double value);
 void print_hex(enum output_type type, const char *key, const char *fmt,
 	       __u64 value);
 void print_bool(enum output_type type, const char *key, const char *fmt,
