@@ -14,6 +14,7 @@ NET_TESTS := \
 	selftests/net/test_queue_depth.sh \
 	selftests/net/test_link_programs.sh \
 	selftests/net/test_gone_ifaces.sh \
+	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
