@@ -107,10 +107,6 @@ int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);
 
-/* record_reader.c */
-struct json_object;
-int record_from_json(struct json_object *obj, struct hm_record *r);
-
 /* attach.c: libhopmark's roles layer (common/bpf_attach.h), errors printed */
 int role_load(enum hm_role role, struct hm_role_prog *p);
 int role_attach_prog(const struct hm_role_prog *p, __u32 ifindex);

@@ -105,7 +105,7 @@ static void handle_line(struct mon *m, const char *line)
 		json_object_put(obj);
 		return;
 	}
-	err = obj ? record_from_json(obj, &r) : -EINVAL;
+	err = obj ? hm_record_from_json(obj, &r) : -EINVAL;
 	json_object_put(obj);
 	if (err) {
 		m->bad++;
