@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # hopmark, the ip-style command: iproute2-ext/*.c -> build/obj/cli/*.o ->
-# build/hopmark, linked with libhopmark ($(HM_LIB), lib/build.mk). attach.c
-# embeds the BPF objects through their skeletons (build/bpf/*.skel.h,
-# bpf/build.mk), so the binary needs no object files at run time.
+# build/hopmark, linked with libhopmark ($(HM_LIB), lib/build.mk). The BPF
+# objects come embedded with libhopmark's load/attach layer
+# (lib/common/bpf_attach.c and its skeletons, lib/common/build.mk), so the
+# binary needs no object files at run time.
 
 HM_CLI		:= $(BUILD)/hopmark
 HM_CLI_SRCS	:= $(wildcard iproute2-ext/*.c)
 HM_CLI_OBJS	:= $(patsubst iproute2-ext/%.c,$(BUILD)/obj/cli/%.o,$(HM_CLI_SRCS))
 HM_CLI_HDRS	:= $(wildcard iproute2-ext/*.h) $(HM_LIB_HDRS)
-HM_CLI_SKELS	:= $(BUILD)/bpf/hopmark_encap.skel.h $(BUILD)/bpf/hopmark_transit.skel.h \
-		   $(BUILD)/bpf/hopmark_decap.skel.h
 
 .PHONY: cli install-cli
 all: $(HM_CLI)
@@ -23,8 +22,6 @@ $(BUILD)/obj/cli:
 $(BUILD)/obj/cli/%.o: iproute2-ext/%.c $(HM_CLI_HDRS) | $(BUILD)/obj/cli
 	$(CC) $(HM_CFLAGS) -Iiproute2-ext -c $< -o $@
 
-$(BUILD)/obj/cli/attach.o: $(HM_CLI_SKELS)
-
 $(HM_CLI): $(HM_CLI_OBJS) $(HM_LIB)
 	$(CC) $(HM_CFLAGS) -o $@ $(HM_CLI_OBJS) $(HM_LIB) $(HM_LDLIBS)
 
@@ -33,5 +30,3 @@ install-cli: $(HM_CLI)
 	install -m 0755 $(HM_CLI) $(DESTDIR)$(SBINDIR)/hopmark
 	install -m 0644 iproute2-ext/hopmark.8 $(DESTDIR)$(MANDIR)/man8/hopmark.8
 	install -m 0644 iproute2-ext/hopmark-pint.8 $(DESTDIR)$(MANDIR)/man8/hopmark-pint.8
-
-$(BUILD)/obj/cli/pint.o: $(BUILD)/bpf/pint.skel.h

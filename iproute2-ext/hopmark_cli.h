@@ -2,7 +2,8 @@
 /*
  * hopmark_cli.h - internals of the hopmark command: the object handlers,
  * argument helpers (utils.c), the text/JSON print layer (json_print.c),
- * pinned map access (maps.c) and program attachment (attach.c).
+ * pinned map access (maps.c) and the printing side of program attachment
+ * (attach.c).
  *
  * Exit status of the command (documented in hopmark.8): 0 on success,
  * %HM_EXIT_FAIL when the operation failed (kernel, bpffs, missing entry),
@@ -18,6 +19,7 @@
 
 #include "hopmark.h"
 #include "common/hopmark_run.h"
+#include "common/bpf_attach.h"
 
 #define HM_EXIT_OK	0
 #define HM_EXIT_FAIL	1
@@ -77,6 +79,7 @@ enum output_type {
 };
 
 void new_json_obj(void);
+void new_json_obj_single(void);
 void delete_json_obj(void);
 void open_json_object(const char *key);
 void close_json_object(void);
@@ -88,6 +91,8 @@ void print_uint(enum output_type type, const char *key, const char *fmt,
 		__u64 value);
 void print_int(enum output_type type, const char *key, const char *fmt,
 	       __s64 value);
+void print_float(enum output_type type, const char *key, const char *fmt,
+		 double value);
 void print_hex(enum output_type type, const char *key, const char *fmt,
 	       __u64 value);
 void print_bool(enum output_type type, const char *key, const char *fmt,
@@ -110,36 +115,10 @@ int prog_uses_pinned_maps(__u32 prog_id);
 /* link.c */
 int hm_node_programs(char *buf, size_t len);
 
-/* record_reader.c */
-struct json_object;
-int record_from_json(struct json_object *obj, struct hm_record *r);
-
-/* attach.c */
-enum hm_role {
-	HM_ROLE_ENCAP,		/* tc egress hm_encap */
-	HM_ROLE_TRANSIT_IN,	/* XDP hm_transit_in */
-	HM_ROLE_TRANSIT_OUT,	/* tc egress hm_transit_out */
-	HM_ROLE_DECAP,		/* tc ingress hm_decap */
-	HM_ROLE_MAX,
-};
-
-/**
- * struct hm_attach_info - what runs in one role's hook on an interface
- * @prog_id:	id of the program attached there, 0 if none
- * @ours:	the program is hopmark's own (by name)
- * @xdp_mode:	"driver", "generic" or "offload" for the XDP role
- * @name:	program name
- */
-struct hm_attach_info {
-	__u32 prog_id;
-	bool ours;
-	const char *xdp_mode;
-	char name[16];
-};
-
-const char *role_name(enum hm_role role);
-int role_attach(enum hm_role role, __u32 ifindex, const char *dev);
-int role_detach(enum hm_role role, __u32 ifindex, const char *dev);
-int role_query(enum hm_role role, __u32 ifindex, struct hm_attach_info *info);
+/* attach.c: libhopmark's roles layer (common/bpf_attach.h), errors printed */
+int role_load(enum hm_role role, struct hm_role_prog *p);
+int role_attach_prog(const struct hm_role_prog *p, __u32 ifindex);
+int role_attach(enum hm_role role, __u32 ifindex);
+int role_detach(enum hm_role role, __u32 ifindex);
 
 #endif /* __HOPMARK_CLI_H */

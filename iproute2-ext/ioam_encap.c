@@ -178,9 +178,9 @@ static int encap_add(int argc, char **argv)
 	 * Attach unless our hm_encap runs there on these very maps: one
 	 * loaded with another pin directory would never see this rule.
 	 */
-	err = role_query(HM_ROLE_ENCAP, cfg.ifindex, &info);
+	err = hm_role_query(HM_ROLE_ENCAP, cfg.ifindex, &info);
 	if (err || !info.prog_id || !info.ours || prog_uses_pinned_maps(info.prog_id) != 1)
-		err = role_attach(HM_ROLE_ENCAP, cfg.ifindex, dev);
+		err = role_attach(HM_ROLE_ENCAP, cfg.ifindex);
 	if (!err) {
 		err = ifcfg_set_flags(cfg.ifindex, HM_IF_F_ENCAP, 0);
 		if (err)
@@ -263,7 +263,7 @@ static int encap_del(int argc, char **argv)
 	}
 	if (cfg.ifindex && !ifindex_in_use(fd, cfg.ifindex)) {
 		ifname_or_index(cfg.ifindex, dev);
-		err = role_detach(HM_ROLE_ENCAP, cfg.ifindex, dev);
+		err = role_detach(HM_ROLE_ENCAP, cfg.ifindex);
 		if (!err && ifcfg_set_flags(cfg.ifindex, 0, HM_IF_F_ENCAP))
 			err = hm_errf(0, "cannot clear the encap role of %s", dev);
 	}

@@ -65,12 +65,12 @@ static int transit_enable(const char *dev)
 	err = maps_prepare();
 	if (err)
 		return err;
-	err = role_attach(HM_ROLE_TRANSIT_IN, ifindex, dev);
+	err = role_attach(HM_ROLE_TRANSIT_IN, ifindex);
 	if (err)
 		return err;
-	err = role_attach(HM_ROLE_TRANSIT_OUT, ifindex, dev);
+	err = role_attach(HM_ROLE_TRANSIT_OUT, ifindex);
 	if (err) {
-		role_detach(HM_ROLE_TRANSIT_IN, ifindex, dev);
+		role_detach(HM_ROLE_TRANSIT_IN, ifindex);
 		return err;
 	}
 	err = ifcfg_set_flags(ifindex, HM_IF_F_TRANSIT, 0);
@@ -88,8 +88,8 @@ static int transit_disable(const char *dev)
 	err = ifcfg_set_flags(ifindex, 0, HM_IF_F_TRANSIT);
 	if (err && err != -ENOENT)
 		return hm_errf(err, "cannot disable transit on %s in %s", dev, HM_MAP_IFCFG);
-	err = role_detach(HM_ROLE_TRANSIT_IN, ifindex, dev);
-	err |= role_detach(HM_ROLE_TRANSIT_OUT, ifindex, dev);
+	err = role_detach(HM_ROLE_TRANSIT_IN, ifindex);
+	err |= role_detach(HM_ROLE_TRANSIT_OUT, ifindex);
 	return err ? HM_EXIT_FAIL : HM_EXIT_OK;
 }
 
@@ -101,7 +101,7 @@ static int decap_enable(const char *dev)
 	err = maps_prepare();
 	if (err)
 		return err;
-	err = role_attach(HM_ROLE_DECAP, ifindex, dev);
+	err = role_attach(HM_ROLE_DECAP, ifindex);
 	if (err)
 		return err;
 	err = ifcfg_set_flags(ifindex, HM_IF_F_DECAP, 0);
@@ -118,7 +118,7 @@ static int decap_disable(const char *dev)
 	err = ifcfg_set_flags(ifindex, 0, HM_IF_F_DECAP);
 	if (err && err != -ENOENT)
 		return hm_errf(err, "cannot disable decap on %s in %s", dev, HM_MAP_IFCFG);
-	return role_detach(HM_ROLE_DECAP, ifindex, dev);
+	return role_detach(HM_ROLE_DECAP, ifindex);
 }
 
 /* Run @fn on the device of "[dev] DEV", or print @usage for "help". */

@@ -9,7 +9,8 @@
  * One call decides both forms, so the JSON keys cannot drift from the text.
  *
  * The JSON document of a show command is an array of objects, one per
- * entry, as `ip -j` prints.
+ * entry, as `ip -j` prints; a command that shows one state (pint show)
+ * prints one object instead (new_json_obj_single()).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,17 @@ void new_json_obj(void)
 {
 	if (json)
 		json_push(NULL, json_object_new_array());
+}
+
+/**
+ * new_json_obj_single() - start a show command whose document is one object
+ *
+ * With -j opens the top-level object; in text mode does nothing.
+ */
+void new_json_obj_single(void)
+{
+	if (json)
+		json_push(NULL, json_object_new_object());
 }
 
 /**
@@ -175,6 +187,21 @@ void print_int(enum output_type type, const char *key, const char *fmt, __s64 va
 		json_add(key, json_object_new_int64(value));
 	else
 		printf(fmt, (long long)value);
+}
+
+/**
+ * print_float() - a real number; @fmt takes a double
+ *
+ * The JSON form is json-c's (%.17g: the value read back is the same double).
+ */
+void print_float(enum output_type type, const char *key, const char *fmt, double value)
+{
+	if (!want(type))
+		return;
+	if (json)
+		json_add(key, json_object_new_double(value));
+	else
+		printf(fmt, value);
 }
 
 /**

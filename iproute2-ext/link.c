@@ -272,36 +272,17 @@ static bool prog_is_ours(const char *name)
 	return !strncmp(name, HM_PROG_PREFIX, strlen(HM_PROG_PREFIX));
 }
 
-/* The role a program of ours plays, by name; HM_ROLE_MAX if none. */
+/*
+ * The IOAM role a program of ours plays, by name; HM_ROLE_MAX if none.
+ * hopmark_ifcfg, which this command lists, holds IOAM settings: PINT's
+ * programs are shown as any other program of ours attached with tc.
+ */
 static enum hm_role role_of(const char *name)
 {
-	static const char *const progs[HM_ROLE_MAX] = {
-		[HM_ROLE_ENCAP]		= "hm_encap",
-		[HM_ROLE_TRANSIT_IN]	= "hm_transit_in",
-		[HM_ROLE_TRANSIT_OUT]	= "hm_transit_out",
-		[HM_ROLE_DECAP]		= "hm_decap",
-	};
-	enum hm_role role;
+	enum hm_role role = hm_role_of_prog(name);
 
-	for (role = 0; role < HM_ROLE_MAX; role++)
-		if (!strcmp(name, progs[role]))
-			return role;
-	return HM_ROLE_MAX;
-}
-
-/* The tc priority `hopmark ioam ... enable` attaches @role's program at. */
-static __u32 hm_prio_of(enum hm_role role)
-{
-	switch (role) {
-	case HM_ROLE_ENCAP:
-		return HM_TC_PRIO_ENCAP;
-	case HM_ROLE_TRANSIT_OUT:
-		return HM_TC_PRIO_TRANSIT_OUT;
-	case HM_ROLE_DECAP:
-		return HM_TC_PRIO_DECAP;
-	default:
-		return 0;
-	}
+	return role < HM_ROLE_MAX && hm_roles[role].family == HM_FAMILY_IOAM ? role :
+									     HM_ROLE_MAX;
 }
 
 /* Start one program's line (text) / object (JSON): hook, name, id, role. */
@@ -314,7 +295,7 @@ static void print_prog_head(const char *hook, const char *name, __u32 id)
 	print_string(PRINT_ANY, "name", " %-15s", name);
 	print_uint(PRINT_ANY, "id", " id %-5llu", id);
 	if (role < HM_ROLE_MAX)
-		print_string(PRINT_ANY, "role", " %s,", role_name(role));
+		print_string(PRINT_ANY, "role", " %s,", hm_roles[role].name);
 	else
 		print_null(PRINT_JSON, "role", NULL, NULL);
 }
@@ -350,9 +331,10 @@ static unsigned int print_tc_hook(__u32 ifindex, bool ingress)
 
 		prog_name(f->prog_id, name, sizeof(name));
 		role = role_of(name);
-		/* hopmark's own attachment: its handle at the role's priority. */
-		by_hm = role < HM_ROLE_MAX && f->handle == HM_TC_HANDLE &&
-			f->pref == hm_prio_of(role);
+		/* hopmark's own attachment: the role's handle and priority. */
+		by_hm = role < HM_ROLE_MAX && hm_roles[role].hook != HM_HOOK_XDP &&
+			f->handle == hm_roles[role].tc_handle &&
+			f->pref == hm_roles[role].tc_prio;
 		print_prog_head(hook, name, f->prog_id);
 		/* As each tool names it: hopmark's handle/prio, tc's pref. */
 		print_string(PRINT_ANY, "attached_by", " %s", by_hm ? "hopmark" : "tc");
@@ -390,7 +372,7 @@ static void print_programs(__u32 ifindex)
 
 	print_text("    programs:\n");
 	open_json_array(PRINT_JSON, "programs");
-	if (!role_query(HM_ROLE_TRANSIT_IN, ifindex, &info) && info.prog_id) {
+	if (!hm_role_query(HM_ROLE_TRANSIT_IN, ifindex, &info) && info.prog_id) {
 		print_prog_head("xdp", info.name[0] ? info.name : "?", info.prog_id);
 		print_string(PRINT_ANY, "xdp_mode", " mode %s", info.xdp_mode ?: "?");
 		print_prog_tail(info.name);
@@ -472,7 +454,7 @@ int hm_node_programs(char *buf, size_t len)
 
 		list_add(buf, len, &used, n ? ", " : "");
 		list_add(buf, len, &used, i->if_name);
-		if (!role_query(HM_ROLE_TRANSIT_IN, i->if_index, &xdp) && xdp.prog_id &&
+		if (!hm_role_query(HM_ROLE_TRANSIT_IN, i->if_index, &xdp) && xdp.prog_id &&
 		    prog_is_ours(xdp.name)) {
 			list_add(buf, len, &used, " (");
 			list_add(buf, len, &used, xdp.name);

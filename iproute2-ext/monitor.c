@@ -143,7 +143,7 @@ static void handle_line(struct mon *m, const char *line)
 	m->read++;
 	obj = parse_whole_line(line);
 	postcard = obj && is_postcard(obj);
-	err = postcard ? 0 : obj ? record_from_json(obj, &r) : -EINVAL;
+	err = postcard ? 0 : obj ? hm_record_from_json(obj, &r) : -EINVAL;
 	json_object_put(obj);
 	if (err) {
 		m->bad++;

@@ -12,9 +12,12 @@
  *	hopmark pint show [ time SEC ]
  *
  * Settings live in the pinned maps of lib/pint/pint_maps.h; every node of a
- * domain must be given the same `set` and `query` commands. Programs come
- * from the embedded skeleton of bpf/pint.bpf.c, attached with libbpf's tc
- * API at a fixed handle and one priority per role.
+ * domain must be given the same `set` and `query` commands, whose rules are
+ * libhopmark's (pint/pint_settings.h). Programs are loaded and attached by
+ * libhopmark's roles layer (common/bpf_attach.h, through attach.c), output
+ * goes through the print layer (json_print.c): text and -j come from the
+ * same calls. The sink's state (hopmarkd's state file, or the ring buffer
+ * read now) is data from pint_sink_to_json(), printed member by member.
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,13 +32,18 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
+#include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
-#include "bpf/pint.skel.h"
 
 /* An agent state file older than this is not trusted (agent gone). */
 #define PINT_STATE_MAX_AGE_S	5
 
-static const char *const kind_name[3] = { "path", "latency", "util" };
+/* The interface flag (pint_ifcfg) of each PINT role. */
+static const __u32 role_flag[HM_ROLE_MAX] = {
+	[HM_ROLE_PINT_SOURCE]	= PINT_IF_F_SOURCE,
+	[HM_ROLE_PINT_TRANSIT]	= PINT_IF_F_TRANSIT,
+	[HM_ROLE_PINT_SINK]	= PINT_IF_F_SINK,
+};
 
 static void usage(FILE *f)
 {
@@ -57,58 +65,21 @@ static void usage(FILE *f)
 /* ---------------- maps ---------------- */
 
 /*
- * The PINT object, loaded with the node's pin root: its maps are created
- * and pinned when missing (LIBBPF_PIN_BY_NAME), or reused.
+ * cfg_open() - fd of pint_cfg, created with every PINT map when missing:
+ * loading the PINT object with the node's pin root creates and pins them
+ * (one object holds every PINT program and map).
  */
-static struct pint *pint_load(void)
+static int cfg_open(void)
 {
-	char pin_dir[PATH_MAX];
-	struct pint *skel;
-	int err;
-
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = pin_dir);
-
-	if (maps_prepare())
-		return NULL;
-	if (hm_pin_dir(pin_dir, sizeof(pin_dir)))
-		return NULL;
-	skel = pint__open_opts(&opts);
-	if (!skel) {
-		hm_errf(-errno, "cannot open the PINT BPF object");
-		return NULL;
-	}
-	err = pint__load(skel);
-	if (err) {
-		hm_errf(err, "cannot load the PINT BPF object (bpffs %s; HOPMARK_VERBOSE=1 shows the log)",
-			hm_bpffs_root());
-		pint__destroy(skel);
-		return NULL;
-	}
-	return skel;
-}
-
-/*
- * cfg_open() - fd of pint_cfg: the pinned map when it exists, else the one
- * of a freshly loaded object (which pins it); *@skel is what to destroy.
- */
-static int cfg_open(struct pint **skel)
-{
+	struct hm_role_prog p;
 	int fd = hm_map_open(PINT_MAP_CFG);
 
-	*skel = NULL;
 	if (fd >= 0)
 		return fd;
-	*skel = pint_load();
-	if (!*skel)
+	if (maps_prepare() || role_load(HM_ROLE_PINT_SOURCE, &p))
 		return -1;
-	return dup(bpf_map__fd((*skel)->maps.pint_cfg));
-}
-
-static void cfg_close(int fd, struct pint *skel)
-{
-	if (fd >= 0)
-		close(fd);
-	pint__destroy(skel);
+	hm_role_unload(&p);
+	return map_open_existing(PINT_MAP_CFG);
 }
 
 static int cfg_read(int fd, struct pint_domain_cfg *cfg)
@@ -126,143 +97,6 @@ static int cfg_write(int fd, const struct pint_domain_cfg *cfg)
 
 	if (bpf_map_update_elem(fd, &zero, cfg, BPF_ANY))
 		return hm_errf(-errno, "cannot write %s", PINT_MAP_CFG);
-	return 0;
-}
-
-/* Defaults of a domain nobody configured yet (all-zero map value). */
-static void cfg_defaults(struct pint_domain_cfg *cfg)
-{
-	if (cfg->plan.budget)
-		return;
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->plan.budget = PINT_WIRE_BITS;
-	cfg->plan.seeds.decider = PINT_SEED_DECIDER;
-	cfg->plan.seeds.act = PINT_SEED_ACT;
-	cfg->plan.seeds.value = PINT_SEED_VALUE;
-	cfg->hop_limit_start = 64;
-	cfg->id_min = 1;
-	cfg->id_max = 255;
-	cfg->base_rtt_ns = 100000;
-	cfg->lat_min_ns = 1000;
-	cfg->lat_max_ns = 1000000000;
-	cfg->q_path = cfg->q_lat = cfg->q_util = PINT_QUERY_NONE;
-	cfg->path_d = 16;
-}
-
-static __u8 *q_index(struct pint_domain_cfg *cfg, int kind)
-{
-	return kind == 0 ? &cfg->q_path : kind == 1 ? &cfg->q_lat : &cfg->q_util;
-}
-
-/*
- * cfg_rebuild() - the query plan, path scheme and latency table from the
- * queries present (their bits in @bits, 0 = absent), in kind order.
- */
-static int cfg_rebuild(struct pint_domain_cfg *cfg, const unsigned int bits[3])
-{
-	static const char *const scheme[] = { "hybrid", "baseline", "xor" };
-	struct pint_seeds seeds = cfg->plan.seeds;
-	unsigned int budget = cfg->plan.budget, n = 0, k;
-	struct pint_query q[3];
-	struct pint_lat_table lt;
-	int err;
-
-	for (k = 0; k < 3; k++) {
-		*q_index(cfg, k) = PINT_QUERY_NONE;
-		if (!bits[k])
-			continue;
-		q[n].kind = k == 0 ? PINT_Q_PATH : k == 1 ? PINT_Q_LATENCY : PINT_Q_UTIL;
-		q[n].bits = bits[k];
-		q[n].weight = (cfg->weight[k] ? cfg->weight[k] : 1000) / 1000.0;
-		*q_index(cfg, k) = n++;
-	}
-	memset(&cfg->plan, 0, sizeof(cfg->plan));
-	cfg->plan.seeds = seeds;
-	cfg->plan.budget = budget;
-	cfg->flags &= ~PINT_DOM_F_CONFIGURED;
-	if (!n)
-		return 0;
-	err = pint_query_plan_build(&cfg->plan, &seeds, budget, q, n);
-	if (err)
-		return hm_errf(err, "cannot build the query plan (budget %u bits)", budget);
-	if (bits[0]) {
-		err = pint_path_params_init(&cfg->path, &seeds, bits[0],
-					    cfg->flags & PINT_DOM_F_FULL_ID ? PINT_PATH_F_FULL_ID : 0);
-		if (!err)
-			err = pint_path_scheme(&cfg->path, scheme[cfg->path_scheme % 3], cfg->path_d);
-		if (err)
-			return hm_errf(err, "cannot build the path scheme");
-	}
-	if (bits[1]) {
-		err = pint_lat_table_for_range(&lt, bits[1], cfg->lat_min_ns, cfg->lat_max_ns);
-		if (err)
-			return hm_errf(err, "cannot build the latency scale %llu..%llu ns",
-				       (unsigned long long)cfg->lat_min_ns,
-				       (unsigned long long)cfg->lat_max_ns);
-		cfg->lat = lt.enc;
-	}
-	cfg->flags |= PINT_DOM_F_CONFIGURED;
-	return 0;
-}
-
-static void cfg_bits(const struct pint_domain_cfg *cfg, unsigned int bits[3])
-{
-	int k;
-
-	for (k = 0; k < 3; k++) {
-		__u8 i = *q_index((struct pint_domain_cfg *)cfg, k);
-
-		bits[k] = (cfg->flags & PINT_DOM_F_CONFIGURED) && i < PINT_QUERY_MAX ?
-			  cfg->plan.bits[i] : 0;
-	}
-}
-
-/* ---------------- attach ---------------- */
-
-static void tc_opts(__u32 flag, __u32 ifindex, struct bpf_tc_hook *hook, struct bpf_tc_opts *o)
-{
-	memset(hook, 0, sizeof(*hook));
-	hook->sz = sizeof(*hook);
-	hook->ifindex = ifindex;
-	hook->attach_point = flag == PINT_IF_F_TRANSIT ? BPF_TC_EGRESS : BPF_TC_INGRESS;
-	memset(o, 0, sizeof(*o));
-	o->sz = sizeof(*o);
-	o->handle = HM_PINT_TC_HANDLE;
-	o->priority = flag == PINT_IF_F_SOURCE ? HM_PINT_TC_PRIO_SOURCE :
-		      flag == PINT_IF_F_SINK ? HM_PINT_TC_PRIO_SINK : HM_PINT_TC_PRIO_TRANSIT;
-}
-
-static int tc_attach(struct pint *skel, __u32 flag, __u32 ifindex, const char *dev)
-{
-	struct bpf_program *prog = flag == PINT_IF_F_SOURCE ? skel->progs.hm_pint_source :
-				   flag == PINT_IF_F_SINK ? skel->progs.hm_pint_sink :
-				   skel->progs.hm_pint_transit;
-	struct bpf_tc_hook hook;
-	struct bpf_tc_opts o;
-	int err;
-
-	tc_opts(flag, ifindex, &hook, &o);
-	err = bpf_tc_hook_create(&hook);
-	if (err && err != -EEXIST)
-		return hm_errf(err, "cannot create the clsact qdisc on %s", dev);
-	o.prog_fd = bpf_program__fd(prog);
-	o.flags = BPF_TC_F_REPLACE;
-	err = bpf_tc_attach(&hook, &o);
-	if (err)
-		return hm_errf(err, "cannot attach %s to %s", bpf_program__name(prog), dev);
-	return 0;
-}
-
-static int tc_detach(__u32 flag, __u32 ifindex, const char *dev)
-{
-	struct bpf_tc_hook hook;
-	struct bpf_tc_opts o;
-	int err;
-
-	tc_opts(flag, ifindex, &hook, &o);
-	err = bpf_tc_detach(&hook, &o);
-	if (err && err != -ENOENT && err != -EINVAL)
-		return hm_errf(err, "cannot detach the PINT program from %s", dev);
 	return 0;
 }
 
@@ -290,32 +124,43 @@ static int parse_rate(const char *arg, __u64 *bps)
 	return 0;
 }
 
+/* The PINT role named @word ("source", "transit", "sink"), or exit. */
+static enum hm_role parse_role(const char *word)
+{
+	enum hm_role role;
+
+	for (role = 0; role < HM_ROLE_MAX; role++)
+		if (hm_roles[role].family == HM_FAMILY_PINT && !strcmp(word, hm_roles[role].name))
+			return role;
+	invarg("role is source, transit or sink", word);
+}
+
 static int do_enable(int argc, char **argv)
 {
-	struct pint_if_cfg ic = {};
+	enum hm_role role = HM_ROLE_MAX;
+	struct pint_if_cfg ic, old;
+	struct hm_role_prog p;
 	const char *dev = NULL;
-	__u32 flag = 0, ifindex;
+	bool have_rate = false, had;
 	__u64 rate = 0;
-	bool have_rate = false;
-	struct pint *skel;
+	__u32 ifindex;
 	int fd, ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
 			NEXT_ARG();
+			if (dev)
+				duparg("dev", *argv);
 			dev = *argv;
 		} else if (matches(*argv, "role")) {
 			NEXT_ARG();
-			if (!strcmp(*argv, "source"))
-				flag = PINT_IF_F_SOURCE;
-			else if (!strcmp(*argv, "transit"))
-				flag = PINT_IF_F_TRANSIT;
-			else if (!strcmp(*argv, "sink"))
-				flag = PINT_IF_F_SINK;
-			else
-				invarg("role is source, transit or sink", *argv);
+			if (role != HM_ROLE_MAX)
+				duparg("role", *argv);
+			role = parse_role(*argv);
 		} else if (matches(*argv, "rate")) {
 			NEXT_ARG();
+			if (have_rate)
+				duparg("rate", *argv);
 			if (parse_rate(*argv, &rate))
 				invarg("a rate in bit/s, e.g. 10m or 1g", *argv);
 			have_rate = true;
@@ -330,42 +175,59 @@ static int do_enable(int argc, char **argv)
 	}
 	if (!dev)
 		missing_arg("dev", "pint enable");
-	if (!flag)
+	if (role == HM_ROLE_MAX)
 		missing_arg("role", "pint enable");
 	ifindex = get_ifindex_arg(dev);
-	skel = pint_load();
-	if (!skel)
+	if (maps_prepare() || role_load(role, &p))
 		return HM_EXIT_FAIL;
-	fd = bpf_map__fd(skel->maps.pint_ifcfg);
-	if (bpf_map_lookup_elem(fd, &ifindex, &ic))
-		memset(&ic, 0, sizeof(ic));
-	if (((flag | ic.flags) & (PINT_IF_F_SOURCE | PINT_IF_F_SINK)) ==
-	    (PINT_IF_F_SOURCE | PINT_IF_F_SINK)) {
-		pint__destroy(skel);
-		return hm_errf(0, "%s cannot be both source and sink (both run at tc ingress)", dev);
+	fd = map_open_existing(PINT_MAP_IFCFG);
+	if (fd < 0) {
+		hm_role_unload(&p);
+		return HM_EXIT_FAIL;
 	}
-	ic.flags |= flag;
+	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
+	if (!had)
+		memset(&old, 0, sizeof(old));
+	ic = old;
+	if (pint_if_add_role(&ic, role_flag[role])) {
+		ret = hm_errf(0, "%s cannot be both source and sink (both run at tc ingress)", dev);
+		goto out;
+	}
 	if (have_rate)
 		ic.rate_bps = rate;
 	if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY)) {
 		ret = hm_errf(-errno, "cannot write %s", PINT_MAP_IFCFG);
-		pint__destroy(skel);
-		return ret;
+		goto out;
 	}
-	ret = tc_attach(skel, flag, ifindex, dev);
-	pint__destroy(skel);
+	ret = role_attach_prog(&p, ifindex);
+	if (ret) {
+		/* No role without its program: the entry goes back to what it was. */
+		if (had)
+			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
+		else
+			bpf_map_delete_elem(fd, &ifindex);
+	}
+out:
+	close(fd);
+	hm_role_unload(&p);
 	return ret;
 }
 
 static int do_disable(int argc, char **argv)
 {
+	static const enum hm_role roles[] = {
+		HM_ROLE_PINT_SOURCE, HM_ROLE_PINT_SINK, HM_ROLE_PINT_TRANSIT,
+	};
 	const char *dev = NULL;
 	__u32 ifindex;
 	int fd, ret = 0;
+	size_t i;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
 			NEXT_ARG();
+			if (dev)
+				duparg("dev", *argv);
 			dev = *argv;
 		} else if (matches(*argv, "help")) {
 			usage(stdout);
@@ -379,9 +241,8 @@ static int do_disable(int argc, char **argv)
 	if (!dev)
 		missing_arg("dev", "pint disable");
 	ifindex = get_ifindex_arg(dev);
-	ret |= tc_detach(PINT_IF_F_SOURCE, ifindex, dev);
-	ret |= tc_detach(PINT_IF_F_SINK, ifindex, dev);
-	ret |= tc_detach(PINT_IF_F_TRANSIT, ifindex, dev);
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		ret |= role_detach(roles[i], ifindex);
 	fd = hm_map_open(PINT_MAP_IFCFG);
 	if (fd >= 0) {
 		if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
@@ -393,10 +254,9 @@ static int do_disable(int argc, char **argv)
 
 static int do_set(int argc, char **argv)
 {
+	char msg[HM_ATTACH_MSG_MAX];
 	struct pint_domain_cfg cfg;
-	unsigned int bits[3], k;
-	struct pint *skel;
-	__u64 v, lo, hi;
+	__u64 lo, hi;
 	int fd, ret;
 	char *dash;
 
@@ -404,15 +264,14 @@ static int do_set(int argc, char **argv)
 		usage(stdout);
 		return HM_EXIT_OK;
 	}
-	fd = cfg_open(&skel);
+	fd = cfg_open();
 	if (fd < 0)
 		return HM_EXIT_FAIL;
 	if (cfg_read(fd, &cfg)) {
-		cfg_close(fd, skel);
+		close(fd);
 		return HM_EXIT_FAIL;
 	}
-	cfg_defaults(&cfg);
-	cfg_bits(&cfg, bits);
+	pint_cfg_defaults(&cfg);
 	while (argc > 0) {
 		if (matches(*argv, "budget")) {
 			NEXT_ARG();
@@ -426,10 +285,7 @@ static int do_set(int argc, char **argv)
 				invarg("hop-limit-start is 1..255", *argv);
 		} else if (matches(*argv, "seed")) {
 			NEXT_ARG();
-			v = get_u32_arg(*argv, 0xffffffffU, "seed");
-			cfg.plan.seeds.decider = PINT_SEED_DECIDER ^ (__u32)v;
-			cfg.plan.seeds.act = PINT_SEED_ACT ^ (__u32)v;
-			cfg.plan.seeds.value = PINT_SEED_VALUE ^ (__u32)v;
+			pint_cfg_set_seed(&cfg, get_u32_arg(*argv, 0xffffffffU, "seed"));
 		} else if (matches(*argv, "ids")) {
 			NEXT_ARG();
 			dash = strchr(*argv, '-');
@@ -437,19 +293,17 @@ static int do_set(int argc, char **argv)
 				invarg("ids is LO-HI, e.g. 1-255", *argv);
 			*dash = '\0';
 			if (get_u64_max(&lo, *argv, 0xffffffffU) ||
-			    get_u64_max(&hi, dash + 1, 0xffffffffU) || lo > hi ||
-			    hi - lo >= PINT_SINK_MAX_IDS) {
+			    get_u64_max(&hi, dash + 1, 0xffffffffU) ||
+			    pint_cfg_set_ids(&cfg, lo, hi)) {
 				*dash = '-';
 				invarg("ids is LO-HI with at most 65536 IDs", *argv);
 			}
-			cfg.id_min = lo;
-			cfg.id_max = hi;
 		} else if (matches(*argv, "base-rtt")) {
 			NEXT_ARG();
 			cfg.base_rtt_ns = get_u64_arg(*argv, 10000000000ULL, "base-rtt");
 		} else if (matches(*argv, "help")) {
 			usage(stdout);
-			cfg_close(fd, skel);
+			close(fd);
 			return HM_EXIT_OK;
 		} else {
 			unknown_arg("pint set", *argv);
@@ -457,28 +311,20 @@ static int do_set(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	for (k = 0; k < 3; k++)
-		if (bits[k] > cfg.plan.budget) {
-			cfg_close(fd, skel);
-			return hm_errf(0, "the %s query takes %u bits, more than the budget of %u",
-				       kind_name[k], bits[k], cfg.plan.budget);
-		}
-	ret = cfg_rebuild(&cfg, bits);
-	if (!ret)
+	if (pint_cfg_commit(&cfg, msg, sizeof(msg)))
+		ret = hm_errf(0, "%s", msg);
+	else
 		ret = cfg_write(fd, &cfg);
-	cfg_close(fd, skel);
+	close(fd);
 	return ret;
 }
 
 static int do_query(int argc, char **argv)
 {
+	struct pint_query_args q = { .kind = PINT_KIND_MAX };
+	char msg[HM_ATTACH_MSG_MAX];
 	struct pint_domain_cfg cfg;
-	unsigned int bits[3], nb = 0;
-	int add, kind = -1, fd, ret;
-	__u32 weight = 0, d = 0, scheme = 0;
-	bool have_scheme = false, full_id = false;
-	__u64 lat_min = 0, lat_max = 0;
-	struct pint *skel;
+	int add, fd, ret;
 
 	if (argc < 1 || matches(*argv, "help")) {
 		usage(argc < 1 ? stderr : stdout);
@@ -492,12 +338,12 @@ static int do_query(int argc, char **argv)
 		unknown_arg("pint query", *argv);
 	NEXT_ARG();
 	if (!strcmp(*argv, "path"))
-		kind = 0;
+		q.kind = PINT_KIND_PATH;
 	else if (matches(*argv, "latency"))
-		kind = 1;
+		q.kind = PINT_KIND_LATENCY;
 	else if (matches(*argv, "util") || matches(*argv, "utilization") ||
 		 matches(*argv, "utilisation"))
-		kind = 2;
+		q.kind = PINT_KIND_UTIL;
 	else if (matches(*argv, "help")) {
 		usage(stdout);
 		return HM_EXIT_OK;
@@ -508,38 +354,39 @@ static int do_query(int argc, char **argv)
 	while (argc > 0) {
 		if (add && matches(*argv, "bits")) {
 			NEXT_ARG();
-			nb = get_u32_arg(*argv, kind ? 8 : PINT_WIRE_BITS, "bits");
-			if (!nb)
+			q.bits = get_u32_arg(*argv, q.kind == PINT_KIND_PATH ? PINT_WIRE_BITS : 8,
+					     "bits");
+			if (!q.bits)
 				invarg("bits is at least 1", *argv);
 		} else if (add && matches(*argv, "weight")) {
 			NEXT_ARG();
-			weight = get_u32_arg(*argv, 1000000, "weight (in 1/1000)") ;
-			if (!weight)
+			q.weight = get_u32_arg(*argv, 1000000, "weight (in 1/1000)");
+			if (!q.weight)
 				invarg("weight is a positive number of thousandths", *argv);
-		} else if (add && kind == 0 && matches(*argv, "scheme")) {
+		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "scheme")) {
 			NEXT_ARG();
 			if (!strcmp(*argv, "hybrid"))
-				scheme = PINT_SCHEME_HYBRID;
+				q.scheme = PINT_SCHEME_HYBRID;
 			else if (!strcmp(*argv, "baseline"))
-				scheme = PINT_SCHEME_BASELINE;
+				q.scheme = PINT_SCHEME_BASELINE;
 			else if (!strcmp(*argv, "xor"))
-				scheme = PINT_SCHEME_XOR;
+				q.scheme = PINT_SCHEME_XOR;
 			else
 				invarg("scheme is hybrid, baseline or xor", *argv);
-			have_scheme = true;
-		} else if (add && kind == 0 && matches(*argv, "max-hops")) {
+			q.have_scheme = true;
+		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "max-hops")) {
 			NEXT_ARG();
-			d = get_u32_arg(*argv, PINT_MAX_HOPS, "max-hops");
-			if (!d)
+			q.max_hops = get_u32_arg(*argv, PINT_MAX_HOPS, "max-hops");
+			if (!q.max_hops)
 				invarg("max-hops is 1..64", *argv);
-		} else if (add && kind == 0 && matches(*argv, "full-id")) {
-			full_id = true;
-		} else if (add && kind == 1 && matches(*argv, "min")) {
+		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "full-id")) {
+			q.full_id = true;
+		} else if (add && q.kind == PINT_KIND_LATENCY && matches(*argv, "min")) {
 			NEXT_ARG();
-			lat_min = get_u64_arg(*argv, PINT_LAT_MAX_NS, "min (ns)");
-		} else if (add && kind == 1 && matches(*argv, "max")) {
+			q.lat_min_ns = get_u64_arg(*argv, PINT_LAT_MAX_NS, "min (ns)");
+		} else if (add && q.kind == PINT_KIND_LATENCY && matches(*argv, "max")) {
 			NEXT_ARG();
-			lat_max = get_u64_arg(*argv, PINT_LAT_MAX_NS, "max (ns)");
+			q.lat_max_ns = get_u64_arg(*argv, PINT_LAT_MAX_NS, "max (ns)");
 		} else if (matches(*argv, "help")) {
 			usage(stdout);
 			return HM_EXIT_OK;
@@ -549,101 +396,69 @@ static int do_query(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (add && !nb)
+	if (add && !q.bits)
 		missing_arg("bits", "pint query add");
 
-	fd = cfg_open(&skel);
+	fd = cfg_open();
 	if (fd < 0)
 		return HM_EXIT_FAIL;
 	if (cfg_read(fd, &cfg)) {
-		cfg_close(fd, skel);
+		close(fd);
 		return HM_EXIT_FAIL;
 	}
-	cfg_defaults(&cfg);
-	cfg_bits(&cfg, bits);
-	if (add) {
-		if (nb > cfg.plan.budget) {
-			cfg_close(fd, skel);
-			return hm_errf(0, "%u bits do not fit the budget of %u bits (hopmark pint set budget)",
-				       nb, cfg.plan.budget);
-		}
-		bits[kind] = nb;
-		cfg.weight[kind] = weight;
-		if (kind == 0) {
-			if (have_scheme)
-				cfg.path_scheme = scheme;
-			if (d)
-				cfg.path_d = d;
-			if (full_id)
-				cfg.flags |= PINT_DOM_F_FULL_ID;
-			else
-				cfg.flags &= ~PINT_DOM_F_FULL_ID;
-		} else if (kind == 1) {
-			if (lat_min)
-				cfg.lat_min_ns = lat_min;
-			if (lat_max)
-				cfg.lat_max_ns = lat_max;
-			if (cfg.lat_min_ns >= cfg.lat_max_ns) {
-				cfg_close(fd, skel);
-				return hm_errf(0, "latency min %llu ns is not below max %llu ns",
-					       (unsigned long long)cfg.lat_min_ns,
-					       (unsigned long long)cfg.lat_max_ns);
-			}
-		}
-	} else {
-		if (!bits[kind]) {
-			cfg_close(fd, skel);
-			return hm_errf(0, "there is no %s query", kind_name[kind]);
-		}
-		bits[kind] = 0;
-	}
-	ret = cfg_rebuild(&cfg, bits);
-	if (!ret)
+	pint_cfg_defaults(&cfg);
+	if (add ? pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)) :
+		  pint_cfg_query_del(&cfg, q.kind, msg, sizeof(msg)))
+		ret = hm_errf(0, "%s", msg);
+	else
 		ret = cfg_write(fd, &cfg);
-	cfg_close(fd, skel);
+	close(fd);
 	return ret;
 }
 
 /* ---------------- show ---------------- */
 
-static struct json_object *cfg_json(const struct pint_domain_cfg *cfg)
+static void print_cfg(const struct pint_domain_cfg *cfg)
 {
-	struct json_object *o = json_object_new_object(), *qa, *q;
-	unsigned int bits[3];
-	int k;
+	bool configured = cfg->flags & PINT_DOM_F_CONFIGURED;
+	unsigned int bits[PINT_KIND_MAX];
+	enum pint_kind k;
+	double freq;
 
-	cfg_bits(cfg, bits);
-	json_object_object_add(o, "configured",
-			       json_object_new_boolean(cfg->flags & PINT_DOM_F_CONFIGURED));
-	json_object_object_add(o, "budget", json_object_new_int(cfg->plan.budget));
-	json_object_object_add(o, "hop_limit_start", json_object_new_int(cfg->hop_limit_start));
-	json_object_object_add(o, "id_min", json_object_new_int64(cfg->id_min));
-	json_object_object_add(o, "id_max", json_object_new_int64(cfg->id_max));
-	json_object_object_add(o, "base_rtt_ns", json_object_new_int64(cfg->base_rtt_ns));
-	qa = json_object_new_array();
-	for (k = 0; k < 3; k++) {
+	pint_cfg_bits(cfg, bits);
+	open_json_object("config");
+	print_bool(PRINT_JSON, "configured", NULL, configured);
+	print_string(PRINT_FP, NULL, "pint %s", configured ? "configured" : "not configured");
+	print_uint(PRINT_ANY, "budget", " budget %llu", cfg->plan.budget);
+	print_uint(PRINT_ANY, "hop_limit_start", " hop-limit-start %llu", cfg->hop_limit_start);
+	print_uint(PRINT_ANY, "id_min", " ids %llu", cfg->id_min);
+	print_uint(PRINT_ANY, "id_max", "-%llu", cfg->id_max);
+	print_uint(PRINT_ANY, "base_rtt_ns", " base-rtt %lluns", cfg->base_rtt_ns);
+	print_nl();
+	open_json_array(PRINT_JSON, "queries");
+	for (k = 0; k < PINT_KIND_MAX; k++) {
 		if (!bits[k])
 			continue;
-		q = json_object_new_object();
-		json_object_object_add(q, "query", json_object_new_string(kind_name[k]));
-		json_object_object_add(q, "bits", json_object_new_int(bits[k]));
-		json_object_object_add(q, "freq", json_object_new_double(
-			pint_query_freq(&cfg->plan, *q_index((struct pint_domain_cfg *)cfg, k))));
-		if (k == 0) {
-			json_object_object_add(q, "scheme", json_object_new_string(
-				cfg->path_scheme == PINT_SCHEME_BASELINE ? "baseline" :
-				cfg->path_scheme == PINT_SCHEME_XOR ? "xor" : "hybrid"));
-			json_object_object_add(q, "max_hops", json_object_new_int(cfg->path_d));
-			json_object_object_add(q, "full_id", json_object_new_boolean(
-				cfg->flags & PINT_DOM_F_FULL_ID));
-		} else if (k == 1) {
-			json_object_object_add(q, "min_ns", json_object_new_int64(cfg->lat_min_ns));
-			json_object_object_add(q, "max_ns", json_object_new_int64(cfg->lat_max_ns));
+		freq = pint_query_freq(&cfg->plan, pint_cfg_query_index(cfg, k));
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "query", "  query %s", pint_kind_names[k]);
+		print_uint(PRINT_ANY, "bits", " bits %llu", bits[k]);
+		print_float(PRINT_JSON, "freq", NULL, freq);
+		print_float(PRINT_FP, NULL, " on %.1f%% of packets", 100 * freq);
+		if (k == PINT_KIND_PATH) {
+			print_string(PRINT_ANY, "scheme", " scheme %s",
+				     pint_scheme_name(cfg->path_scheme));
+			print_uint(PRINT_ANY, "max_hops", " max-hops %llu", cfg->path_d);
+			print_bool(PRINT_JSON, "full_id", NULL, cfg->flags & PINT_DOM_F_FULL_ID);
+		} else if (k == PINT_KIND_LATENCY) {
+			print_uint(PRINT_ANY, "min_ns", " range %llu", cfg->lat_min_ns);
+			print_uint(PRINT_ANY, "max_ns", "-%lluns", cfg->lat_max_ns);
 		}
-		json_object_array_add(qa, q);
+		print_nl();
+		close_json_object();
 	}
-	json_object_object_add(o, "queries", qa);
-	return o;
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
 }
 
 static const char *const cnt_names[PINT_CNT_MAX] = {
@@ -663,57 +478,70 @@ static const char *const cnt_names[PINT_CNT_MAX] = {
 	[PINT_CNT_NOT_CONFIGURED] = "not_configured",
 };
 
-static struct json_object *ifaces_json(void)
+/* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
+static void print_if_counters(int sfd, __u32 ifindex, struct pint_link_stats *per, int ncpu)
 {
-	struct json_object *a = json_object_new_array(), *o, *c;
+	char fmt[40];
+	__u64 sum;
+	int i, j;
+
+	memset(per, 0, ncpu * sizeof(*per));
+	bpf_map_lookup_elem(sfd, &ifindex, per);
+	open_json_object("counters");
+	print_text("   ");
+	for (j = 0; j < PINT_CNT_MAX; j++) {
+		for (sum = 0, i = 0; i < ncpu; i++)
+			sum += per[i].cnt[j];
+		snprintf(fmt, sizeof(fmt), " %s %%llu", cnt_names[j]);
+		print_uint(sum ? PRINT_ANY : PRINT_JSON, cnt_names[j], fmt, sum);
+	}
+	print_nl();
+	close_json_object();
+}
+
+static void print_ifaces(void)
+{
+	static const enum hm_role roles[] = {
+		HM_ROLE_PINT_SOURCE, HM_ROLE_PINT_TRANSIT, HM_ROLE_PINT_SINK,
+	};
 	int fd = hm_map_open(PINT_MAP_IFCFG), sfd = hm_map_open(PINT_MAP_STATS);
 	int ncpu = libbpf_num_possible_cpus();
 	struct pint_link_stats *per = NULL;
-	struct pint_if_cfg ic;
 	__u32 key, next, *prev = NULL;
 	char name[IF_NAMESIZE];
-	int i, j;
+	struct pint_if_cfg ic;
+	size_t r;
 
 	if (ncpu > 0)
 		per = calloc(ncpu, sizeof(*per));
+	open_json_array(PRINT_JSON, "interfaces");
 	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &ic))
 			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "dev", json_object_new_string(ifname_or_index(key, name)));
-		json_object_object_add(o, "ifindex", json_object_new_int(key));
-		c = json_object_new_array();
-		if (ic.flags & PINT_IF_F_SOURCE)
-			json_object_array_add(c, json_object_new_string("source"));
-		if (ic.flags & PINT_IF_F_TRANSIT)
-			json_object_array_add(c, json_object_new_string("transit"));
-		if (ic.flags & PINT_IF_F_SINK)
-			json_object_array_add(c, json_object_new_string("sink"));
-		json_object_object_add(o, "roles", c);
-		json_object_object_add(o, "rate_bps", json_object_new_int64(ic.rate_bps));
-		if (show_stats && per && sfd >= 0) {
-			c = json_object_new_object();
-			memset(per, 0, ncpu * sizeof(*per));
-			bpf_map_lookup_elem(sfd, &key, per);
-			for (j = 0; j < PINT_CNT_MAX; j++) {
-				__u64 sum = 0;
-
-				for (i = 0; i < ncpu; i++)
-					sum += per[i].cnt[j];
-				json_object_object_add(c, cnt_names[j], json_object_new_int64(sum));
-			}
-			json_object_object_add(o, "counters", c);
-		}
-		json_object_array_add(a, o);
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "dev", "dev %s", ifname_or_index(key, name));
+		print_uint(PRINT_JSON, "ifindex", NULL, key);
+		print_text(" roles");
+		open_json_array(PRINT_JSON, "roles");
+		for (r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
+			if (ic.flags & role_flag[roles[r]])
+				print_string(PRINT_ANY, NULL, " %s", hm_roles[roles[r]].name);
+		close_json_array(PRINT_JSON, NULL);
+		print_uint(ic.rate_bps ? PRINT_ANY : PRINT_JSON, "rate_bps", " rate %llubit",
+			   ic.rate_bps);
+		print_nl();
+		if (show_stats && per && sfd >= 0)
+			print_if_counters(sfd, key, per, ncpu);
+		close_json_object();
 	}
+	close_json_array(PRINT_JSON, NULL);
 	free(per);
 	if (fd >= 0)
 		close(fd);
 	if (sfd >= 0)
 		close(sfd);
-	return a;
 }
 
 /* The agent's state file, if an agent wrote it recently. */
@@ -722,7 +550,8 @@ static struct json_object *agent_state(void)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (hm_run_path(path, sizeof(path), HM_PINT_STATE_NAME) || stat(path, &st) || time(NULL) - st.st_mtime > PINT_STATE_MAX_AGE_S)
+	if (hm_run_path(path, sizeof(path), HM_PINT_STATE_NAME) || stat(path, &st) ||
+	    time(NULL) - st.st_mtime > PINT_STATE_MAX_AGE_S)
 		return NULL;
 	return json_object_from_file(path);
 }
@@ -738,8 +567,8 @@ static struct json_object *ring_state(const struct pint_domain_cfg *cfg, double 
 {
 	struct json_object *o = NULL;
 	struct ring_buffer *rb = NULL;
-	struct pint_sink *s;
 	struct timespec t0, t;
+	struct pint_sink *s;
 	int fd;
 
 	s = pint_sink_new(cfg);
@@ -764,7 +593,6 @@ static struct json_object *ring_state(const struct pint_domain_cfg *cfg, double 
 	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
 	ring_buffer__consume(rb);
 	o = pint_sink_to_json(s);
-	json_object_object_add(o, "source", json_object_new_string("ring"));
 out:
 	ring_buffer__free(rb);
 	if (fd >= 0)
@@ -773,125 +601,225 @@ out:
 	return o;
 }
 
-static const char *jstr(struct json_object *o, const char *k)
+/*
+ * The sink's state is data (pint_sink_to_json(), the agent's state file):
+ * each member is printed with the print layer, JSON with its own key and
+ * type. A member that is absent stays absent in JSON; the text shows 0 or
+ * an empty string in its place. A member of the wrong type reads as absent.
+ */
+static struct json_object *member(struct json_object *o, const char *key, enum json_type type)
 {
 	struct json_object *v;
 
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : "";
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
 }
 
-static long long jint(struct json_object *o, const char *k)
+/* A number member: an integer, or a double truncated as json-c does. */
+static struct json_object *number(struct json_object *o, const char *key)
 {
-	struct json_object *v;
+	struct json_object *v = member(o, key, json_type_int);
 
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
+	return v ? v : member(o, key, json_type_double);
 }
 
-static void print_ns(const char *what, long long ns)
+static void state_int(enum output_type type, struct json_object *o, const char *key,
+		      const char *fmt)
 {
+	struct json_object *v = number(o, key);
+
+	if (v)
+		print_int(type, key, fmt, json_object_get_int64(v));
+	else if (type & PRINT_FP)
+		print_int(PRINT_FP, key, fmt, 0);
+}
+
+static void state_float(enum output_type type, struct json_object *o, const char *key,
+			const char *fmt)
+{
+	struct json_object *v = number(o, key);
+
+	if (v)
+		print_float(type, key, fmt, json_object_get_double(v));
+	else if (type & PRINT_FP)
+		print_float(PRINT_FP, key, fmt, 0);
+}
+
+static void state_str(enum output_type type, struct json_object *o, const char *key,
+		      const char *fmt)
+{
+	struct json_object *v = member(o, key, json_type_string);
+
+	if (v)
+		print_string(type, key, fmt, json_object_get_string(v));
+	else if (type & PRINT_FP)
+		print_string(PRINT_FP, key, fmt, "");
+}
+
+static bool state_bool(struct json_object *o, const char *key)
+{
+	struct json_object *v = member(o, key, json_type_boolean);
+
+	if (v)
+		print_bool(PRINT_JSON, key, NULL, json_object_get_boolean(v));
+	return v && json_object_get_boolean(v);
+}
+
+/* Switch IDs or candidate counts: " N" each in text, an array in JSON. */
+static void print_numbers(struct json_object *a, const char *key)
+{
+	size_t i, n = json_object_array_length(a);
+
+	open_json_array(PRINT_JSON, key);
+	for (i = 0; i < n; i++)
+		print_int(PRINT_ANY, NULL, " %lld",
+			  json_object_get_int64(json_object_array_get_idx(a, i)));
+	close_json_array(PRINT_JSON, NULL);
+}
+
+/* A latency in ns: the number in JSON, in the unit that reads best in text. */
+static void state_ns(struct json_object *o, const char *key, const char *label)
+{
+	struct json_object *v = number(o, key);
+	long long ns = v ? json_object_get_int64(v) : 0;
+
+	if (v)
+		print_int(PRINT_JSON, key, NULL, ns);
 	if (ns >= 1000000)
-		printf(" %s %.2fms", what, ns / 1e6);
+		print_text(" %s %.2fms", label, ns / 1e6);
 	else if (ns >= 1000)
-		printf(" %s %.1fus", what, ns / 1e3);
+		print_text(" %s %.1fus", label, ns / 1e3);
 	else
-		printf(" %s %lldns", what, ns);
+		print_text(" %s %lldns", label, ns);
 }
 
-static void print_text_state(struct json_object *all)
+static void print_flow_path(struct json_object *p)
 {
-	struct json_object *c, *a, *f, *p, *v, *x;
-	size_t i, j, n;
-	int k;
+	struct json_object *x;
+	bool complete;
 
-	c = json_object_object_get(all, "config");
-	printf("pint %s budget %lld hop-limit-start %lld ids %lld-%lld base-rtt %lldns\n",
-	       json_object_get_boolean(json_object_object_get(c, "configured")) ?
-	       "configured" : "not configured",
-	       jint(c, "budget"), jint(c, "hop_limit_start"), jint(c, "id_min"),
-	       jint(c, "id_max"), jint(c, "base_rtt_ns"));
-	a = json_object_object_get(c, "queries");
-	for (i = 0; a && i < json_object_array_length(a); i++) {
-		v = json_object_array_get_idx(a, i);
-		printf("  query %s bits %lld on %.1f%% of packets", jstr(v, "query"),
-		       jint(v, "bits"), 100 * json_object_get_double(json_object_object_get(v, "freq")));
-		if (!strcmp(jstr(v, "query"), "path"))
-			printf(" scheme %s max-hops %lld", jstr(v, "scheme"), jint(v, "max_hops"));
-		if (!strcmp(jstr(v, "query"), "latency"))
-			printf(" range %lld-%lldns", jint(v, "min_ns"), jint(v, "max_ns"));
-		printf("\n");
-	}
-	a = json_object_object_get(all, "interfaces");
-	for (i = 0; a && i < json_object_array_length(a); i++) {
-		v = json_object_array_get_idx(a, i);
-		printf("dev %s roles", jstr(v, "dev"));
-		x = json_object_object_get(v, "roles");
-		for (j = 0; x && j < json_object_array_length(x); j++)
-			printf(" %s", json_object_get_string(json_object_array_get_idx(x, j)));
-		if (jint(v, "rate_bps"))
-			printf(" rate %lldbit", jint(v, "rate_bps"));
-		printf("\n");
-		x = json_object_object_get(v, "counters");
-		if (x) {
-			printf("   ");
-			json_object_object_foreach(x, key, val)
-				if (json_object_get_int64(val))
-					printf(" %s %lld", key, (long long)json_object_get_int64(val));
-			printf("\n");
-		}
-	}
-	a = json_object_object_get(all, "flows");
-	n = a ? json_object_array_length(a) : 0;
-	for (i = 0; i < n; i++) {
-		f = json_object_array_get_idx(a, i);
-		printf("flow %s -> %s proto %lld sport %lld dport %lld packets %lld hops %lld\n",
-		       jstr(f, "src"), jstr(f, "dst"), jint(f, "proto"), jint(f, "sport"),
-		       jint(f, "dport"), jint(f, "packets"), jint(f, "hops"));
-		p = json_object_object_get(f, "path");
-		if (p) {
-			if (json_object_get_boolean(json_object_object_get(p, "complete"))) {
-				printf("  path");
-				x = json_object_object_get(p, "ids");
-				for (j = 0; x && j < json_object_array_length(x); j++)
-					printf(" %d", json_object_get_int(json_object_array_get_idx(x, j)));
-				printf("  (decoded from %lld packets)", jint(p, "packets_to_decode"));
-			} else {
-				printf("  path incomplete, candidates per hop:");
-				x = json_object_object_get(p, "candidates");
-				for (j = 0; x && j < json_object_array_length(x); j++)
-					printf(" %d", json_object_get_int(json_object_array_get_idx(x, j)));
-			}
-			printf(" route-changes %lld\n", jint(p, "route_changes"));
-		}
-		x = json_object_object_get(f, "previous_paths");
-		for (j = 0; x && j < json_object_array_length(x); j++) {
-			v = json_object_array_get_idx(x, j);
-			printf("  previous path");
-			for (k = 0; k < (int)json_object_array_length(v); k++)
-				printf(" %d", json_object_get_int(json_object_array_get_idx(v, k)));
-			printf("\n");
-		}
-		x = json_object_object_get(f, "latency");
-		for (j = 0; x && j < json_object_array_length(x); j++) {
-			v = json_object_array_get_idx(x, j);
-			printf("  latency hop %lld samples %lld", jint(v, "hop"), jint(v, "samples"));
-			print_ns("p50", jint(v, "p50_ns"));
-			print_ns("p90", jint(v, "p90_ns"));
-			print_ns("p99", jint(v, "p99_ns"));
-			printf("\n");
-		}
-		x = json_object_object_get(f, "util");
+	open_json_object("path");
+	complete = state_bool(p, "complete");
+	state_int(PRINT_JSON, p, "packets", NULL);
+	state_int(PRINT_JSON, p, "hops", NULL);
+	if (complete) {
+		print_text("  path");
+		x = member(p, "ids", json_type_array);
 		if (x)
-			printf("  util max %.4f last %.4f samples %lld\n",
-			       json_object_get_double(json_object_object_get(x, "max")),
-			       json_object_get_double(json_object_object_get(x, "last")),
-			       jint(x, "samples"));
+			print_numbers(x, "ids");
+		state_int(PRINT_ANY, p, "packets_to_decode", "  (decoded from %lld packets)");
+		state_bool(p, "loop");
+	} else {
+		print_text("  path incomplete, candidates per hop:");
+		x = member(p, "candidates", json_type_array);
+		if (x)
+			print_numbers(x, "candidates");
 	}
+	state_int(PRINT_ANY, p, "route_changes", " route-changes %lld");
+	state_int(PRINT_JSON, p, "loops", NULL);
+	print_nl();
+	close_json_object();
+}
+
+static void print_flow(struct json_object *f)
+{
+	struct json_object *x, *v;
+	size_t i, n;
+
+	open_json_object(NULL);
+	state_int(PRINT_JSON, f, "family", NULL);
+	state_str(PRINT_ANY, f, "src", "flow %s");
+	state_str(PRINT_ANY, f, "dst", " -> %s");
+	state_int(PRINT_ANY, f, "proto", " proto %lld");
+	state_int(PRINT_ANY, f, "sport", " sport %lld");
+	state_int(PRINT_ANY, f, "dport", " dport %lld");
+	state_int(PRINT_ANY, f, "packets", " packets %lld");
+	state_int(PRINT_ANY, f, "hops", " hops %lld");
+	print_nl();
+	x = member(f, "path", json_type_object);
+	if (x)
+		print_flow_path(x);
+	x = member(f, "previous_paths", json_type_array);
+	if (x) {
+		open_json_array(PRINT_JSON, "previous_paths");
+		n = json_object_array_length(x);
+		for (i = 0; i < n; i++) {
+			v = json_object_array_get_idx(x, i);
+			print_text("  previous path");
+			if (json_object_is_type(v, json_type_array))
+				print_numbers(v, NULL);
+			print_nl();
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	x = member(f, "latency", json_type_array);
+	if (x) {
+		open_json_array(PRINT_JSON, "latency");
+		n = json_object_array_length(x);
+		for (i = 0; i < n; i++) {
+			v = json_object_array_get_idx(x, i);
+			open_json_object(NULL);
+			state_int(PRINT_ANY, v, "hop", "  latency hop %lld");
+			state_int(PRINT_ANY, v, "samples", " samples %lld");
+			state_ns(v, "p50_ns", "p50");
+			state_ns(v, "p90_ns", "p90");
+			state_ns(v, "p99_ns", "p99");
+			print_nl();
+			close_json_object();
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	x = member(f, "util", json_type_object);
+	if (x) {
+		open_json_object("util");
+		state_int(PRINT_JSON, x, "samples", NULL);
+		state_float(PRINT_ANY, x, "max", "  util max %.4f");
+		state_int(PRINT_JSON, x, "max_code", NULL);
+		state_float(PRINT_ANY, x, "last", " last %.4f");
+		state_int(PRINT_FP, x, "samples", " samples %lld");
+		print_nl();
+		close_json_object();
+	}
+	close_json_object();
+}
+
+/* The sink's flows, its counters, and in text where they come from. */
+static void print_state(struct json_object *state, bool from_agent)
+{
+	struct json_object *x;
+	size_t i, n;
+
+	x = member(state, "flows", json_type_array);
+	if (x) {
+		open_json_array(PRINT_JSON, "flows");
+		n = json_object_array_length(x);
+		for (i = 0; i < n; i++)
+			print_flow(json_object_array_get_idx(x, i));
+		close_json_array(PRINT_JSON, NULL);
+	}
+	x = member(state, "stats", json_type_object);
+	if (x) {
+		open_json_object("stats");
+		state_int(PRINT_JSON, x, "records", NULL);
+		state_int(PRINT_JSON, x, "bad_records", NULL);
+		state_int(PRINT_JSON, x, "flows", NULL);
+		state_int(PRINT_JSON, x, "flows_refused", NULL);
+		close_json_object();
+	}
+	print_text("(flows from the %s, ",
+		   from_agent ? "agent's state file" : "ring buffer, read now");
+	state_str(PRINT_ANY, state, "decoder", "%s decoding");
+	state_int(PRINT_ANY, state, "switches", " over %lld switches)");
+	print_string(PRINT_JSON, "source", NULL, from_agent ? "agent" : "ring");
+	print_nl();
 }
 
 static int do_show(int argc, char **argv)
 {
-	struct json_object *all, *state = NULL, *v;
+	struct json_object *state = NULL;
 	struct pint_domain_cfg cfg;
+	bool from_agent = false;
 	double secs = 1.0;
 	__u32 zero = 0;
 	int fd;
@@ -917,34 +845,19 @@ static int do_show(int argc, char **argv)
 		return hm_errf(-errno, "cannot read %s", PINT_MAP_CFG);
 	}
 	close(fd);
-	all = json_object_new_object();
-	json_object_object_add(all, "config", cfg_json(&cfg));
-	json_object_object_add(all, "interfaces", ifaces_json());
+	new_json_obj_single();
+	print_cfg(&cfg);
+	print_ifaces();
 	if (cfg.flags & PINT_DOM_F_CONFIGURED) {
 		state = agent_state();
-		if (state) {
-			json_object_object_add(state, "source", json_object_new_string("agent"));
-		} else {
+		from_agent = state;
+		if (!state)
 			state = ring_state(&cfg, secs);
-		}
 	}
-	if (state) {
-		json_object_object_foreach(state, key, val)
-			json_object_object_add(all, key, json_object_get(val));
-		json_object_put(state);
-	}
-	if (json) {
-		printf("%s\n", json_object_to_json_string_ext(all, pretty ?
-			JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN));
-	} else {
-		print_text_state(all);
-		if (json_object_object_get_ex(all, "source", &v))
-			printf("(flows from the %s, %s decoding over %lld switches)\n",
-			       !strcmp(json_object_get_string(v), "agent") ?
-			       "agent's state file" : "ring buffer, read now",
-			       jstr(all, "decoder"), jint(all, "switches"));
-	}
-	json_object_put(all);
+	if (state)
+		print_state(state, from_agent);
+	delete_json_obj();
+	json_object_put(state);
 	return HM_EXIT_OK;
 }
 

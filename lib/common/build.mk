@@ -3,9 +3,16 @@
 # lib/common/: what every part of libhopmark and every program shares:
 # the pinned maps and their names (hopmark_maps.h, bpf_pin.c), the kernel
 # module's generic netlink family (hopmark_genl.h), run-time paths and tc
-# handles (hopmark_run.h), time formatting, byte order and Ethernet.
+# handles (hopmark_run.h), loading and attaching the BPF programs per role
+# (bpf_attach.c), time formatting, byte order and Ethernet.
 
 HM_LIB_SRCS	+= $(wildcard lib/common/*.c)
 
-# The maps-only object is embedded through its skeleton.
+# The maps-only object is embedded through its skeleton; bpf_attach.o
+# embeds the programs' objects. A binary links those archive members only
+# when it calls into them (the CLI), not the tests and benchmarks that just
+# read maps or decode.
 $(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h
+$(BUILD)/obj/lib/common/bpf_attach.o: $(BUILD)/bpf/hopmark_encap.skel.h \
+	$(BUILD)/bpf/hopmark_transit.skel.h $(BUILD)/bpf/hopmark_decap.skel.h \
+	$(BUILD)/bpf/pint.skel.h

@@ -2,7 +2,8 @@
 /*
  * record.h - one traced packet as hopmark reports it (struct hm_record:
  * from a sink's ring buffer record or from a captured packet), its JSON
- * form (record_json.c, Documentation/json-record.rst), its table
+ * form (record_json.c, Documentation/json-record.rst) and the reader of
+ * it (record_from_json.c), its table
  * (record_table.c) and per-hop summaries over many records (summary.c).
  */
 #ifndef __HOPMARK_IOAM_RECORD_H
@@ -68,6 +69,25 @@ int hm_record_from_packet(const __u8 *pkt, size_t len, __u64 ts_ns,
  * Return: a new json-c object the caller puts, or NULL on ENOMEM.
  */
 struct json_object *hm_record_to_json(const struct hm_record *r);
+
+/**
+ * hm_record_from_json() - the record a JSON object is the form of
+ * @obj:	the object, e.g. one line of hopmarkd's output parsed by json-c
+ * @r:		output
+ *
+ * The reader of hm_record_to_json() (record_from_json.c). Every field the
+ * object's IOAM-Trace-Type carries is read; a null value is "unavailable"
+ * (all-ones of the field's width, RFC 9197 §4.4.2). The record is then
+ * written again with hm_record_to_json() and must compare equal to @obj
+ * (json_object_equal()): a record of another version of the format is
+ * refused, never misread.
+ *
+ * Return: 0; -EINVAL if @obj is not an object, lacks "sink", "packet",
+ * "hops" (an array of at most %HM_MAX_HOPS) or "trace_type" (a string), or
+ * has a packet address that is not IPv6; -EPROTO if the record written
+ * again differs from @obj; -ENOMEM.
+ */
+int hm_record_from_json(struct json_object *obj, struct hm_record *r);
 
 /**
  * hm_record_print_json() - print a record as one JSON line

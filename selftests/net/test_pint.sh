@@ -23,6 +23,9 @@
 #   pint_topology_aware_*	h2's hopmarkd knows the routers' graph
 #				(--pint-topology, GML written here): every
 #				path above is decoded topology-aware
+#   pint_show_*			`hopmark pint show` of the agent's state file:
+#				with -j every member of it unchanged, as text
+#				one line per flow and the decoded paths
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 
@@ -79,6 +82,32 @@ hm_check "pint_topology_aware_decoder" "topology-aware 9" "$(pint_eval h2 "'%s %
 hm_check "pint_topology_aware_agent_says_so" 1 \
 	"$(grep -c "PINT: topology-aware path decoding over .*routers.gml (9 switches, 9 links)" "$HM_TMP/h2.records.log")"
 hm_log "packets to decode: IPv4 $(pint_eval h2 "flow($SP_V4)['path'].get('packets_to_decode')"), IPv6 $(pint_eval h2 "flow($SP_V6)['path'].get('packets_to_decode')")"
+
+# ---- pint show prints the agent's state file, frozen in a run directory of
+# its own: -j has every member of it unchanged, the text the same flows.
+FROZEN=$HM_TMP/frozen
+mkdir -p "$FROZEN" && cp "$(hm_rundir h2)/pint.json" "$FROZEN/pint.json"
+show_frozen()
+{
+	TC_BPF_MNT=$(hm_bpffs h2) HOPMARK_RUNDIR=$FROZEN \
+		nsenter --net="/run/netns/$(hm_ns h2)" "$HOPMARK" "$@" pint show time 0
+}
+show_frozen -j >"$HM_TMP/frozen.json" 2>&1
+show_frozen >"$HM_TMP/frozen.txt" 2>&1
+hm_check "pint_show_json_is_the_agent_state" "agent, same members" "$("$PY" -c '
+import json, sys
+state, shown = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+diff = [k for k in state if shown.get(k) != state[k]]
+print("%s, %s" % (shown.get("source"), "same members" if not diff else "differ: " + " ".join(diff)))' \
+	"$FROZEN/pint.json" "$HM_TMP/frozen.json" 2>&1)"
+hm_check "pint_show_text_one_line_per_flow" \
+	"$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["flows"]))' "$FROZEN/pint.json")" \
+	"$(grep -c '^flow ' "$HM_TMP/frozen.txt")"
+hm_check "pint_show_text_decoded_paths" 2 \
+	"$(grep -cE '^  path 11 12 13 14 15 16 17 18  \(decoded from [0-9]+ packets\) route-changes 0$' "$HM_TMP/frozen.txt")"
+hm_check "pint_show_text_says_where_from" \
+	"(flows from the agent's state file, topology-aware decoding over 9 switches)" \
+	"$(tail -n 1 "$HM_TMP/frozen.txt")"
 
 # ---- IPv4 without DF: untouched, counted at the source, not reported
 pint_snap r1

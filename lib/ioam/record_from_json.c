@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * record_reader.c - turn one JSON record line, as hopmarkd sends it on its
- * monitor socket (hm_record_print_json(), Documentation/json-record.rst),
- * back into the struct hm_record it was printed from, so `hopmark monitor`
- * renders the table and the summary with the library's own code.
+ * record_from_json.c - the reader of the JSON form of a traced packet, beside
+ * its writer (record_json.c, Documentation/json-record.rst): one JSON record
+ * line, as hopmarkd writes it (-o, its monitor socket), back into the struct
+ * hm_record it was printed from, so `hopmark monitor` renders the table and
+ * the summary with the library's own code.
  *
- * There is only one record format, the library's: every record read is
- * printed again with hm_record_to_json() and must compare equal to the line
- * received. A line that does not is refused (-EPROTO) rather than shown
- * wrongly, so a reader that lags behind the writer is noticed at once.
+ * There is only one record format, the writer's: every record read is
+ * printed again with hm_record_to_json() and must compare equal to the object
+ * received. One that does not is refused (-EPROTO) rather than shown wrongly,
+ * so a reader that lags behind the writer is noticed at once.
+ *
+ * The input is untrusted (a file, a socket): any JSON value is handled, a
+ * member of the wrong type reads as absent or fails the comparison.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,7 +20,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "hopmark_cli.h"
+#include "hopmark.h"
 
 /* Value of @key in @o as u64; @unavailable when absent or null. */
 static __u64 get_u64(struct json_object *o, const char *key, __u64 unavailable)
@@ -85,15 +89,15 @@ static void hop_from_json(struct json_object *h, __u32 tt, struct hm_ioam6_node_
 }
 
 /**
- * record_from_json() - parse one JSON record into a struct hm_record
- * @obj:	the record object (one line of the monitor socket)
+ * hm_record_from_json() - parse one JSON record into a struct hm_record
+ * @obj:	the record object (one line of hopmarkd's output)
  * @r:		output
  *
  * Return: 0; -EINVAL if a required member is missing or has the wrong
  * type; -EPROTO if the record, printed again by hm_record_to_json(), is
- * not the object received (the two ends disagree on the format).
+ * not the object received (the two ends disagree on the format); -ENOMEM.
  */
-int record_from_json(struct json_object *obj, struct hm_record *r)
+int hm_record_from_json(struct json_object *obj, struct hm_record *r)
 {
 	struct json_object *sink, *pkt, *hops, *tt, *again;
 	unsigned int i, n;

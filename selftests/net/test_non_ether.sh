@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# test_non_ether.sh - every command that attaches a BPF program refuses a
+# device whose frames do not start with an Ethernet header, and attaches
+# nothing there. hopmark's programs (IOAM and PINT) read a 14-byte
+# Ethernet header before the IP header; a tun device (link/none) hands
+# them the IP header first. Each enable command on tun0 must exit 1 with
+#   Error: tun0 is not an Ethernet device (link/none): hopmark's BPF
+#   programs parse Ethernet frames.
+# and leave tun0 without XDP program, clsact qdisc, hopmark_ifcfg entry,
+# encap rule or pint_ifcfg entry. The same commands on a veth pair (the
+# control) succeed and attach; loopback, whose frames carry an Ethernet
+# header, is accepted.
+#
+# One throwaway network namespace with its own bpffs (TC_BPF_MNT); every
+# command runs under `nsenter --net`.
+set -u
+HM_PFX=${HM_PFX:-hmt-ne$$}
+. "$(dirname "$0")/../lib.sh"
+
+NS=$HM_PFX-x
+BPFFS=$HM_RUN_ROOT/$NS/bpf
+RUNDIR=$HM_RUN_ROOT/$NS
+
+hm_require_root_netns
+hm_require_built "$HOPMARK"
+command -v tc >/dev/null || hm_skip_all "needs tc"
+[ -c /dev/net/tun ] || hm_skip_all "needs /dev/net/tun"
+
+cleanup()
+{
+	ip netns del "$NS" 2>/dev/null
+	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
+	rm -rf "$RUNDIR"
+	rmdir "$HM_RUN_ROOT" 2>/dev/null
+	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+hm_tmpdir
+
+x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
+
+ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
+mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
+{
+	x ip tuntap add dev tun0 mode tun &&
+	x ip link add v0 type veth peer name v1 &&
+	x ip link set lo up && x ip link set tun0 up &&
+	x ip link set v0 up && x ip link set v1 up &&
+	x "$HOPMARK" node set id 1 &&
+	x "$HOPMARK" ioam namespace add 123 &&
+	x "$HOPMARK" pint set budget 8 &&
+	x "$HOPMARK" pint query add path bits 8
+} >"$HM_TMP/setup.log" 2>&1 ||
+	{ sed 's/^/#   /' "$HM_TMP/setup.log"; echo "Bail out! setup"; exit 1; }
+hm_check "tun0_is_link_none" "link/none" \
+	"$(x ip -o link show dev tun0 | grep -o 'link/[a-z]*')"
+
+REFUSED="Error: tun0 is not an Ethernet device (link/none):"
+REFUSED+=" hopmark's BPF programs parse Ethernet frames."
+
+# refused NAME ARGS... - the command exits 1 with exactly $REFUSED.
+refused()
+{
+	local name=$1 rc
+	shift
+	x "$HOPMARK" "$@" >"$HM_TMP/out" 2>"$HM_TMP/err"
+	rc=$?
+	hm_check "${name}_refused_exit_1" 1 "$rc"
+	hm_check "${name}_refused_says_why" "$REFUSED" "$(cat "$HM_TMP/err" "$HM_TMP/out")"
+}
+
+refused ioam_transit_enable ioam transit enable dev tun0
+refused ioam_decap_enable ioam decap enable dev tun0
+refused ioam_encap_add ioam encap add 2001:db8:9::/64 dev tun0 ns 123 \
+	trace-type 0xf00000 size 24
+refused pint_enable_source pint enable dev tun0 role source
+refused pint_enable_transit pint enable dev tun0 role transit rate 10m
+refused pint_enable_sink pint enable dev tun0 role sink
+
+# Nothing of hopmark on tun0: hooks, and every map entry an enable writes.
+hm_check "tun0_no_xdp" 0 "$(x ip -d link show dev tun0 | grep -c 'prog/xdp')"
+hm_check "tun0_no_clsact" 0 "$(x tc qdisc show dev tun0 | grep -c clsact)"
+x "$HOPMARK" -j link show >"$HM_TMP/link.json"
+hm_check "tun0_no_ifcfg_entry" "" "$("$PY" -c '
+import json, sys
+print(" ".join(l["ifname"] for l in json.load(open(sys.argv[1])) if l["ifname"] == "tun0"))' \
+	"$HM_TMP/link.json" 2>&1)"
+hm_check "tun0_no_encap_rule" "[]" "$(x "$HOPMARK" -j ioam encap show)"
+x "$HOPMARK" -j pint show time 0 >"$HM_TMP/pint.json"
+hm_check "tun0_no_pint_ifcfg_entry" "[]" "$("$PY" -c '
+import json, sys
+print([i["dev"] for i in json.load(open(sys.argv[1]))["interfaces"]])' "$HM_TMP/pint.json" 2>&1)"
+
+# The control: the same commands on veth attach.
+ok=1
+{
+	x "$HOPMARK" ioam transit enable dev v0 &&
+	x "$HOPMARK" ioam decap enable dev v1 &&
+	x "$HOPMARK" ioam encap add 2001:db8:9::/64 dev v0 ns 123 trace-type 0xf00000 size 24 &&
+	x "$HOPMARK" pint enable dev v0 role source &&
+	x "$HOPMARK" pint enable dev v0 role transit rate 10m &&
+	x "$HOPMARK" pint enable dev v1 role sink
+} >"$HM_TMP/veth.log" 2>&1 || ok=
+hm_check "veth_every_enable_succeeds" 1 "${ok:-0}"
+[ -n "$ok" ] || sed 's/^/#   /' "$HM_TMP/veth.log"
+# filters DEV HOOK - hopmark's programs on a tc hook, in the order they run.
+filters()
+{
+	x tc filter show dev "$1" "$2" | grep -o 'name hm_[a-z_]*' | cut -d' ' -f2 |
+		tr '\n' ' ' | sed 's/ $//'
+}
+hm_check "veth_v0_xdp_transit_in" 1 "$(x ip -d link show dev v0 | grep -c 'name hm_transit_in')"
+hm_check "veth_v0_egress_filters" "hm_encap hm_transit_out hm_pint_transit" "$(filters v0 egress)"
+hm_check "veth_v0_ingress_filters" "hm_pint_source" "$(filters v0 ingress)"
+hm_check "veth_v1_ingress_filters" "hm_decap hm_pint_sink" "$(filters v1 ingress)"
+
+# Loopback is not ARPHRD_ETHER, but its frames carry an Ethernet header.
+x "$HOPMARK" ioam decap enable dev lo >"$HM_TMP/lo.log" 2>&1
+hm_check "loopback_accepted" "0 1" \
+	"$? $(x tc filter show dev lo ingress | grep -c 'name hm_decap')"
+hm_done
