@@ -332,6 +332,107 @@ static void t_enc_merge(const struct hm_test *t)
 			  HM_BIT(HM_CNT_ENCAP_OK));
 }
 
+/*
+ * ---- Linux's Hop-by-Hop rules ----
+ *
+ * hbh_linux_accepts() against the running kernel, on each side of every
+ * rule it models.
+ */
+
+/* Frame: Ethernet, IPv6, Hop-by-Hop whose options @put writes (to 8n), UDP. */
+static void enc_input_hbh(struct pkt *p, void (*put)(struct pkt *p, size_t hbh, __u32 arg),
+			  __u32 arg)
+{
+	size_t hbh;
+
+	pkt_init(p);
+	pkt_eth(p, 0x86dd);
+	pkt_ipv6(p, HM_NH_HBH, 64, NULL);
+	hbh = hbh_begin(p, HM_NH_UDP);
+	put(p, hbh, arg);
+	hbh_end(p, hbh);
+	pkt_udp(p, 40000, 5001, 100);
+	pkt_finish(p);
+}
+
+static const struct {
+	const char	*name;
+	bool		accepts;
+} rules_cases[] = {
+	{ "8_options", true },			/* 0 */
+	{ "9_options", false },
+	{ "7_pad1_in_a_row", true },
+	{ "8_pad1_in_a_row", false },
+	{ "padn_of_7_bytes", true },
+	{ "padn_of_8_bytes", false },		/* 5 */
+	{ "pad1_and_padn_7_bytes", true },
+	{ "pad1_and_padn_8_bytes", false },
+	{ "padn_nonzero_data", false },
+	{ "unknown_option_action_01", false },
+	{ "router_alert_length_3", false },	/* 10 */
+	{ "ioam_at_4n_plus_2", false },
+	{ "ioam_at_4n", true },
+	{ "option_past_header_end", false },
+};
+
+static void put_rules_case(struct pkt *p, size_t hbh, __u32 arg)
+{
+	struct trace_spec ts;
+	int i, n = arg == 0 ? 8 : arg == 1 ? 9 : 0;
+
+	for (i = 0; i < n; i++)
+		opt_raw(p, 0x1e, 0, 0);
+	/* Cases 2-7: one option, then a run of 7 or 8 padding bytes to 16. */
+	switch (arg) {
+	case 2: case 3:
+		opt_raw(p, 0x1e, 7 - arg, 0);
+		for (i = 0; i < (int)arg + 5; i++)
+			opt_pad1(p);
+		break;
+	case 4: case 5:
+		opt_raw(p, 0x1e, 9 - arg, 0);
+		opt_padn(p, arg + 3);
+		break;
+	case 6: case 7:
+		opt_raw(p, 0x1e, 11 - arg, 0);
+		opt_pad1(p);
+		opt_padn(p, arg);
+		break;
+	case 8:
+		opt_padn(p, 4);
+		p->b[p->len - 2] = 0x01;
+		break;
+	case 9:
+		opt_raw(p, 0x5e, 2, 0);
+		break;
+	case 10:
+		opt_raw(p, 0x05, 3, 0);
+		break;
+	case 11: case 12:
+		trace_init(&ts, HM_T_NS, HM_IOAM_TT_HOPLIM_NODEID, 2, 0);
+		opt_align(p, hbh, arg == 11 ? 2 : 0);
+		opt_ioam(p, &ts);
+		break;
+	case 13:
+		opt_raw(p, 0x1e, 2, 0);
+		opt_raw(p, 0x1e, 4, 0);		/* cut below: ends past the header */
+		break;
+	}
+}
+
+static void t_hbh_rules(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_rules_case, t->arg);
+	if (t->arg >= 2 && t->arg <= 7)
+		CHECK_EQ("test input Hop-by-Hop length", 16, (in.b[HM_EXT_OFF + 1] + 1) * 8);
+	if (t->arg == 13)
+		in.b[HM_EXT_OFF + 1] = 0;	/* 8 bytes: the second option overruns */
+	hm_check_hbh_linux("Hop-by-Hop header", in.b + HM_EXT_OFF, in.len - HM_EXT_OFF,
+			   rules_cases[t->arg].accepts);
+}
+
 /* IPv6 packet of @t->arg bytes (header included) against a 1280-byte MTU. */
 static void t_enc_mtu(const struct hm_test *t)
 {
@@ -568,6 +669,9 @@ void register_encap_tests(void)
 	hm_add_test(t_enc_area_smaller_than_slot, 0, "encap_area_smaller_than_slot_sets_overflow");
 	hm_add_test(t_enc_srh, 0, "encap_keeps_hbh_first_before_srh");
 	hm_add_test(t_enc_merge, 0, "encap_merges_into_existing_hbh");
+	for (i = 0; i < sizeof(rules_cases) / sizeof(rules_cases[0]); i++)
+		hm_add_test(t_hbh_rules, i, "hbh_linux_rules_agree_with_kernel_%s",
+			    rules_cases[i].name);
 	hm_add_test(t_enc_mtu, HM_ENC_MTU - 256, "encap_fits_exactly_at_mtu");
 	hm_add_test(t_enc_mtu, HM_ENC_MTU - 255, "encap_skips_one_byte_over_mtu");
 	hm_add_test(t_enc_mtu, 1200, "encap_skips_when_mtu_exceeded");
