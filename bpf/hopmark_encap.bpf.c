@@ -71,7 +71,8 @@ static __always_inline int hm_link_scope(struct __sk_buff *skb, const __u8 *hdr)
  * packets already carrying an IOAM option or too large to grow
  * (HM_CNT_ENCAP_ERR), non-GSO packets that would exceed the egress MTU
  * (HM_CNT_ENCAP_SKIP_MTU), a malformed Hop-by-Hop header
- * (HM_CNT_MALFORMED). For GSO packets bpf_skb_adjust_room() lowers
+ * (HM_CNT_MALFORMED), one longer than the option walk
+ * (HM_CNT_HBH_WALK_LIMIT). For GSO packets bpf_skb_adjust_room() lowers
  * gso_size so that every segment fits. Link-scope packets (hm_link_scope())
  * are never encapsulated and not counted, like a destination no rule
  * matches.
@@ -138,6 +139,10 @@ int hm_encap(struct __sk_buff *skb)
 		ret = hm_ioam_parse(s, blen, HM_PARSE_ALL, &loc);
 		if (!blen || ret == HM_P_MALFORMED) {
 			hm_count(ifindex, HM_CNT_MALFORMED);
+			return TC_ACT_OK;
+		}
+		if (ret == HM_P_WALK_LIMIT) {
+			hm_count(ifindex, HM_CNT_HBH_WALK_LIMIT);
 			return TC_ACT_OK;
 		}
 		if (loc.hbh_nexthdr == HM_NEXTHDR_FRAGMENT) {

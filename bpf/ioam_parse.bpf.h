@@ -25,11 +25,26 @@
 #define HM_OFF_HBH		(HM_ETH_HLEN + HM_IPV6_HLEN)
 
 /*
- * At most this many options are walked in one Hop-by-Hop header. Linux
- * refuses more than 7 consecutive padding bytes, so real headers hold few
- * options; a header that needs more steps is left alone as malformed.
+ * What a Linux receiver accepts in a Hop-by-Hop header with its default
+ * sysctls (net/ipv6/exthdrs.c, ipv6_parse_hopopts() and ip6_parse_tlv()):
+ * at most net.ipv6.max_hbh_opts_number = 8 options other than Pad1 and
+ * PadN; at most 7 padding bytes in a row (Pad1 and PadN together, a run
+ * ending at the next other option, RFC 4942 §2.1.9.5); PadN data all zero;
+ * net.ipv6.max_hbh_length is INT_MAX, which leaves the format's 2048 bytes.
+ * Every Linux node, forwarding or not, drops a packet that breaks one.
  */
-#define HM_OPT_ITER_MAX		64
+#define HM_LINUX_HBH_OPTS_MAX	8
+#define HM_LINUX_PAD_RUN_MAX	7
+
+/*
+ * TLVs walked at most in one Hop-by-Hop header: the most a header Linux
+ * accepts can hold, 8 options with a run of 7 Pad1 before, between and
+ * after them: 8 + 9 * 7 = 71. A header needing more steps (possible only
+ * where max_hbh_opts_number was raised) is left untouched and counted
+ * (%HM_P_WALK_LIMIT), apart from malformed ones.
+ */
+#define HM_OPT_ITER_MAX		(HM_LINUX_HBH_OPTS_MAX + \
+				 (HM_LINUX_HBH_OPTS_MAX + 1) * HM_LINUX_PAD_RUN_MAX)
 
 /* Byte @off of the copied frame. */
 #define HM_B(b, off)		((b)[(off) & HM_SCRATCH_MASK])
@@ -44,12 +59,17 @@
  *			Trace-Type, RemainingLen beyond the data area)
  * @HM_P_FRAGMENT:	a valid trace in a packet whose Hop-by-Hop header is
  *			followed by a Fragment header
+ * @HM_P_WALK_LIMIT:	the walk took %HM_OPT_ITER_MAX TLVs without reaching
+ *			the end of the header (or, with %HM_PARSE_FIRST_TRACE,
+ *			a trace of a configured IOAM-Namespace): the rest is
+ *			unchecked, so the header is neither used nor changed
  */
 enum hm_parse_ret {
 	HM_P_NONE,
 	HM_P_TRACE,
 	HM_P_MALFORMED,
 	HM_P_FRAGMENT,
+	HM_P_WALK_LIMIT,
 };
 
 /* Walk modes of hm_ioam_parse(). */
@@ -232,7 +252,9 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
  * others type, length, data) checking that each lies inside the header.
  * Other IOAM Option-Types are noted in @loc->ioam_seen and skipped. With
  * %HM_PARSE_ALL the walk goes to the end of the header, so that every TLV
- * is checked and the padding following the trace is known.
+ * is checked and the padding following the trace is known. It takes at
+ * most %HM_OPT_ITER_MAX TLVs, every header a Linux receiver with default
+ * sysctls accepts.
  *
  * A global (not inlined) function: the verifier checks it once, with
  * unknown arguments, instead of once per caller path, which keeps the
@@ -316,9 +338,13 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 		}
 		vl->w_pad_run = 0;
 	}
+	/*
+	 * Every TLV was checked to end inside the header, so stopping short
+	 * of its end means the walk ran out of steps.
+	 */
 	off = vl->w_off;
 	if (off != hbh_len)
-		return HM_P_MALFORMED;	/* bad TLV end, or more options than we walk */
+		return HM_P_WALK_LIMIT;
 	if (!vl->w_found)
 		return HM_P_NONE;
 done:
@@ -336,8 +362,9 @@ done:
  * @ifindex:	interface the outcome is counted on
  *
  * The common first step of the transit and decapsulating programs: a
- * malformed trace, a fragment and an unknown IOAM-Namespace are each
- * counted (HM_CNT_MALFORMED, HM_CNT_FRAGMENT, HM_CNT_UNKNOWN_NS) and the
+ * malformed trace, a fragment, a header longer than the walk and an
+ * unknown IOAM-Namespace are each counted (HM_CNT_MALFORMED,
+ * HM_CNT_FRAGMENT, HM_CNT_HBH_WALK_LIMIT, HM_CNT_UNKNOWN_NS) and the
  * packet is to be left untouched; a packet without a trace is not counted.
  *
  * Return: the namespace's settings, or NULL when the packet is not ours.
@@ -354,6 +381,8 @@ hm_ioam_find(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_loc *lo
 		hm_count(ifindex, HM_CNT_MALFORMED);
 	else if (ret == HM_P_FRAGMENT)
 		hm_count(ifindex, HM_CNT_FRAGMENT);
+	else if (ret == HM_P_WALK_LIMIT)
+		hm_count(ifindex, HM_CNT_HBH_WALK_LIMIT);
 	if (ret != HM_P_TRACE)
 		return NULL;
 	ns = hm_ns_cfg(loc->ns_id);

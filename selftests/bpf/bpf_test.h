@@ -295,6 +295,12 @@ int hbh_walk(const __u8 *hbh, size_t len, struct tlv *tlvs, int max);
  */
 #define HM_T_LINUX_OPTS_MAX	8
 #define HM_T_LINUX_PAD_RUN_MAX	7
+/*
+ * Most TLVs in a header Linux accepts with those sysctls: 8 options and a
+ * run of 7 Pad1 before, between and after them.
+ */
+#define HM_T_LINUX_TLVS_MAX	(HM_T_LINUX_OPTS_MAX + \
+				 (HM_T_LINUX_OPTS_MAX + 1) * HM_T_LINUX_PAD_RUN_MAX)
 
 /*
  * Whether a Linux node with default sysctls, forwarding or receiving,
@@ -327,6 +333,28 @@ int hm_kernel_hbh(const __u8 *hbh, size_t len);
  * @what.
  */
 bool hm_check_hbh_linux(const char *what, const __u8 *hbh, size_t len, bool accepts);
+
+/*
+ * Options for hbh_steps(): @nopts options, the one at index @ioam_at (-1:
+ * none) the IOAM trace @ts, the others experimental type 0x1e (RFC 4727,
+ * action 00) whose lengths put the IOAM option at 4n and the header end
+ * at 8n; @lead Pad1 before the first, @run Pad1 between two, @tail Pad1
+ * after the last (-1: what the last IOAM option needs to end at 8n).
+ */
+struct hbh_steps_spec {
+	int	nopts;
+	int	ioam_at;
+	int	lead;
+	int	run;
+	int	tail;
+};
+/*
+ * Writes the options of a Hop-by-Hop header begun with hbh_begin() at
+ * @hbh_off and sets its Hdr Ext Len. Returns the offset of the IOAM
+ * option in @p (0 when none); *@tlvs (when not NULL) = TLVs written.
+ */
+size_t hbh_steps(struct pkt *p, size_t hbh_off, const struct hbh_steps_spec *sp,
+		 const struct trace_spec *ts, int *tlvs);
 
 /* Offset in a node slot of the field of Trace-Type bit @bit (RFC 9197 §4.4.2 order). */
 size_t field_off(__u32 type, int bit);

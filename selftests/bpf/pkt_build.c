@@ -459,3 +459,43 @@ bool hbh_linux_accepts(const __u8 *hbh, size_t len, char *why, size_t why_len)
 	}
 	return true;
 }
+
+size_t hbh_steps(struct pkt *p, size_t hbh_off, const struct hbh_steps_spec *sp,
+		 const struct trace_spec *ts, int *tlvs)
+{
+	size_t opt = 0, at;
+	int i, k, n = 0, tail = sp->tail;
+	__u8 d;
+
+	for (k = 0; k < sp->lead; k++, n++)
+		opt_pad1(p);
+	for (i = 0; i < sp->nopts; i++, n++) {
+		if (i) {
+			for (k = 0; k < sp->run; k++, n++)
+				opt_pad1(p);
+		}
+		if (i == sp->ioam_at) {
+			assert((p->len - hbh_off) % 4 == 0);
+			opt = opt_ioam(p, ts);
+			continue;
+		}
+		/* Offset right after this option with no data. */
+		at = p->len - hbh_off + 2;
+		if (i + 1 == sp->ioam_at)
+			d = (4 - (at + sp->run) % 4) % 4;
+		else if (i + 1 == sp->nopts)
+			d = (8 - (at + (tail < 0 ? 0 : tail)) % 8) % 8;
+		else
+			d = i % 4;
+		opt_raw(p, 0x1e, d, 0xa0 + i);
+	}
+	if (tail < 0)
+		tail = (8 - (p->len - hbh_off) % 8) % 8;
+	for (k = 0; k < tail; k++, n++)
+		opt_pad1(p);
+	assert((p->len - hbh_off) % 8 == 0);
+	p->b[hbh_off + 1] = (p->len - hbh_off) / 8 - 1;
+	if (tlvs)
+		*tlvs = n;
+	return opt;
+}
