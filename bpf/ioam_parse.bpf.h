@@ -35,6 +35,8 @@
  */
 #define HM_LINUX_HBH_OPTS_MAX	8
 #define HM_LINUX_PAD_RUN_MAX	7
+/* Data bytes of the longest PadN that fits such a run. */
+#define HM_PADN_DATA_MAX	(HM_LINUX_PAD_RUN_MAX - 2)
 
 /*
  * TLVs walked at most in one Hop-by-Hop header: the most a header Linux
@@ -95,12 +97,24 @@ enum hm_parse_ret {
  * @remlen_byte: fourth octet of the trace header (last flag, RemainingLen)
  * @hbh_nexthdr: Next Header of the Hop-by-Hop header
  * @ioam_seen:	any IOAM option (any IOAM Option-Type) is present
+ * @n_opts:	options other than Pad1 and PadN walked (at most
+ *		%HM_OPT_ITER_MAX)
+ * @padn_nonzero: a PadN of at most %HM_PADN_DATA_MAX data bytes carries a
+ *		non-zero byte (longer ones break %HM_LINUX_PAD_RUN_MAX)
  * @w_off:	walk state of hm_ioam_parse(): next option, from the
  *		Hop-by-Hop header
  * @w_pad_run:	walk state: padding bytes right before @w_off
  * @w_found:	walk state: a trace was found
  * @w_known:	walk state: the trace found is of a configured IOAM-Namespace
  * @w_after:	walk state: only padding since the trace
+ * @pad_run_long: a run of padding bytes walked (Pad1 and PadN together, up
+ *		to the next other option or the end) is longer than
+ *		%HM_LINUX_PAD_RUN_MAX
+ *
+ * With %HM_PARSE_ALL, @n_opts, @padn_nonzero and @pad_run_long describe
+ * the whole header, and @w_pad_run is then its trailing padding run. The
+ * struct stays 64 bytes: the callers' stack and hm_ioam_parse()'s together
+ * must fit Linux 6.1's 512 (which rounds each frame up to 32 bytes).
  */
 struct hm_trace_loc {
 	__u32	hbh_len;
@@ -119,11 +133,14 @@ struct hm_trace_loc {
 	__u8	remlen_byte;
 	__u8	hbh_nexthdr;
 	__u8	ioam_seen;
+	__u8	n_opts;
+	__u8	padn_nonzero;
 	__u32	w_off;
 	__u32	w_pad_run;
 	__u8	w_found;
 	__u8	w_known;
 	__u8	w_after;
+	__u8	pad_run_long;
 };
 
 /**
@@ -239,6 +256,43 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
 	return HM_P_TRACE;
 }
 
+/*
+ * hm_pad_run_add() - @n more padding bytes in the current run; notes a
+ * run longer than Linux accepts. @vl is the walk state of hm_ioam_parse().
+ */
+static __always_inline void hm_pad_run_add(volatile struct hm_trace_loc *vl, __u32 n)
+{
+	__u32 run = vl->w_pad_run + n;
+
+	vl->w_pad_run = run;
+	if (run > HM_LINUX_PAD_RUN_MAX)
+		vl->pad_run_long = 1;
+}
+
+/*
+ * hm_padn_nonzero() - whether the data of a PadN at @data in @b, @len
+ * bytes, is not all zero (RFC 4942 §2.1.9.5: Linux drops such a PadN).
+ * Only PadN of at most %HM_PADN_DATA_MAX bytes fit a padding run Linux
+ * accepts, so only that many are read; longer ones break
+ * %HM_LINUX_PAD_RUN_MAX anyway. Branch-free, so that the walk stays one
+ * verifier path per step.
+ */
+static __always_inline __u32 hm_padn_nonzero(const __u8 *b, __u32 data, __u32 len)
+{
+	__u64 v = 0;
+	__u32 k;
+
+#pragma unroll
+	for (k = 0; k < HM_PADN_DATA_MAX; k++)
+		v |= (__u64)HM_B(b, data + k) << (8 * k);
+	/*
+	 * For @len <= 5 the mask keeps exactly the data bytes; a longer PadN
+	 * breaks the run limit whatever this returns. @len & 7 keeps the
+	 * shift below 64.
+	 */
+	return (v & ((1ULL << ((len & 7) * 8)) - 1)) != 0;
+}
+
 /**
  * hm_ioam_parse() - find the IOAM Pre-allocated Trace in a copied frame
  * @s:		scratch area whose @pkt holds the frame copied by
@@ -252,9 +306,11 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
  * others type, length, data) checking that each lies inside the header.
  * Other IOAM Option-Types are noted in @loc->ioam_seen and skipped. With
  * %HM_PARSE_ALL the walk goes to the end of the header, so that every TLV
- * is checked and the padding following the trace is known. It takes at
- * most %HM_OPT_ITER_MAX TLVs, every header a Linux receiver with default
- * sysctls accepts.
+ * is checked and the padding following the trace is known. The walk also
+ * notes what Linux's limits look at (@loc->n_opts, @loc->pad_run_long,
+ * @loc->padn_nonzero) but rejects nothing for them: a node forwards what
+ * it is given. It takes at most %HM_OPT_ITER_MAX TLVs, every header a
+ * Linux receiver with default sysctls accepts.
  *
  * A global (not inlined) function: the verifier checks it once, with
  * unknown arguments, instead of once per caller path, which keeps the
@@ -294,7 +350,7 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 			break;
 		type = HM_B(b, hbh + off);
 		if (type == HM_IPV6_TLV_PAD1) {
-			vl->w_pad_run = vl->w_pad_run + 1;
+			hm_pad_run_add(vl, 1);
 			vl->w_off = off + 1;
 			if (vl->w_after)
 				vl->pad_end = hbh + off + 1;
@@ -308,12 +364,15 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 		vl->w_off = off + 2 + len;
 
 		if (type == HM_IPV6_TLV_PADN) {
-			vl->w_pad_run = vl->w_pad_run + 2 + len;
+			hm_pad_run_add(vl, 2 + len);
+			vl->padn_nonzero = vl->padn_nonzero |
+					   hm_padn_nonzero(b, hbh + off + 2, len);
 			if (vl->w_after)
 				vl->pad_end = hbh + off + 2 + len;
 			continue;
 		}
 		vl->w_after = 0;
+		vl->n_opts = vl->n_opts + 1;
 		if (type == HM_IPV6_TLV_IOAM) {
 			vl->ioam_seen = 1;
 			/*

@@ -231,11 +231,11 @@ MISSING=
 for c in encap_ok encap_skip_mtu encap_skip_freq encap_err encap_hbh_merged \
 	 transit_ok transit_egress_ok transit_overflow transit_overflow_seen \
 	 unknown_ns malformed fragment decap_ok decap_err events_lost \
-	 hbh_walk_limit; do
+	 hbh_walk_limit encap_skip_hbh_limit; do
 	grep -qw "$c" <<<"$TXT" || MISSING="$MISSING $c"
 done
 hm_check "link_show_s_lists_every_counter" "" "$MISSING"
-hm_check "link_show_s_json_has_every_counter" 16 \
+hm_check "link_show_s_json_has_every_counter" 17 \
 	"$(hm_on r1 "$HOPMARK" -j -s link show dev r1-a | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin); d = d[0] if isinstance(d, list) else d
