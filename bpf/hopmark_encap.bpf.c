@@ -8,7 +8,9 @@
  *   [Next Header, Hdr Ext Len][PadN, 0][0x31, Opt Data Len, 0, Option-Type 0]
  *   [trace header, 8][data area, size][PadN to 8n when size % 8 == 4]
  * Existing Hop-by-Hop header: its bytes are kept and the option is
- * appended at its (8n) end, then PadN to 8n; Hdr Ext Len is updated.
+ * appended at its (8n) end, then PadN to 8n; Hdr Ext Len is updated. Only
+ * when the result stays within what a Linux receiver accepts
+ * (hm_merge_fits_linux()).
  * The Hop-by-Hop header always stays right after the IPv6 header, before
  * any Routing header (RFC 8200 §4.1).
  */
@@ -22,6 +24,31 @@ static __always_inline __u32 hm_encap_grow(__u32 size, int merge)
 	if (merge)
 		return 12 + size + ((size & 7) ? 0 : 4);
 	return 16 + size + ((size & 7) ? 4 : 0);
+}
+
+/**
+ * hm_merge_fits_linux() - whether the merged header passes Linux's checks
+ * @loc:	the existing Hop-by-Hop header, walked with %HM_PARSE_ALL
+ * @grow:	bytes the merge adds, hm_encap_grow(size, 1)
+ *
+ * The next Linux node drops a packet whose Hop-by-Hop header (RFC 8200
+ * §4.3) breaks one of the limits it applies with default sysctls (see
+ * %HM_LINUX_HBH_OPTS_MAX), and nothing counts the loss: the merge must not
+ * produce such a header. It adds one option, so the old header may hold
+ * at most 7. The option goes at the old header's 8n end, a 4n offset, so
+ * no alignment padding is put in front of it: the padding run before it
+ * is the old header's trailing run, already in @loc->pad_run_long.
+ * The PadN after it (4 bytes) follows a non-padding option and ends the
+ * header. So the old header's runs and PadN data must already be valid,
+ * and the result must fit the format's 2048 bytes (max_hbh_length is
+ * INT_MAX by default).
+ *
+ * Return: 1 when the merged header is within the limits, 0 otherwise.
+ */
+static __always_inline int hm_merge_fits_linux(const struct hm_trace_loc *loc, __u32 grow)
+{
+	return loc->n_opts + 1 <= HM_LINUX_HBH_OPTS_MAX && !loc->pad_run_long &&
+	       !loc->padn_nonzero && loc->hbh_len + grow <= HM_HBH_MAX_LEN;
 }
 
 /* fe80::/10 (RFC 4291 §2.5.6) */
@@ -71,10 +98,12 @@ static __always_inline int hm_link_scope(struct __sk_buff *skb, const __u8 *hdr)
  * packets already carrying an IOAM option or too large to grow
  * (HM_CNT_ENCAP_ERR), non-GSO packets that would exceed the egress MTU
  * (HM_CNT_ENCAP_SKIP_MTU), a malformed Hop-by-Hop header
- * (HM_CNT_MALFORMED). For GSO packets bpf_skb_adjust_room() lowers
- * gso_size so that every segment fits. Link-scope packets (hm_link_scope())
- * are never encapsulated and not counted, like a destination no rule
- * matches.
+ * (HM_CNT_MALFORMED), one longer than the option walk
+ * (HM_CNT_HBH_WALK_LIMIT), one the merge would take past what a Linux
+ * receiver accepts (HM_CNT_ENCAP_SKIP_HBH_LIMIT). For GSO packets
+ * bpf_skb_adjust_room() lowers gso_size so that every segment fits.
+ * Link-scope packets (hm_link_scope()) are never encapsulated and not
+ * counted, like a destination no rule matches.
  *
  * When the IOAM-Namespace is configured on this node, the node writes its
  * own data in the last slot, as Linux's IOAM encapsulation does.
@@ -140,12 +169,20 @@ int hm_encap(struct __sk_buff *skb)
 			hm_count(ifindex, HM_CNT_MALFORMED);
 			return TC_ACT_OK;
 		}
+		if (ret == HM_P_WALK_LIMIT) {
+			hm_count(ifindex, HM_CNT_HBH_WALK_LIMIT);
+			return TC_ACT_OK;
+		}
 		if (loc.hbh_nexthdr == HM_NEXTHDR_FRAGMENT) {
 			hm_count(ifindex, HM_CNT_FRAGMENT);
 			return TC_ACT_OK;
 		}
 		if (loc.ioam_seen) {
 			hm_count(ifindex, HM_CNT_ENCAP_ERR);
+			return TC_ACT_OK;
+		}
+		if (!hm_merge_fits_linux(&loc, hm_encap_grow(size, 1))) {
+			hm_count(ifindex, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
 			return TC_ACT_OK;
 		}
 		merge = 1;

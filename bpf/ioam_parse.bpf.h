@@ -24,12 +24,18 @@
 #define HM_OFF_IP6_DADDR	(HM_ETH_HLEN + HM_IPV6_OFF_DADDR)
 #define HM_OFF_HBH		(HM_ETH_HLEN + HM_IPV6_HDR_LEN)
 
+/* Data bytes of the longest PadN that fits such a run. */
+#define HM_PADN_DATA_MAX	(HM_LINUX_PAD_RUN_MAX - 2)
+
 /*
- * At most this many options are walked in one Hop-by-Hop header. Linux
- * refuses more than 7 consecutive padding bytes, so real headers hold few
- * options; a header that needs more steps is left alone as malformed.
+ * TLVs walked at most in one Hop-by-Hop header: the most a header Linux
+ * accepts can hold, 8 options with a run of 7 Pad1 before, between and
+ * after them: 8 + 9 * 7 = 71. A header needing more steps (possible only
+ * where max_hbh_opts_number was raised) is left untouched and counted
+ * (%HM_P_WALK_LIMIT), apart from malformed ones.
  */
-#define HM_OPT_ITER_MAX		64
+#define HM_OPT_ITER_MAX		(HM_LINUX_HBH_OPTS_MAX + \
+				 (HM_LINUX_HBH_OPTS_MAX + 1) * HM_LINUX_PAD_RUN_MAX)
 
 /* Byte @off of the copied frame. */
 #define HM_B(b, off)		((b)[(off) & HM_SCRATCH_MASK])
@@ -44,12 +50,17 @@
  *			Trace-Type, RemainingLen beyond the data area)
  * @HM_P_FRAGMENT:	a valid trace in a packet whose Hop-by-Hop header is
  *			followed by a Fragment header
+ * @HM_P_WALK_LIMIT:	the walk took %HM_OPT_ITER_MAX TLVs without reaching
+ *			the end of the header (or, with %HM_PARSE_FIRST_TRACE,
+ *			a trace of a configured IOAM-Namespace): the rest is
+ *			unchecked, so the header is neither used nor changed
  */
 enum hm_parse_ret {
 	HM_P_NONE,
 	HM_P_TRACE,
 	HM_P_MALFORMED,
 	HM_P_FRAGMENT,
+	HM_P_WALK_LIMIT,
 };
 
 /* Walk modes of hm_ioam_parse(). */
@@ -75,12 +86,24 @@ enum hm_parse_ret {
  * @remlen_byte: fourth octet of the trace header (last flag, RemainingLen)
  * @hbh_nexthdr: Next Header of the Hop-by-Hop header
  * @ioam_seen:	any IOAM option (any IOAM Option-Type) is present
+ * @n_opts:	options other than Pad1 and PadN walked (at most
+ *		%HM_OPT_ITER_MAX)
+ * @padn_nonzero: a PadN of at most %HM_PADN_DATA_MAX data bytes carries a
+ *		non-zero byte (longer ones break %HM_LINUX_PAD_RUN_MAX)
  * @w_off:	walk state of hm_ioam_parse(): next option, from the
  *		Hop-by-Hop header
  * @w_pad_run:	walk state: padding bytes right before @w_off
  * @w_found:	walk state: a trace was found
  * @w_known:	walk state: the trace found is of a configured IOAM-Namespace
  * @w_after:	walk state: only padding since the trace
+ * @pad_run_long: a run of padding bytes walked (Pad1 and PadN together, up
+ *		to the next other option or the end) is longer than
+ *		%HM_LINUX_PAD_RUN_MAX
+ *
+ * With %HM_PARSE_ALL, @n_opts, @padn_nonzero and @pad_run_long describe
+ * the whole header, and @w_pad_run is then its trailing padding run. The
+ * struct stays 64 bytes: the callers' stack and hm_ioam_parse()'s together
+ * must fit Linux 6.1's 512 (which rounds each frame up to 32 bytes).
  */
 struct hm_trace_loc {
 	__u32	hbh_len;
@@ -99,11 +122,14 @@ struct hm_trace_loc {
 	__u8	remlen_byte;
 	__u8	hbh_nexthdr;
 	__u8	ioam_seen;
+	__u8	n_opts;
+	__u8	padn_nonzero;
 	__u32	w_off;
 	__u32	w_pad_run;
 	__u8	w_found;
 	__u8	w_known;
 	__u8	w_after;
+	__u8	pad_run_long;
 };
 
 /**
@@ -219,6 +245,43 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
 	return HM_P_TRACE;
 }
 
+/*
+ * hm_pad_run_add() - @n more padding bytes in the current run; notes a
+ * run longer than Linux accepts. @vl is the walk state of hm_ioam_parse().
+ */
+static __always_inline void hm_pad_run_add(volatile struct hm_trace_loc *vl, __u32 n)
+{
+	__u32 run = vl->w_pad_run + n;
+
+	vl->w_pad_run = run;
+	if (run > HM_LINUX_PAD_RUN_MAX)
+		vl->pad_run_long = 1;
+}
+
+/*
+ * hm_padn_nonzero() - whether the data of a PadN at @data in @b, @len
+ * bytes, is not all zero (RFC 4942 §2.1.9.5: Linux drops such a PadN).
+ * Only PadN of at most %HM_PADN_DATA_MAX bytes fit a padding run Linux
+ * accepts, so only that many are read; longer ones break
+ * %HM_LINUX_PAD_RUN_MAX anyway. Branch-free, so that the walk stays one
+ * verifier path per step.
+ */
+static __always_inline __u32 hm_padn_nonzero(const __u8 *b, __u32 data, __u32 len)
+{
+	__u64 v = 0;
+	__u32 k;
+
+#pragma unroll
+	for (k = 0; k < HM_PADN_DATA_MAX; k++)
+		v |= (__u64)HM_B(b, data + k) << (8 * k);
+	/*
+	 * For @len <= 5 the mask keeps exactly the data bytes; a longer PadN
+	 * breaks the run limit whatever this returns. @len & 7 keeps the
+	 * shift below 64.
+	 */
+	return (v & ((1ULL << ((len & 7) * 8)) - 1)) != 0;
+}
+
 /**
  * hm_ioam_parse() - find the IOAM Pre-allocated Trace in a copied frame
  * @s:		scratch area whose @pkt holds the frame copied by
@@ -232,7 +295,11 @@ static __always_inline int hm_ioam_check_trace(const __u8 *b, __u32 blen, __u32 
  * others type, length, data) checking that each lies inside the header.
  * Other IOAM Option-Types are noted in @loc->ioam_seen and skipped. With
  * %HM_PARSE_ALL the walk goes to the end of the header, so that every TLV
- * is checked and the padding following the trace is known.
+ * is checked and the padding following the trace is known. The walk also
+ * notes what Linux's limits look at (@loc->n_opts, @loc->pad_run_long,
+ * @loc->padn_nonzero) but rejects nothing for them: a node forwards what
+ * it is given. It takes at most %HM_OPT_ITER_MAX TLVs, every header a
+ * Linux receiver with default sysctls accepts.
  *
  * A global (not inlined) function: the verifier checks it once, with
  * unknown arguments, instead of once per caller path, which keeps the
@@ -272,7 +339,7 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 			break;
 		type = HM_B(b, hbh + off);
 		if (type == HM_IPV6_TLV_PAD1) {
-			vl->w_pad_run = vl->w_pad_run + 1;
+			hm_pad_run_add(vl, 1);
 			vl->w_off = off + 1;
 			if (vl->w_after)
 				vl->pad_end = hbh + off + 1;
@@ -286,12 +353,15 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 		vl->w_off = off + 2 + len;
 
 		if (type == HM_IPV6_TLV_PADN) {
-			vl->w_pad_run = vl->w_pad_run + 2 + len;
+			hm_pad_run_add(vl, 2 + len);
+			vl->padn_nonzero = vl->padn_nonzero |
+					   hm_padn_nonzero(b, hbh + off + 2, len);
 			if (vl->w_after)
 				vl->pad_end = hbh + off + 2 + len;
 			continue;
 		}
 		vl->w_after = 0;
+		vl->n_opts = vl->n_opts + 1;
 		if (type == HM_IPV6_TLV_IOAM) {
 			vl->ioam_seen = 1;
 			/*
@@ -316,9 +386,13 @@ int hm_ioam_parse(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_lo
 		}
 		vl->w_pad_run = 0;
 	}
+	/*
+	 * Every TLV was checked to end inside the header, so stopping short
+	 * of its end means the walk ran out of steps.
+	 */
 	off = vl->w_off;
 	if (off != hbh_len)
-		return HM_P_MALFORMED;	/* bad TLV end, or more options than we walk */
+		return HM_P_WALK_LIMIT;
 	if (!vl->w_found)
 		return HM_P_NONE;
 done:
@@ -336,8 +410,9 @@ done:
  * @ifindex:	interface the outcome is counted on
  *
  * The common first step of the transit and decapsulating programs: a
- * malformed trace, a fragment and an unknown IOAM-Namespace are each
- * counted (HM_CNT_MALFORMED, HM_CNT_FRAGMENT, HM_CNT_UNKNOWN_NS) and the
+ * malformed trace, a fragment, a header longer than the walk and an
+ * unknown IOAM-Namespace are each counted (HM_CNT_MALFORMED,
+ * HM_CNT_FRAGMENT, HM_CNT_HBH_WALK_LIMIT, HM_CNT_UNKNOWN_NS) and the
  * packet is to be left untouched; a packet without a trace is not counted.
  *
  * Return: the namespace's settings, or NULL when the packet is not ours.
@@ -354,6 +429,8 @@ hm_ioam_find(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_loc *lo
 		hm_count(ifindex, HM_CNT_MALFORMED);
 	else if (ret == HM_P_FRAGMENT)
 		hm_count(ifindex, HM_CNT_FRAGMENT);
+	else if (ret == HM_P_WALK_LIMIT)
+		hm_count(ifindex, HM_CNT_HBH_WALK_LIMIT);
 	if (ret != HM_P_TRACE)
 		return NULL;
 	ns = hm_ns_cfg(loc->ns_id);

@@ -185,6 +185,8 @@ enum hopmark_counter {
 	HM_CNT_DECAP_OK,		/* trace removed and reported */
 	HM_CNT_DECAP_ERR,		/* could not remove: delivered unchanged */
 	HM_CNT_EVENTS_LOST,		/* ring buffer full: record not reported */
+	HM_CNT_HBH_WALK_LIMIT,		/* more Hop-by-Hop TLVs than walked: untouched */
+	HM_CNT_ENCAP_SKIP_HBH_LIMIT,	/* merge past Linux's Hop-by-Hop limits: sent unchanged */
 	HM_CNT_MAX,
 };
 

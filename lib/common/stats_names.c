@@ -24,8 +24,10 @@ const char *const hopmark_counter_names[HM_CNT_MAX] = {
 	[HM_CNT_DECAP_OK]		= "decap_ok",
 	[HM_CNT_DECAP_ERR]		= "decap_err",
 	[HM_CNT_EVENTS_LOST]		= "events_lost",
+	[HM_CNT_HBH_WALK_LIMIT]		= "hbh_walk_limit",
+	[HM_CNT_ENCAP_SKIP_HBH_LIMIT]	= "encap_skip_hbh_limit",
 };
 
 /* One name per counter: a new enum value must get its name above. */
-_Static_assert(HM_CNT_EVENTS_LOST + 1 == HM_CNT_MAX,
+_Static_assert(HM_CNT_ENCAP_SKIP_HBH_LIMIT + 1 == HM_CNT_MAX,
 	       "enum hopmark_counter changed: update hopmark_counter_names[]");

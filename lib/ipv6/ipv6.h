@@ -67,12 +67,14 @@ struct hm_ipv6_ext_hdr {
 
 /*
  * What a Linux receiver accepts in a Hop-by-Hop header with its default
- * sysctls (net/ipv6/exthdrs.c, ip6_parse_tlv()): at most this many
- * options other than Pad1/PadN (net.ipv6.max_hbh_opts_number), and at
- * most 7 octets of padding in a row (RFC 8200 §4.2: padding only aligns to
- * 8n). A header outside these is dropped by the next Linux router.
+ * sysctls (net/ipv6/exthdrs.c, ipv6_parse_hopopts() and ip6_parse_tlv()):
+ * at most net.ipv6.max_hbh_opts_number = 8 options other than Pad1 and
+ * PadN; at most 7 padding bytes in a row (Pad1 and PadN together, a run
+ * ending at the next other option, RFC 4942 §2.1.9.5); PadN data all zero;
+ * net.ipv6.max_hbh_length is INT_MAX, which leaves the format's 2048 bytes.
+ * Every Linux node, forwarding or not, drops a packet that breaks one.
  */
 #define HM_LINUX_HBH_OPTS_MAX	8
-#define HM_IPV6_PAD_RUN_MAX	7
+#define HM_LINUX_PAD_RUN_MAX	7
 
 #endif /* __HOPMARK_IPV6_H */

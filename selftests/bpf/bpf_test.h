@@ -287,6 +287,75 @@ struct tlv {
  */
 int hbh_walk(const __u8 *hbh, size_t len, struct tlv *tlvs, int max);
 
+/*
+ * Hop-by-Hop limits a Linux receiver applies with its default sysctls
+ * (net.ipv6.max_hbh_opts_number = 8, net.ipv6.max_hbh_length = INT_MAX;
+ * net/ipv6/exthdrs.c): options other than Pad1/PadN, and padding bytes in
+ * a row.
+ */
+#define HM_T_LINUX_OPTS_MAX	8
+#define HM_T_LINUX_PAD_RUN_MAX	7
+/*
+ * Most TLVs in a header Linux accepts with those sysctls: 8 options and a
+ * run of 7 Pad1 before, between and after them.
+ */
+#define HM_T_LINUX_TLVS_MAX	(HM_T_LINUX_OPTS_MAX + \
+				 (HM_T_LINUX_OPTS_MAX + 1) * HM_T_LINUX_PAD_RUN_MAX)
+
+/*
+ * Whether a Linux node with default sysctls, forwarding or receiving,
+ * accepts the Hop-by-Hop header at @hbh (@len bytes available), by the
+ * rules of ipv6_parse_hopopts() and ip6_parse_tlv(): the header is whole;
+ * TLVs end inside it; at most HM_T_LINUX_OPTS_MAX options other than
+ * Pad1/PadN; at most HM_T_LINUX_PAD_RUN_MAX padding bytes in a row; PadN
+ * data zero; an unknown option's action bits 00 (RFC 8200 §4.2); Router
+ * Alert of length 2; an IOAM option 4n-aligned (ipv6_hop_ioam(), checked
+ * before ioam6_enabled). Jumbo Payload and CALIPSO, which the tests never
+ * send, are not modelled. On rejection @why (@why_len bytes) says which
+ * rule and where.
+ */
+bool hbh_linux_accepts(const __u8 *hbh, size_t len, char *why, size_t why_len);
+
+/*
+ * What the running kernel does with a Hop-by-Hop header (@len bytes at
+ * @hbh, Next Header ignored): one UDP datagram from ::1 to ::1 in the
+ * test's network namespace (default sysctls: a new namespace starts from
+ * them) carrying it through IPV6_HOPOPTS. Local delivery and forwarding
+ * parse the header alike (ipv6_parse_hopopts() in ip6_rcv_core()).
+ * Returns 1 when delivered, 0 when dropped as a header error
+ * (Ip6InHdrErrors rose), -1 when neither happened within 1 s or the
+ * datagram could not be sent (IPV6_HOPOPTS takes at most 2040 bytes).
+ */
+int hm_kernel_hbh(const __u8 *hbh, size_t len);
+/*
+ * Checks that both hbh_linux_accepts() and the running kernel
+ * (hm_kernel_hbh()) accept (@accepts) or reject the header; failures name
+ * @what.
+ */
+bool hm_check_hbh_linux(const char *what, const __u8 *hbh, size_t len, bool accepts);
+
+/*
+ * Options for hbh_steps(): @nopts options, the one at index @ioam_at (-1:
+ * none) the IOAM trace @ts, the others experimental type 0x1e (RFC 4727,
+ * action 00) whose lengths put the IOAM option at 4n and the header end
+ * at 8n; @lead Pad1 before the first, @run Pad1 between two, @tail Pad1
+ * after the last (-1: what the last IOAM option needs to end at 8n).
+ */
+struct hbh_steps_spec {
+	int	nopts;
+	int	ioam_at;
+	int	lead;
+	int	run;
+	int	tail;
+};
+/*
+ * Writes the options of a Hop-by-Hop header begun with hbh_begin() at
+ * @hbh_off and sets its Hdr Ext Len. Returns the offset of the IOAM
+ * option in @p (0 when none); *@tlvs (when not NULL) = TLVs written.
+ */
+size_t hbh_steps(struct pkt *p, size_t hbh_off, const struct hbh_steps_spec *sp,
+		 const struct trace_spec *ts, int *tlvs);
+
 /* Offset in a node slot of the field of Trace-Type bit @bit (RFC 9197 §4.4.2 order). */
 size_t field_off(__u32 type, int bit);
 

@@ -8,6 +8,7 @@
  * the BPF programs under test. Values are written big-endian by hand.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bpf_test.h"
@@ -383,4 +384,118 @@ int hbh_walk(const __u8 *hbh, size_t len, struct tlv *tlvs, int max)
 		off += t.type == HM_IPV6_TLV_PAD1 ? 1 : 2 + t.len;
 	}
 	return n;
+}
+
+bool hbh_linux_accepts(const __u8 *hbh, size_t len, char *why, size_t why_len)
+{
+	size_t end, off = 2, i;
+	int opts = 0, run = 0;
+
+	/* ipv6_parse_hopopts(): 8 bytes, then the whole header, in the packet. */
+	if (len < 8 || (size_t)(hbh[1] + 1) * 8 > len) {
+		snprintf(why, why_len, "header of %zu bytes truncated (%zu available)",
+			 len < 2 ? 0 : (size_t)(hbh[1] + 1) * 8, len);
+		return false;
+	}
+	end = (hbh[1] + 1) * 8;
+	while (off < end) {
+		__u8 type = hbh[off];
+		size_t optlen;
+
+		if (type == HM_IPV6_TLV_PAD1) {
+			if (++run > HM_T_LINUX_PAD_RUN_MAX) {
+				snprintf(why, why_len, "padding run of %d bytes at offset %zu",
+					 run, off);
+				return false;
+			}
+			off++;
+			continue;
+		}
+		if (off + 2 > end || off + 2 + hbh[off + 1] > end) {
+			snprintf(why, why_len, "option 0x%02x at offset %zu overruns the header",
+				 type, off);
+			return false;
+		}
+		optlen = 2 + hbh[off + 1];
+		if (type == HM_IPV6_TLV_PADN) {
+			run += optlen;
+			if (run > HM_T_LINUX_PAD_RUN_MAX) {
+				snprintf(why, why_len, "padding run of %d bytes at offset %zu",
+					 run, off);
+				return false;
+			}
+			for (i = 2; i < optlen; i++) {
+				if (hbh[off + i]) {
+					snprintf(why, why_len,
+						 "PadN at offset %zu: data byte %zu is 0x%02x",
+						 off, i - 2, hbh[off + i]);
+					return false;
+				}
+			}
+			off += optlen;
+			continue;
+		}
+		if (++opts > HM_T_LINUX_OPTS_MAX) {
+			snprintf(why, why_len, "option %d (type 0x%02x at offset %zu) is over %d",
+				 opts, type, off, HM_T_LINUX_OPTS_MAX);
+			return false;
+		}
+		if (type == 0x05 && optlen != 4) {
+			snprintf(why, why_len, "Router Alert at offset %zu: length %zu",
+				 off, optlen - 2);
+			return false;
+		}
+		if (type == HM_IPV6_TLV_IOAM && ((HM_IP6_LEN + off) & 3)) {
+			snprintf(why, why_len, "IOAM option at offset %zu: not 4n-aligned", off);
+			return false;
+		}
+		if (type != 0x05 && type != HM_IPV6_TLV_IOAM && (type & 0xc0)) {
+			snprintf(why, why_len, "unknown option 0x%02x at offset %zu: action %u",
+				 type, off, type >> 6);
+			return false;
+		}
+		run = 0;
+		off += optlen;
+	}
+	return true;
+}
+
+size_t hbh_steps(struct pkt *p, size_t hbh_off, const struct hbh_steps_spec *sp,
+		 const struct trace_spec *ts, int *tlvs)
+{
+	size_t opt = 0, at;
+	int i, k, n = 0, tail = sp->tail;
+	__u8 d;
+
+	for (k = 0; k < sp->lead; k++, n++)
+		opt_pad1(p);
+	for (i = 0; i < sp->nopts; i++, n++) {
+		if (i) {
+			for (k = 0; k < sp->run; k++, n++)
+				opt_pad1(p);
+		}
+		if (i == sp->ioam_at) {
+			assert((p->len - hbh_off) % 4 == 0);
+			opt = opt_ioam(p, ts);
+			continue;
+		}
+		/* Offset right after this option with no data. */
+		at = p->len - hbh_off + 2;
+		if (i + 1 == sp->ioam_at)
+			d = (4 - (at + sp->run) % 4) % 4;
+		else if (i + 1 == sp->nopts)
+			d = (8 - (at + (tail < 0 ? 0 : tail)) % 8) % 8;
+		else
+			d = i % 4;
+		opt_raw(p, 0x1e, d, 0xa0 + i);
+	}
+	if (tail < 0)
+		tail = (8 - (p->len - hbh_off) % 8) % 8;
+	for (k = 0; k < tail; k++, n++)
+		opt_pad1(p);
+	assert((p->len - hbh_off) % 8 == 0);
+	p->b[hbh_off + 1] = (p->len - hbh_off) / 8 - 1;
+	if (tlvs)
+		*tlvs = n;
+	return opt;
 }

@@ -462,6 +462,94 @@ static void t_dec_ring_full(const struct hm_test *t)
 	CHECK_EQ("ring buffer records", i - 1, n);
 }
 
+/*
+ * The option walk's bound: a header Linux accepts with default sysctls
+ * holds up to 71 TLVs (8 options, runs of 7 Pad1 before, between and after
+ * them), and the sink walks them all to the end. @arg selects the header:
+ * 0 the trace 7th of 8 options in 71 TLVs; 1 the trace last of 8 options
+ * (TLV 64); 2 9 options in 72 TLVs (only where max_hbh_opts_number was
+ * raised): past the walk, left untouched, counted under hbh_walk_limit.
+ */
+static const struct hbh_steps_spec dec_steps[] = {
+	{ .nopts = 8, .ioam_at = 6, .lead = 7, .run = 7, .tail = 7 },
+	{ .nopts = 8, .ioam_at = 7, .lead = 7, .run = 7, .tail = -1 },
+	{ .nopts = 9, .ioam_at = 3, .lead = 7, .run = 7, .tail = 0 },
+};
+
+static void t_dec_steps(const struct hm_test *t)
+{
+	static const int want_tlvs[] = { 71, 68, 72 };
+	struct tlv tl_in[96], tl_out[96];
+	struct hopmark_ioam_record recs[2];
+	struct hm_counters before;
+	struct trace_spec ts;
+	size_t hbh, opt, in_len, out_len, l4;
+	struct hm_run r;
+	struct pkt in;
+	int n_in, n_out, i, j, n;
+
+	decap_cfg();
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 4);
+	pkt_init(&in);
+	pkt_eth(&in, 0x86dd);
+	pkt_ipv6(&in, HM_NH_HBH, HLIM_AT_B, NULL);
+	hbh = hbh_begin(&in, HM_NH_UDP);
+	opt = hbh_steps(&in, hbh, &dec_steps[t->arg], &ts, &n);
+	pkt_udp(&in, 40000, 5001, 48);
+	pkt_finish(&in);
+	in_len = (size_t)(in.b[hbh + 1] + 1) * 8;
+	CHECK_EQ("test input TLVs", want_tlvs[t->arg], n);
+	hm_check_hbh_linux("test input Hop-by-Hop header", in.b + hbh, in_len, t->arg < 2);
+	if (hm_failed())
+		return;
+	if (t->arg >= 2) {
+		dec_check_untouched(&in, HM_BIT(HM_CNT_HBH_WALK_LIMIT), 0);
+		return;
+	}
+
+	hm_counters_read(env.if_in, &before);
+	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in.b, in.len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	hm_check_counters(env.if_in, &before, HM_BIT(HM_CNT_DECAP_OK), 0);
+	n = hm_events_consume(recs, 2);
+	if (CHECK_EQ("ring buffer records", 1, n))
+		hm_check_bytes("record opt", in.b + opt, 2 + in.b[opt + 1], recs[0].opt,
+			       recs[0].opt_len <= HM_RECORD_OPT_MAX ? recs[0].opt_len : 0);
+	if (!hm_check(r.out_len > hbh + 8, "frame length: expected > %zu, got %u", hbh + 8,
+		      r.out_len))
+		return;
+	out_len = (size_t)(r.out[hbh + 1] + 1) * 8;
+	l4 = in.len - hbh - in_len;
+	CHECK_EQ("frame length", hbh + out_len + l4, r.out_len);
+	CHECK_EQ("IPv6 Payload Length", out_len + l4, hm_get_be16(r.out + HM_IP6_OFF + 4));
+	if (hm_failed())
+		return;
+	hm_check_hbh_linux("Hop-by-Hop header left", r.out + hbh, out_len, true);
+	/* The other options stay, in order and unchanged; the trace goes. */
+	n_in = hbh_walk(in.b + hbh, in_len, tl_in, 96);
+	n_out = hbh_walk(r.out + hbh, out_len, tl_out, 96);
+	for (i = 0, j = 0; i < n_in && i < 96; i++) {
+		if (tl_in[i].type == HM_IPV6_TLV_PAD1 || tl_in[i].type == HM_IPV6_TLV_PADN ||
+		    tl_in[i].type == HM_IPV6_TLV_IOAM)
+			continue;
+		while (j < n_out && j < 96 && (tl_out[j].type == HM_IPV6_TLV_PAD1 ||
+					       tl_out[j].type == HM_IPV6_TLV_PADN))
+			j++;
+		if (!hm_check(j < n_out && j < 96, "option 0x%02x at %zu: missing from the output",
+			      tl_in[i].type, tl_in[i].off))
+			break;
+		hm_check_bytes("kept option", in.b + hbh + tl_in[i].off, 2 + tl_in[i].len,
+			       r.out + hbh + tl_out[j].off, 2 + tl_out[j].len);
+		j++;
+	}
+	for (; j < n_out && j < 96; j++)
+		hm_check(tl_out[j].type == HM_IPV6_TLV_PAD1 || tl_out[j].type == HM_IPV6_TLV_PADN,
+			 "option 0x%02x at %zu: expected none left after the kept ones",
+			 tl_out[j].type, tl_out[j].off);
+	hm_check_bytes("upper layer", in.b + hbh + in_len, l4, r.out + hbh + out_len, l4);
+}
+
 void register_decap_tests(void)
 {
 	hm_add_test(t_dec_only_ours, HM_NH_UDP, "decap_removes_hbh_holding_only_ours_udp");
@@ -481,4 +569,7 @@ void register_decap_tests(void)
 	hm_add_test(t_dec_hbh_no_ioam, 0, "decap_passes_hbh_without_ioam");
 	hm_add_test(t_dec_fragment, 0, "decap_ignores_fragment");
 	hm_add_test(t_dec_truncated, 0, "decap_truncated_at_every_length");
+	hm_add_test(t_dec_steps, 0, "decap_reports_and_removes_trace_in_71_tlv_hbh");
+	hm_add_test(t_dec_steps, 1, "decap_reports_and_removes_trace_last_of_8_options");
+	hm_add_test(t_dec_steps, 2, "decap_counts_72_tlv_hbh_as_walk_limit_untouched");
 }

@@ -13,6 +13,7 @@
  * ingress interface unavailable (a local packet was received on none,
  * RFC 9197 §4.4.2.2), egress interface = the egress device's IDs.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,340 @@ static void t_enc_merge(const struct hm_test *t)
 			  HM_BIT(HM_CNT_ENCAP_OK));
 }
 
+/*
+ * ---- Linux's Hop-by-Hop rules ----
+ *
+ * hbh_linux_accepts() against the running kernel, on each side of every
+ * rule it models; the merge tests below rely on both.
+ */
+
+/* Frame: Ethernet, IPv6, Hop-by-Hop whose options @put writes (to 8n), UDP. */
+static void enc_input_hbh(struct pkt *p, void (*put)(struct pkt *p, size_t hbh, __u32 arg),
+			  __u32 arg)
+{
+	size_t hbh;
+
+	pkt_init(p);
+	pkt_eth(p, 0x86dd);
+	pkt_ipv6(p, HM_NH_HBH, 64, NULL);
+	hbh = hbh_begin(p, HM_NH_UDP);
+	put(p, hbh, arg);
+	hbh_end(p, hbh);
+	pkt_udp(p, 40000, 5001, 100);
+	pkt_finish(p);
+}
+
+static const struct {
+	const char	*name;
+	bool		accepts;
+} rules_cases[] = {
+	{ "8_options", true },			/* 0 */
+	{ "9_options", false },
+	{ "7_pad1_in_a_row", true },
+	{ "8_pad1_in_a_row", false },
+	{ "padn_of_7_bytes", true },
+	{ "padn_of_8_bytes", false },		/* 5 */
+	{ "pad1_and_padn_7_bytes", true },
+	{ "pad1_and_padn_8_bytes", false },
+	{ "padn_nonzero_data", false },
+	{ "unknown_option_action_01", false },
+	{ "router_alert_length_3", false },	/* 10 */
+	{ "ioam_at_4n_plus_2", false },
+	{ "ioam_at_4n", true },
+	{ "option_past_header_end", false },
+};
+
+static void put_rules_case(struct pkt *p, size_t hbh, __u32 arg)
+{
+	struct trace_spec ts;
+	int i, n = arg == 0 ? 8 : arg == 1 ? 9 : 0;
+
+	for (i = 0; i < n; i++)
+		opt_raw(p, 0x1e, 0, 0);
+	/* Cases 2-7: one option, then a run of 7 or 8 padding bytes to 16. */
+	switch (arg) {
+	case 2: case 3:
+		opt_raw(p, 0x1e, 7 - arg, 0);
+		for (i = 0; i < (int)arg + 5; i++)
+			opt_pad1(p);
+		break;
+	case 4: case 5:
+		opt_raw(p, 0x1e, 9 - arg, 0);
+		opt_padn(p, arg + 3);
+		break;
+	case 6: case 7:
+		opt_raw(p, 0x1e, 11 - arg, 0);
+		opt_pad1(p);
+		opt_padn(p, arg);
+		break;
+	case 8:
+		opt_padn(p, 4);
+		p->b[p->len - 2] = 0x01;
+		break;
+	case 9:
+		opt_raw(p, 0x5e, 2, 0);
+		break;
+	case 10:
+		opt_raw(p, 0x05, 3, 0);
+		break;
+	case 11: case 12:
+		trace_init(&ts, HM_T_NS, HM_IOAM_TT_HOPLIM_NODEID, 2, 0);
+		opt_align(p, hbh, arg == 11 ? 2 : 0);
+		opt_ioam(p, &ts);
+		break;
+	case 13:
+		opt_raw(p, 0x1e, 2, 0);
+		opt_raw(p, 0x1e, 4, 0);		/* cut below: ends past the header */
+		break;
+	}
+}
+
+static void t_hbh_rules(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_rules_case, t->arg);
+	if (t->arg >= 2 && t->arg <= 7)
+		CHECK_EQ("test input Hop-by-Hop length", 16, (in.b[HM_EXT_OFF + 1] + 1) * 8);
+	if (t->arg == 13)
+		in.b[HM_EXT_OFF + 1] = 0;	/* 8 bytes: the second option overruns */
+	hm_check_hbh_linux("Hop-by-Hop header", in.b + HM_EXT_OFF, in.len - HM_EXT_OFF,
+			   rules_cases[t->arg].accepts);
+}
+
+/*
+ * ---- merging within what a Linux receiver accepts ----
+ *
+ * A Linux node drops a packet whose Hop-by-Hop header has more than 8
+ * options, more than 7 padding bytes in a row or non-zero PadN data. The
+ * merge must never produce such a header: when it would, the packet leaves
+ * unchanged and encap_skip_hbh_limit counts it. Every input and merged
+ * header is checked against Linux's rules and against the running kernel
+ * (hm_check_hbh_linux()).
+ */
+
+/*
+ * Expected merge of @ru into @in: the old header's bytes, Hdr Ext Len
+ * updated, the option at its 8n end, PadN to 8n, Payload Length updated.
+ */
+static void enc_expected_merged(const struct pkt *in, struct pkt *exp, const struct enc_rule *ru,
+				const struct hm_run *r)
+{
+	size_t old_len = (size_t)(in->b[HM_EXT_OFF + 1] + 1) * 8;
+	const __u8 *obs = NULL;
+	struct pkt o;
+
+	if (r->out_len >= HM_EXT_OFF + old_len + 12 + ru->size)
+		obs = r->out + HM_EXT_OFF + old_len;
+	enc_option(&o, ru, true, in->b[HM_IP6_OFF + 7], obs, r);
+	pkt_init(exp);
+	pkt_put(exp, in->b, HM_EXT_OFF + old_len);
+	pkt_put(exp, o.b, o.len);
+	hbh_end(exp, HM_EXT_OFF);
+	pkt_put(exp, in->b + HM_EXT_OFF + old_len, in->len - HM_EXT_OFF - old_len);
+	hm_put_be16(exp->b + HM_IP6_OFF + 4, exp->len - HM_EXT_OFF);
+}
+
+/* The input is what the test says: accepted by Linux or not. */
+static bool enc_input_is(const struct pkt *in, bool linux_accepts)
+{
+	return hm_check_hbh_linux("test input Hop-by-Hop header", in->b + HM_EXT_OFF,
+				  in->len - HM_EXT_OFF, linux_accepts);
+}
+
+/* @in merged with @ru, and Linux accepts the merged header. */
+static void enc_check_merged(const struct pkt *in, const struct enc_rule *ru)
+{
+	struct hm_counters before;
+	struct hm_run r;
+	struct pkt exp;
+
+	if (!enc_input_is(in, true))
+		return;
+	set_rule(prefix_b48, 48, ru, env.if_enc, 1, 1);
+	hm_counters_read(env.if_enc, &before);
+	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	enc_expected_merged(in, &exp, ru, &r);
+	hm_check_bytes("frame", exp.b, exp.len, r.out, r.out_len);
+	hm_check_hbh_linux("merged Hop-by-Hop header", r.out + HM_EXT_OFF, r.out_len - HM_EXT_OFF,
+			   true);
+	hm_check_counters(env.if_enc, &before,
+			  HM_BIT(HM_CNT_ENCAP_OK) | HM_BIT(HM_CNT_ENCAP_HBH_MERGED), 0);
+}
+
+/*
+ * @in left unchanged and counted under @cnt alone. When the frame did
+ * change, says whether this kernel still accepts what came out.
+ */
+static void enc_check_skipped(const struct pkt *in, bool linux_accepts, __u32 cnt)
+{
+	struct hm_counters before;
+	struct hm_run r;
+
+	if (!enc_input_is(in, linux_accepts))
+		return;
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	hm_counters_read(env.if_enc, &before);
+	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
+		return;
+	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	if (!hm_check_bytes("frame", in->b, in->len, r.out, r.out_len) && linux_accepts &&
+	    r.out_len > HM_EXT_OFF)
+		hm_diag("output Hop-by-Hop header: this kernel %s it",
+			hm_kernel_hbh(r.out + HM_EXT_OFF, r.out_len - HM_EXT_OFF) == 1 ?
+			"delivers" : "does not deliver");
+	hm_check_counters(env.if_enc, &before, HM_BIT(cnt), 0);
+}
+
+/* @arg options of type 0x1e, no padding but the last to 8n. */
+static void put_opts(struct pkt *p, size_t hbh, __u32 arg)
+{
+	struct hbh_steps_spec sp = { .nopts = arg, .ioam_at = -1, .tail = 0 };
+
+	hbh_steps(p, hbh, &sp, NULL, NULL);
+}
+
+static void t_enc_merge_opts(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_opts, t->arg);
+	if (t->arg < HM_T_LINUX_OPTS_MAX)
+		enc_check_merged(&in, &rule_std);
+	else
+		enc_check_skipped(&in, t->arg == HM_T_LINUX_OPTS_MAX, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
+}
+
+/* @arg options with 7 Pad1 before, between and after them. */
+static void put_opts_runs(struct pkt *p, size_t hbh, __u32 arg)
+{
+	struct hbh_steps_spec sp = { .nopts = arg, .ioam_at = -1, .lead = 7, .run = 7, .tail = 7 };
+	int n;
+
+	hbh_steps(p, hbh, &sp, NULL, &n);
+	assert(n == (int)arg + 7 * ((int)arg + 1));
+}
+
+/* 7 options and 56 Pad1 (63 TLVs): merged; 8 and 63 (71 TLVs): not. */
+static void t_enc_merge_opts_runs(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_opts_runs, t->arg);
+	if (t->arg < HM_T_LINUX_OPTS_MAX)
+		enc_check_merged(&in, &rule_std);
+	else
+		enc_check_skipped(&in, true, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
+}
+
+/*
+ * Padding next to where the option goes: @arg 0 seven Pad1 end the old
+ * header, 1 a PadN of 7 bytes does; the option follows them, and the PadN
+ * the merge adds (size 240) or none (size 244) follows the option.
+ */
+static void put_trailing_run(struct pkt *p, size_t hbh, __u32 arg)
+{
+	int i;
+
+	opt_raw(p, 0x1e, 5, 0xa5);
+	if (arg == 0)
+		for (i = 0; i < 7; i++)
+			opt_pad1(p);
+	else
+		opt_padn(p, 7);
+}
+
+static void t_enc_merge_trailing_run(const struct hm_test *t)
+{
+	struct enc_rule ru = { HM_T_NS, t->arg >> 1 ? 244 : 240, 0xfff000 };
+	struct pkt in;
+
+	enc_input_hbh(&in, put_trailing_run, t->arg & 1);
+	enc_check_merged(&in, &ru);
+}
+
+/*
+ * Old headers the merge cannot make valid (a Linux node drops them
+ * already, and would still): @arg 0 an 8-byte padding run between options,
+ * 1 an 8-byte run where the option would go, 2 non-zero PadN data.
+ */
+static void put_bad_padding(struct pkt *p, size_t hbh, __u32 arg)
+{
+	int i;
+
+	switch (arg) {
+	case 0:
+		opt_padn(p, 4);
+		opt_padn(p, 4);
+		opt_raw(p, 0x1e, 4, 0xa0);
+		break;
+	case 1:
+		opt_raw(p, 0x1e, 4, 0xa0);
+		for (i = 0; i < 8; i++)
+			opt_pad1(p);
+		break;
+	default:
+		opt_padn(p, 4);
+		p->b[p->len - 1] = 0x5a;
+		opt_raw(p, 0x1e, 0, 0);
+		break;
+	}
+}
+
+static void t_enc_merge_bad_padding(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_bad_padding, t->arg);
+	enc_check_skipped(&in, false, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
+}
+
+/* 7 options of 255 bytes and a 7-byte PadN: 1808 bytes, + 256 > 2048. */
+static void put_big(struct pkt *p, size_t hbh, __u32 arg)
+{
+	int i;
+
+	for (i = 0; i < 7; i++)
+		opt_raw(p, 0x1e, 255, 0xa0 + i);
+	opt_padn(p, 7);
+}
+
+static void t_enc_merge_too_long(const struct hm_test *t)
+{
+	struct pkt in;
+
+	enc_input_hbh(&in, put_big, 0);
+	CHECK_EQ("test input Hop-by-Hop length", 1808, (in.b[HM_EXT_OFF + 1] + 1) * 8);
+	enc_check_skipped(&in, true, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
+}
+
+/*
+ * The option walk's bound (71 TLVs, the most a header Linux accepts with
+ * default sysctls holds): 9 options with 7 Pad1 between them and @arg - 65
+ * before the first, @arg TLVs in all. 71 are walked (9 options: not
+ * merged); 72 are not (hbh_walk_limit, not malformed). Such headers exist
+ * only where net.ipv6.max_hbh_opts_number was raised.
+ */
+static void put_walk(struct pkt *p, size_t hbh, __u32 arg)
+{
+	struct hbh_steps_spec sp = { .nopts = 9, .ioam_at = -1, .lead = arg - 65, .run = 7 };
+
+	hbh_steps(p, hbh, &sp, NULL, NULL);
+}
+
+static void t_enc_walk_limit(const struct hm_test *t)
+{
+	struct tlv tl[1];
+	struct pkt in;
+
+	enc_input_hbh(&in, put_walk, t->arg);
+	CHECK_EQ("test input TLVs", t->arg, hbh_walk(in.b + HM_EXT_OFF, in.len - HM_EXT_OFF, tl, 0));
+	enc_check_skipped(&in, false, t->arg <= HM_T_LINUX_TLVS_MAX ? HM_CNT_ENCAP_SKIP_HBH_LIMIT :
+				      HM_CNT_HBH_WALK_LIMIT);
+}
+
 /* IPv6 packet of @t->arg bytes (header included) against a 1280-byte MTU. */
 static void t_enc_mtu(const struct hm_test *t)
 {
@@ -568,6 +903,28 @@ void register_encap_tests(void)
 	hm_add_test(t_enc_area_smaller_than_slot, 0, "encap_area_smaller_than_slot_sets_overflow");
 	hm_add_test(t_enc_srh, 0, "encap_keeps_hbh_first_before_srh");
 	hm_add_test(t_enc_merge, 0, "encap_merges_into_existing_hbh");
+	for (i = 0; i < sizeof(rules_cases) / sizeof(rules_cases[0]); i++)
+		hm_add_test(t_hbh_rules, i, "hbh_linux_rules_agree_with_kernel_%s",
+			    rules_cases[i].name);
+	hm_add_test(t_enc_merge_opts, 6, "encap_merges_into_hbh_with_6_options");
+	hm_add_test(t_enc_merge_opts, 7, "encap_merges_into_hbh_with_7_options_within_linux_limits");
+	hm_add_test(t_enc_merge_opts, 8, "encap_skips_merge_into_hbh_with_8_options_and_counts");
+	hm_add_test(t_enc_merge_opts, 9, "encap_skips_merge_into_hbh_with_9_options_and_counts");
+	hm_add_test(t_enc_merge_opts_runs, 7,
+		    "encap_merges_into_hbh_with_7_options_and_7_byte_pad_runs");
+	hm_add_test(t_enc_merge_opts_runs, 8,
+		    "encap_skips_merge_into_71_tlv_hbh_with_8_options_and_counts");
+	hm_add_test(t_enc_merge_trailing_run, 0, "encap_merge_after_7_pad1_then_trailing_padn");
+	hm_add_test(t_enc_merge_trailing_run, 1, "encap_merge_after_7_byte_padn_then_trailing_padn");
+	hm_add_test(t_enc_merge_trailing_run, 2, "encap_merge_after_7_pad1_no_trailing_pad");
+	hm_add_test(t_enc_merge_trailing_run, 3, "encap_merge_after_7_byte_padn_no_trailing_pad");
+	hm_add_test(t_enc_merge_bad_padding, 0, "encap_skips_merge_into_hbh_with_8_byte_pad_run");
+	hm_add_test(t_enc_merge_bad_padding, 1,
+		    "encap_skips_merge_after_trailing_8_byte_pad_run");
+	hm_add_test(t_enc_merge_bad_padding, 2, "encap_skips_merge_into_hbh_with_nonzero_padn");
+	hm_add_test(t_enc_merge_too_long, 0, "encap_skips_merge_past_2048_bytes_and_counts");
+	hm_add_test(t_enc_walk_limit, 71, "encap_walks_71_tlvs_and_skips_merge_of_9_options");
+	hm_add_test(t_enc_walk_limit, 72, "encap_counts_72_tlv_hbh_as_walk_limit_not_malformed");
 	hm_add_test(t_enc_mtu, HM_ENC_MTU - 256, "encap_fits_exactly_at_mtu");
 	hm_add_test(t_enc_mtu, HM_ENC_MTU - 255, "encap_skips_one_byte_over_mtu");
 	hm_add_test(t_enc_mtu, 1200, "encap_skips_when_mtu_exceeded");

@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timex.h>
 #include <time.h>
@@ -447,6 +450,97 @@ bool hm_run_tc(int prog_fd, int ifindex, int iif, const void *in, size_t len, st
 	return run_tc(prog_fd, &ctx, in, len, r);
 }
 
+/* ---- this kernel's verdict on a Hop-by-Hop header ---- */
+
+#ifndef IPV6_HOPOPTS
+#define IPV6_HOPOPTS	54	/* include/uapi/linux/in6.h */
+#endif
+
+static int lo_rx = -1, lo_tx = -1;
+static struct sockaddr_in6 lo_addr;
+
+/* Ip6InHdrErrors of the test's network namespace, -1 when unreadable. */
+static long long in_hdr_errors(void)
+{
+	FILE *f = fopen("/proc/net/snmp6", "r");
+	long long v, found = -1;
+	char name[64];
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", name, &v) == 2)
+		if (!strcmp(name, "Ip6InHdrErrors"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static bool lo_open(void)
+{
+	socklen_t alen = sizeof(lo_addr);
+
+	if (lo_rx >= 0 && lo_tx >= 0)
+		return true;
+	lo_rx = socket(AF_INET6, SOCK_DGRAM, 0);
+	lo_tx = socket(AF_INET6, SOCK_DGRAM, 0);
+	memset(&lo_addr, 0, sizeof(lo_addr));
+	lo_addr.sin6_family = AF_INET6;
+	lo_addr.sin6_addr = in6addr_loopback;
+	if (lo_rx < 0 || lo_tx < 0 ||
+	    bind(lo_rx, (struct sockaddr *)&lo_addr, sizeof(lo_addr)) ||
+	    getsockname(lo_rx, (struct sockaddr *)&lo_addr, &alen))
+		return false;
+	return true;
+}
+
+int hm_kernel_hbh(const __u8 *hbh, size_t len)
+{
+	static __u32 cookie;
+	__u32 c = ++cookie, got;
+	long long e0;
+	int i;
+
+	if (len < 8 || (size_t)(hbh[1] + 1) * 8 > len || !lo_open())
+		return -1;
+	len = (size_t)(hbh[1] + 1) * 8;
+	while (recv(lo_rx, &got, sizeof(got), MSG_DONTWAIT) >= 0)
+		;
+	e0 = in_hdr_errors();
+	if (e0 < 0 || setsockopt(lo_tx, IPPROTO_IPV6, IPV6_HOPOPTS, hbh, len) ||
+	    sendto(lo_tx, &c, sizeof(c), 0, (struct sockaddr *)&lo_addr,
+		   sizeof(lo_addr)) != sizeof(c))
+		return -1;
+	for (i = 0; i < 100; i++) {
+		struct pollfd pfd = { .fd = lo_rx, .events = POLLIN };
+
+		if (poll(&pfd, 1, 10) > 0 &&
+		    recv(lo_rx, &got, sizeof(got), MSG_DONTWAIT) == sizeof(got) && got == c)
+			return 1;
+		if (in_hdr_errors() > e0)
+			return 0;
+	}
+	return -1;
+}
+
+bool hm_check_hbh_linux(const char *what, const __u8 *hbh, size_t len, bool accepts)
+{
+	char why[128] = "";
+	bool model = hbh_linux_accepts(hbh, len, why, sizeof(why));
+	int k = hm_kernel_hbh(hbh, len);
+	bool ok;
+
+	ok = hm_check(model == accepts,
+		      "%s: by Linux's rules (hbh_linux_accepts()): expected %s, got %s%s%s",
+		      what, accepts ? "accepted" : "rejected", model ? "accepted" : "rejected",
+		      model ? "" : ": ", why);
+	ok &= hm_check(k == accepts,
+		       "%s: this kernel, over loopback: expected %s, got %s", what,
+		       accepts ? "delivered" : "dropped (Ip6InHdrErrors)",
+		       k == 1 ? "delivered" : k == 0 ? "dropped (Ip6InHdrErrors)" :
+		       "neither within 1 s, or not sent");
+	return ok;
+}
+
 /* ---- setup ---- */
 
 static void skip_all(const char *why)
@@ -604,6 +698,9 @@ static void setup(void)
 		skip_all("BPF maps cannot be created (no BPF syscall or no privilege)");
 	close(fd);
 
+	/* Loopback carries hm_kernel_hbh()'s datagrams. */
+	if (system("ip link set dev lo up >/dev/null 2>&1"))
+		skip_all("cannot bring up lo in the test's network namespace");
 	env.if_in = make_veth("hmt-in", "hmt-in-p", 1500);
 	env.if_out = make_veth("hmt-out", "hmt-out-p", 1500);
 	env.if_enc = make_veth("hmt-enc", "hmt-enc-p", HM_ENC_MTU);

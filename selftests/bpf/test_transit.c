@@ -730,6 +730,81 @@ static void t_tin_truncated(const struct hm_test *t)
 	}
 }
 
+/*
+ * ---- the option walk's bound ----
+ *
+ * A Linux receiver with default sysctls accepts Hop-by-Hop headers of up
+ * to 71 TLVs: 8 options with a run of 7 Pad1 before, between and after
+ * them (hm_check_hbh_linux()). The walk covers that many; a header that
+ * needs more (only where net.ipv6.max_hbh_opts_number was raised) is left
+ * untouched and counted under hbh_walk_limit, not malformed.
+ */
+static const struct tin_steps_case {
+	struct hbh_steps_spec	sp;
+	int			ioam_tlv;	/* 1-based TLV index of the trace */
+	bool			linux_ok;
+} tin_steps_cases[] = {
+	/* 0: the trace 7th of 8 options, 71 TLVs. */
+	{ { .nopts = 8, .ioam_at = 6, .lead = 7, .run = 7, .tail = 7 }, 56, true },
+	/* 1: the trace last of 8, TLV 64: the latest a Linux-valid header has it. */
+	{ { .nopts = 8, .ioam_at = 7, .lead = 7, .run = 7, .tail = -1 }, 64, true },
+	/* 2: the trace 9th option, TLV 71: the last one walked. */
+	{ { .nopts = 9, .ioam_at = 8, .lead = 6, .run = 7, .tail = -1 }, 71, false },
+	/* 3: the trace 9th option, TLV 72: past the walk. */
+	{ { .nopts = 9, .ioam_at = 8, .lead = 7, .run = 7, .tail = -1 }, 72, false },
+};
+
+/* Frame with the Hop-by-Hop header of case @c around trace @ts; returns its offset. */
+static size_t tin_steps_input(struct pkt *p, const struct tin_steps_case *c,
+			      const struct trace_spec *ts, __u8 hlim)
+{
+	struct tlv tl[96];
+	size_t hbh, opt;
+	int n, i, at = 0;
+
+	pkt_init(p);
+	pkt_eth(p, 0x86dd);
+	pkt_ipv6(p, HM_NH_HBH, hlim, NULL);
+	hbh = hbh_begin(p, HM_NH_UDP);
+	opt = hbh_steps(p, hbh, &c->sp, ts, NULL);
+	pkt_udp(p, 40000, 5001, 32);
+	pkt_finish(p);
+
+	n = hbh_walk(p->b + hbh, p->len - hbh, tl, 96);
+	for (i = 0; i < n && i < 96; i++)
+		if (hbh + tl[i].off == opt)
+			at = i + 1;
+	CHECK_EQ("test input: TLV index of the trace", c->ioam_tlv, at);
+	hm_check_hbh_linux("test input Hop-by-Hop header", p->b + hbh, p->len - hbh, c->linux_ok);
+	return opt;
+}
+
+static void t_tin_steps(const struct hm_test *t)
+{
+	const struct tin_steps_case *c = &tin_steps_cases[t->arg];
+	struct hm_ioam6_node_values want;
+	struct hm_counters before;
+	struct trace_spec ts;
+	struct hm_run r;
+	struct pkt p;
+	size_t opt;
+
+	trace_init(&ts, HM_T_NS, 0xfff000, 3, 1);
+	opt = tin_steps_input(&p, c, &ts, 64);
+	if (hm_failed())
+		return;
+	if (c->ioam_tlv > HM_T_LINUX_TLVS_MAX) {
+		check_tin_untouched(&p, HM_BIT(HM_CNT_HBH_WALK_LIMIT), 0);
+		return;
+	}
+	tin_values(&want, 64);
+	hm_counters_read(env.if_in, &before);
+	if (!hm_run_xdp(env.prog_transit_in, env.if_in, p.b, p.len, &r))
+		return;
+	check_tin_wrote(&p, opt, &ts, &r, &want, 0);
+	hm_check_counters(env.if_in, &before, HM_BIT(HM_CNT_TRANSIT_OK), 0);
+}
+
 /* ---- egress half ---- */
 
 /*
@@ -986,6 +1061,39 @@ static void t_tout_no_hbh(const struct hm_test *t)
 	check_tout_untouched(&p, 0);
 }
 
+/*
+ * The egress half walks as far as the ingress half: it completes the slot
+ * of a trace in a 71-TLV header and at TLV 71, and leaves one at TLV 72
+ * (not counted: the ingress half counted it).
+ */
+static void t_tout_steps(const struct hm_test *t)
+{
+	const struct tin_steps_case *c = &tin_steps_cases[t->arg];
+	struct hm_ioam6_node_values v;
+	struct hm_counters before;
+	struct trace_spec ts;
+	struct hm_run r;
+	struct pkt p;
+	__u64 ts_ns;
+	size_t opt;
+
+	ts_ns = (hm_now_ns(CLOCK_REALTIME) - 1000000ULL) / 1000 * 1000;
+	tout_input(&p, &ts, &v, 63, 63, HM_T_NODE_ID, ts_ns);
+	opt = tin_steps_input(&p, c, &ts, 63);
+	if (hm_failed())
+		return;
+	if (c->ioam_tlv > HM_T_LINUX_TLVS_MAX) {
+		check_tout_untouched(&p, 0);
+		return;
+	}
+	hm_counters_read(env.if_out, &before);
+	if (!hm_run_tc(env.prog_transit_out, env.if_out, env.if_in, p.b, p.len, &r))
+		return;
+	check_tout_completed(&p, opt, &ts, &v, &r, r.t0 - ts_ns - 1000, r.t1 - ts_ns + 1000,
+			     HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY);
+	hm_check_counters(env.if_out, &before, HM_BIT(HM_CNT_TRANSIT_EGRESS_OK), 0);
+}
+
 static void t_tout_truncated(const struct hm_test *t)
 {
 	struct hm_ioam6_node_values v;
@@ -1081,6 +1189,10 @@ void register_transit_tests(void)
 		    "transit_in_ignores_incremental_trace_option");
 	hm_add_test(t_tin_other_ioam_type, HM_IOAM_OPT_E2E, "transit_in_ignores_e2e_option");
 	hm_add_test(t_tin_truncated, 0, "transit_in_truncated_at_every_length");
+	hm_add_test(t_tin_steps, 0, "transit_in_fills_trace_in_71_tlv_hbh_linux_accepts");
+	hm_add_test(t_tin_steps, 1, "transit_in_fills_trace_at_tlv_64_last_of_8_options");
+	hm_add_test(t_tin_steps, 2, "transit_in_fills_trace_at_tlv_71_last_walked");
+	hm_add_test(t_tin_steps, 3, "transit_in_counts_trace_at_tlv_72_as_walk_limit");
 
 	hm_add_test(t_tout_after_tin, 0, "transit_out_completes_slot_written_by_transit_in");
 	hm_add_test(t_tout_delay, 0, "transit_out_delay_is_now_minus_slot_timestamp");
@@ -1093,4 +1205,7 @@ void register_transit_tests(void)
 	hm_add_test(t_tout_overflowed, 0, "transit_out_leaves_overflowed_trace");
 	hm_add_test(t_tout_no_hbh, 0, "transit_out_passes_ipv6_without_hbh");
 	hm_add_test(t_tout_truncated, 0, "transit_out_truncated_at_every_length");
+	hm_add_test(t_tout_steps, 0, "transit_out_completes_trace_in_71_tlv_hbh_linux_accepts");
+	hm_add_test(t_tout_steps, 2, "transit_out_completes_trace_at_tlv_71");
+	hm_add_test(t_tout_steps, 3, "transit_out_leaves_trace_at_tlv_72");
 }

@@ -9,7 +9,8 @@ RFC 9326), receives them with the Hop-by-Hop header the stack delivered,
 and decodes pcap captures into JSON lines.
 Standard library only (Debian's python3).
 
-  hm_pkt.py send DST PORT [--count N] [--size BYTES] [--ra] [--ioam-...] [--ioam-dex]
+  hm_pkt.py send DST PORT [--count N] [--size BYTES] [--exp-opts N] [--ra]
+                [--ioam-...] [--ioam-dex]
   hm_pkt.py recv PORT --count N [--timeout S]
   hm_pkt.py pcap FILE
 """
@@ -80,8 +81,39 @@ def hbh(options):
     return bytes([0, len(raw) // 8 - 1]) + raw[2:]
 
 
+def exp_opt(dlen):
+    """An experimental option (RFC 4727, type 0x1e: action 00, skipped by
+    nodes that do not know it) of dlen zero data bytes."""
+    return bytes([0x1e, dlen]) + bytes(dlen)
+
+
+def runs_hbh(nexp, ioam, run):
+    """A Hop-by-Hop header of nexp experimental options and the IOAM
+    option ioam (second to last), with run Pad1 before, between and after
+    them; option lengths put the IOAM option at 4n and the end at 8n."""
+    n = nexp + 1
+    raw = bytearray(2)
+    for i in range(n):
+        raw += bytes(run)
+        if i == n - 2:
+            assert len(raw) % 4 == 0
+            raw += ioam
+            continue
+        at = len(raw) + 2
+        if i + 1 == n - 2:
+            raw += exp_opt((-(at + run)) % 4)
+        elif i + 1 == n:
+            raw += exp_opt((-(at + run)) % 8)
+        else:
+            raw += exp_opt(i % 4)
+    raw += bytes(run)
+    assert len(raw) % 8 == 0
+    raw[1] = len(raw) // 8 - 1
+    return bytes(raw)
+
+
 def build_hbh(a):
-    opts = b""
+    opts = exp_opt(2) * a.exp_opts
     if a.ra:
         opts += b"\x05\x02\x00\x00"		# Router Alert, MLD value 0
     if a.ioam_ns is not None:
@@ -99,9 +131,12 @@ def build_hbh(a):
         data = None
         if a.ioam_data_len is not None:
             data = bytes(a.ioam_data_len)
-        opts += ioam_option(a.ioam_ns, int(a.ioam_type, 0), size,
-                            a.ioam_overflow, a.ioam_remlen, a.ioam_nodelen,
-                            data)
+        ioam = ioam_option(a.ioam_ns, int(a.ioam_type, 0), size,
+                           a.ioam_overflow, a.ioam_remlen, a.ioam_nodelen,
+                           data)
+        if a.pad1_runs is not None:
+            return runs_hbh(a.exp_opts, ioam, a.pad1_runs)
+        opts += ioam
     if not opts:
         return None
     return hbh(opts)
@@ -260,6 +295,11 @@ def main():
     s.add_argument("--interval", type=float, default=0.01)
     s.add_argument("--hlim", type=int)
     s.add_argument("--ra", action="store_true")
+    s.add_argument("--exp-opts", type=int, default=0,
+                   help="experimental options (type 0x1e) first")
+    s.add_argument("--pad1-runs", type=int,
+                   help="with --ioam-ns: this many Pad1 before, between and "
+                        "after the options, the IOAM option second to last")
     s.add_argument("--show", action="store_true",
                    help="print the Hop-by-Hop header sent, in hex")
     s.add_argument("--ioam-ns", type=int)

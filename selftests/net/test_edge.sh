@@ -12,6 +12,9 @@
 #   encap past the egress MTU		sent without the option, encap_skip_mtu
 #   existing Hop-by-Hop (Router Alert)	our option inside it, 4n aligned;
 #					B's decap keeps the Router Alert
+#   existing Hop-by-Hop of 7 / 8 options	merged / sent unchanged, counted
+#					encap_skip_hbh_limit; delivered
+#   trace in a 71-TLV Hop-by-Hop header	written, reported, removed
 #   Segment Routing Header		Hop-by-Hop first, then the SRH
 #   IPv6 fragments carrying IOAM	untouched, fragment
 #   malformed traces			untouched, malformed
@@ -135,6 +138,62 @@ hm_check "decap_keeps_other_options" \
 	'[[5], [5], [5]]' \
 	"$(hm_json "$HM_TMP/ra.recv" '[r["tlv_types"] for r in recs]')"
 
+# ------------------------------ existing Hop-by-Hop header at Linux's limit
+# Every Linux node drops a Hop-by-Hop header with more than 8 options
+# (net.ipv6.max_hbh_opts_number). 7 options: A merges the trace (8), the
+# Linux stacks of R1, R2 and R3 forward it, B reports it and its socket
+# gets the 7. 8 options: A must not add a 9th; it sends the packet
+# unchanged (encap_skip_hbh_limit) and it arrives.
+for n in 7 8; do
+	port=$((9990 + n))
+	hm_bg b "$PY" "$PKT" recv $port --count 3 --timeout 5 --ready "$HM_TMP/o$n.ready" \
+		>"$HM_TMP/o$n.recv"
+	RECV=$HM_BG_PID
+	hm_wait_lines "$HM_TMP/o$n.ready" 0 30
+	MRG=$(hm_counter a a-r1 encap_hbh_merged)
+	SKIP=$(hm_counter a a-r1 encap_skip_hbh_limit)
+	L=$(nlines)
+	hm_on a "$PY" "$PKT" send $HM_B_ADDR $port --count 3 --exp-opts $n
+	wait "$RECV"
+	OPTS=$(printf '[%s]' "$(printf '30, %.0s' $(seq $n) | sed 's/, $//')")
+	hm_check "hbh_${n}_options_delivered_with_them" "[$OPTS, $OPTS, $OPTS]" \
+		"$(hm_json "$HM_TMP/o$n.recv" '[r["tlv_types"] for r in recs]')"
+	if [ $n = 7 ]; then
+		hm_wait_lines "$JS" $((L + 3)); new_recs "$L"
+		hm_check "hbh_7_options_merged" 3 \
+			"$(( $(hm_counter a a-r1 encap_hbh_merged) - MRG ))"
+		hm_check "hbh_7_options_trace_complete" \
+			"[[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]" \
+			"$(recs_q '[[h["node_id"] for h in r["hops"]] for r in recs]')"
+	else
+		sleep 0.3
+		hm_check "hbh_8_options_not_merged_counted" 3 \
+			"$(( $(hm_counter a a-r1 encap_skip_hbh_limit) - SKIP ))"
+		hm_check "hbh_8_options_nothing_reported_at_b" 0 "$(( $(nlines) - L ))"
+	fi
+done
+
+# The largest Hop-by-Hop header Linux accepts in TLVs: 8 options with 7
+# Pad1 before, between and after them, 71 TLVs, the trace the 7th option,
+# sent by A itself (A's encap leaves it: encap_err). R1, Linux R2 and R3
+# write, B walks to the end of the header, reports and removes the trace.
+hm_bg b "$PY" "$PKT" recv 9989 --count 3 --timeout 5 --ready "$HM_TMP/o71.ready" \
+	>"$HM_TMP/o71.recv"
+RECV=$HM_BG_PID
+hm_wait_lines "$HM_TMP/o71.ready" 0 30
+MAL=$(hm_counter b b-r3 malformed)
+L=$(nlines)
+hm_on a "$PY" "$PKT" send $HM_B_ADDR 9989 --count 3 --exp-opts 7 --pad1-runs 7 \
+	--ioam-ns $HM_NS_ID
+wait "$RECV"
+hm_wait_lines "$JS" $((L + 3)); new_recs "$L"
+hm_check "hbh_71_tlvs_trace_written_by_r1_r2_r3_reported" "[[2, 3, 4], [2, 3, 4], [2, 3, 4]]" \
+	"$(recs_q '[[h["node_id"] for h in r["hops"]] for r in recs]')"
+hm_check "hbh_71_tlvs_not_malformed_at_b" 0 "$(( $(hm_counter b b-r3 malformed) - MAL ))"
+O7='[30, 30, 30, 30, 30, 30, 30]'
+hm_check "hbh_71_tlvs_delivered_without_trace" "[$O7, $O7, $O7]" \
+	"$(hm_json "$HM_TMP/o71.recv" '[r["tlv_types"] for r in recs]')"
+
 # ----------------------------------------------- Segment Routing Header
 # A reaches B's second address 2001:db8:4::5 through an inline SRH whose
 # segment is B's first address: the routers only forward (they are not
@@ -230,11 +289,12 @@ TXT=$(hm_on r1 "$HOPMARK" -s link show dev r1-a)
 MISSING=
 for c in encap_ok encap_skip_mtu encap_skip_freq encap_err encap_hbh_merged \
 	 transit_ok transit_egress_ok transit_overflow transit_overflow_seen \
-	 unknown_ns malformed fragment decap_ok decap_err events_lost; do
+	 unknown_ns malformed fragment decap_ok decap_err events_lost \
+	 hbh_walk_limit encap_skip_hbh_limit; do
 	grep -qw "$c" <<<"$TXT" || MISSING="$MISSING $c"
 done
 hm_check "link_show_s_lists_every_counter" "" "$MISSING"
-hm_check "link_show_s_json_has_every_counter" 15 \
+hm_check "link_show_s_json_has_every_counter" 17 \
 	"$(hm_on r1 "$HOPMARK" -j -s link show dev r1-a | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin); d = d[0] if isinstance(d, list) else d
