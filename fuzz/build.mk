@@ -14,13 +14,18 @@
 #   make fuzz-run FUZZ_SECS=60 [FUZZ_TARGETS="gml capture"]
 #                              fuzz each for FUZZ_SECS from fuzz/corpus/NAME,
 #                              new inputs in build/fuzz/corpus/NAME
+#   make fuzz-smoke            each harness FUZZ_SMOKE_RUNS executions from
+#                              its seeds (fuzz/fuzz_smoke.sh, in make check)
 #   make fuzz-corpus           regenerate the generated seeds (corpus_gen.c)
+#   make lib-tests-san         the unit tests built with clang, ASan and
+#                              UBSan against the same library
 #
 # libhopmark is compiled again with the sanitizers and coverage into
 # build/fuzz/libhopmark-fuzz.a; the harnesses link that, never
 # build/libhopmark.a.
 
 FUZZ_SECS	?= 60
+FUZZ_SMOKE_RUNS	?= 50000
 HM_FUZZ_NAMES	:= ioam_decode capture record_json postcard gml pint_sink
 FUZZ_TARGETS	?= $(HM_FUZZ_NAMES)
 HM_FUZZ_BINS	:= $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(HM_FUZZ_NAMES))
@@ -47,7 +52,7 @@ HM_FUZZ_LIB_SRCS := $(filter-out lib/common/bpf_pin.c,$(HM_LIB_SRCS))
 HM_FUZZ_LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/fuzz/obj/lib/%.o,$(HM_FUZZ_LIB_SRCS))
 HM_FUZZ_LIB	:= $(BUILD)/fuzz/libhopmark-fuzz.a
 
-.PHONY: fuzz fuzz-run fuzz-corpus
+.PHONY: fuzz fuzz-run fuzz-smoke fuzz-corpus fuzz-check-build
 fuzz: $(HM_FUZZ_BINS)
 
 $(BUILD)/fuzz/obj/lib/%.o: lib/%.c $(HM_LIB_HDRS)
@@ -76,6 +81,37 @@ fuzz-run: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 			-artifact_prefix=$(BUILD)/fuzz/artifacts/$$t/ -print_final_stats=1 \
 			$(BUILD)/fuzz/corpus/$$t fuzz/corpus/$$t; \
 	done
+
+# make check: the harnesses when clang can build them; fuzz_smoke.sh says
+# why it skips otherwise.
+fuzz-check-build:
+	@if $(CURDIR)/fuzz/fuzz_smoke.sh --probe $(CLANG) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory fuzz; \
+	else \
+		echo "fuzz: $(CLANG) cannot link -fsanitize=fuzzer: fuzz_smoke.sh will skip"; \
+	fi
+
+fuzz-smoke: $(HM_FUZZ_BINS)
+	HM_BUILD=$(BUILD) FUZZ_SMOKE_RUNS=$(FUZZ_SMOKE_RUNS) prove -v $(CURDIR)/fuzz/fuzz_smoke.sh
+
+HM_TESTS	+= $(CURDIR)/fuzz/fuzz_smoke.sh
+HM_TEST_DEPS	+= fuzz-check-build
+
+# Unit tests with the sanitizers: what a plain build does not see (a NULL
+# array given to qsort() or memcpy(), a read one octet past a buffer). The
+# two that need the BPF skeleton and libbpf are left out.
+HM_SAN_TEST_SRCS := $(filter-out lib/tests/test_bpf_pin.c lib/tests/test_maps_create.c,\
+			$(HM_LIB_TEST_SRCS))
+HM_SAN_TESTS	:= $(patsubst lib/tests/%.c,$(BUILD)/fuzz/tests/%,$(HM_SAN_TEST_SRCS))
+
+.PHONY: lib-tests-san
+$(BUILD)/fuzz/tests/%: lib/tests/%.c lib/tests/hm_test.h $(HM_FUZZ_LIB)
+	@mkdir -p $(@D)
+	$(CLANG) $(HM_FUZZ_CFLAGS) -Ilib/tests -DHM_TEST_DATA='"$(HM_LIB_TEST_DATA)"' \
+		$< -o $@ $(HM_FUZZ_LIB) -lcmocka -ljson-c -lpcap
+
+lib-tests-san: $(HM_SAN_TESTS)
+	UBSAN_OPTIONS=print_stacktrace=1 prove -v $(HM_SAN_TESTS)
 
 # The generated seeds: rebuilt from corpus_gen.c with the plain library.
 $(BUILD)/fuzz/corpus_gen: fuzz/corpus_gen.c fuzz/fuzz_input.h $(HM_LIB)
