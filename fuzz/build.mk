@@ -47,8 +47,9 @@ HM_FUZZ_RECORD_READER := -DHM_FUZZ_CLI_RECORD_READER -Iiproute2-ext iproute2-ext
 HM_FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 HM_FUZZ_CFLAGS	:= -O1 -g $(HM_FUZZ_SAN) -Wall -std=gnu11 -D_GNU_SOURCE \
 		   -I$(CURDIR)/lib -I$(CURDIR)/fuzz
-# bpf_pin.c needs the BPF skeleton and libbpf, and no harness reaches it.
-HM_FUZZ_LIB_SRCS := $(filter-out lib/common/bpf_pin.c,$(HM_LIB_SRCS))
+# lib/common/bpf_*.c embed the BPF skeletons and load programs: no
+# harness reaches them.
+HM_FUZZ_LIB_SRCS := $(filter-out lib/common/bpf_%.c,$(HM_LIB_SRCS))
 HM_FUZZ_LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/fuzz/obj/lib/%.o,$(HM_FUZZ_LIB_SRCS))
 HM_FUZZ_LIB	:= $(BUILD)/fuzz/libhopmark-fuzz.a
 
@@ -99,8 +100,10 @@ HM_TEST_DEPS	+= fuzz-check-build
 
 # Unit tests with the sanitizers: what a plain build does not see (a NULL
 # array given to qsort() or memcpy(), a read one octet past a buffer). The
-# two that need the BPF skeleton and libbpf are left out.
-HM_SAN_TEST_SRCS := $(filter-out lib/tests/test_bpf_pin.c lib/tests/test_maps_create.c,\
+# ones that need the BPF skeletons (test_bpf_*, test_maps_create) are left
+# out. Built as lib/build.mk builds them (HM_LIB_EXTRA_DATA where it is
+# defined: optional data from other projects).
+HM_SAN_TEST_SRCS := $(filter-out lib/tests/test_bpf_%.c lib/tests/test_maps_create.c,\
 			$(HM_LIB_TEST_SRCS))
 HM_SAN_TESTS	:= $(patsubst lib/tests/%.c,$(BUILD)/fuzz/tests/%,$(HM_SAN_TEST_SRCS))
 
@@ -108,7 +111,8 @@ HM_SAN_TESTS	:= $(patsubst lib/tests/%.c,$(BUILD)/fuzz/tests/%,$(HM_SAN_TEST_SRC
 $(BUILD)/fuzz/tests/%: lib/tests/%.c lib/tests/hm_test.h $(HM_FUZZ_LIB)
 	@mkdir -p $(@D)
 	$(CLANG) $(HM_FUZZ_CFLAGS) -Ilib/tests -DHM_TEST_DATA='"$(HM_LIB_TEST_DATA)"' \
-		$< -o $@ $(HM_FUZZ_LIB) -lcmocka -ljson-c -lpcap
+		$(if $(HM_LIB_EXTRA_DATA),-DHM_EXTRA_DATA_DEFAULT='"$(HM_LIB_EXTRA_DATA)"') \
+		$< -o $@ $(HM_FUZZ_LIB) -lcmocka $(HM_LDLIBS)
 
 lib-tests-san: $(HM_SAN_TESTS)
 	UBSAN_OPTIONS=print_stacktrace=1 prove -v $(HM_SAN_TESTS)
