@@ -18,8 +18,9 @@
 #include <string.h>
 #include <pcap/pcap.h>
 
-#include "common/ether.h"
+#include "common/linktype.h"
 #include "hopmark_cli.h"
+#include "ioam/option.h"
 
 struct decode_stats {
 	unsigned long frames, ipv6, traces, other_ioam, malformed;
@@ -39,61 +40,6 @@ static void usage(FILE *f)
 static FILE *report_stream(void)
 {
 	return json ? stderr : stdout;
-}
-
-/**
- * ipv6_of_frame() - where the IPv6 header of a captured frame starts
- * @dlt:	pcap link type
- * @p:		frame
- * @caplen:	captured bytes
- * @off:	output, offset of the IPv6 header
- *
- * Return: true if the frame carries IPv6.
- */
-static bool ipv6_of_frame(int dlt, const __u8 *p, size_t caplen, size_t *off)
-{
-	size_t o;
-	__u16 proto;
-
-	switch (dlt) {
-	case DLT_EN10MB:
-		if (caplen < 14)
-			return false;
-		o = 12;
-		proto = hm_get_be16(p + o);
-		while ((proto == HM_ETH_P_8021Q || proto == HM_ETH_P_8021AD ||
-			proto == HM_ETH_P_QINQ1) && o + 6 <= caplen) {
-			o += 4;
-			proto = hm_get_be16(p + o);
-		}
-		o += 2;
-		break;
-	case DLT_LINUX_SLL:	/* 16-byte header, protocol at 14 */
-		if (caplen < 16)
-			return false;
-		proto = hm_get_be16(p + 14);
-		o = 16;
-		break;
-	case DLT_LINUX_SLL2:	/* 20-byte header, protocol at 0 */
-		if (caplen < 20)
-			return false;
-		proto = hm_get_be16(p);
-		o = 20;
-		break;
-	case DLT_RAW:
-#ifdef DLT_IPV6
-	case DLT_IPV6:
-#endif
-		o = 0;
-		proto = caplen && (p[0] >> 4) == 6 ? HM_ETH_P_IPV6 : 0;
-		break;
-	default:
-		return false;
-	}
-	if (proto != HM_ETH_P_IPV6 || o + HM_IPV6_HDR_LEN > caplen || (p[o] >> 4) != 6)
-		return false;
-	*off = o;
-	return true;
 }
 
 static const char *ioam_type_name(__u8 type)
@@ -120,48 +66,38 @@ static void hex(FILE *f, const __u8 *p, size_t n)
 		fprintf(f, "%02x", *p++);
 }
 
-/*
- * RFC 9326 §3.2 Direct Export option data: Namespace-ID (16), Flags (8),
- * Extension-Flags (8), IOAM-Trace-Type (24), Reserved (8), then Flow ID
- * (32) if Extension-Flags bit 0 (0x80) and Sequence Number (32) if bit 1
- * (0x40); the other Extension-Flags bits are unassigned.
- */
-
+/* The fields of a Direct Export option (hm_ioam_dex_decode(), RFC 9326 §3.2). */
 static void report_dex(FILE *f, const __u8 *d, size_t len)
 {
-	__u8 ext;
-	size_t off = 8, want;
+	struct hm_ioam_dex dex;
+	int err;
 
-	if (len < 8) {
+	err = hm_ioam_dex_decode(d, len, &dex);
+	if (err == -EMSGSIZE) {
 		fprintf(f, " (option data of %zu bytes is shorter than the 8 of RFC 9326 Section 3.2)",
 			len);
 		return;
 	}
-	ext = d[3];
 	fprintf(f, ": namespace %u flags 0x%02x extension-flags 0x%02x trace-type 0x%06x",
-		hm_get_be16(d), d[2], ext, (d[4] << 16) | (d[5] << 8) | d[6]);
-	want = 8 + (ext & HM_IOAM_DEX_EXT_FLOW_ID ? 4 : 0) + (ext & HM_IOAM_DEX_EXT_SEQ ? 4 : 0);
-	if ((ext & HM_IOAM_DEX_EXT_FLOW_ID) && off + 4 <= len) {
-		fprintf(f, " flow-id %u", hm_get_be32(d + off));
-		off += 4;
-	}
-	if ((ext & HM_IOAM_DEX_EXT_SEQ) && off + 4 <= len) {
-		fprintf(f, " sequence %u", hm_get_be32(d + off));
-		off += 4;
-	}
-	if (ext & ~(HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ))
+		dex.ns_id, dex.flags, dex.ext_flags, dex.trace_type);
+	if (dex.present & HM_IOAM_DEX_HAS_FLOW_ID)
+		fprintf(f, " flow-id %u", dex.flow_id);
+	if (dex.present & HM_IOAM_DEX_HAS_SEQ)
+		fprintf(f, " sequence %u", dex.seq);
+	if (dex.ext_flags & ~HM_IOAM_DEX_EXT_DEFINED)
 		fprintf(f, "; extension-flags bits 0x%02x are unassigned in RFC 9326 (Flow ID is 0x80, Sequence Number 0x40)",
-			ext & ~(HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ));
-	if (len > want) {
-		fprintf(f, "; %zu trailing bytes not interpreted: ", len - off);
-		hex(f, d + off, len - off);
+			dex.ext_flags & ~HM_IOAM_DEX_EXT_DEFINED);
+	if (!err && dex.rest_len) {
+		fprintf(f, "; %zu trailing bytes not interpreted: ", dex.rest_len);
+		hex(f, d + dex.rest_off, dex.rest_len);
 		/* A known non-RFC encoder numbers the flags from the low bit. */
-		if (!(ext & (HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ)) && (ext & 0x03) == 0x03 &&
-		    len - off == 8)
+		if (!(dex.ext_flags & HM_IOAM_DEX_EXT_DEFINED) && (dex.ext_flags & 0x03) == 0x03 &&
+		    dex.rest_len == 8)
 			fprintf(f, " (read least-significant-bit first, 0x03 would give flow-id %u sequence %u)",
-				hm_get_be32(d + off), hm_get_be32(d + off + 4));
-	} else if (len < want) {
-		fprintf(f, "; option too short for its extension-flags (%zu of %zu bytes)", len, want);
+				hm_get_be32(d + dex.rest_off), hm_get_be32(d + dex.rest_off + 4));
+	} else if (err) {
+		fprintf(f, "; option too short for its extension-flags (%zu of %zu bytes)", len,
+			dex.need);
 	}
 }
 
@@ -173,40 +109,21 @@ static unsigned int report_other_ioam(unsigned long frame, const __u8 *ip, size_
 {
 	FILE *f = report_stream();
 	unsigned int found = 0;
-	size_t off, end;
+	size_t pos = 0, off;
 
-	if (len < HM_IPV6_HDR_LEN + 8 || ip[6] != HM_NEXTHDR_HOP)
-		return 0;
-	end = HM_IPV6_HDR_LEN + (ip[HM_IPV6_HDR_LEN + 1] + 1) * 8;
-	if (end > len)
-		end = len;
-	off = HM_IPV6_HDR_LEN + 2;
-	while (off < end) {
-		__u8 type = ip[off], olen;
+	while (hm_ioam_next_option(ip, len, &pos, &off) > 0) {
+		__u8 itype = ip[off + 3], olen = ip[off + 1];
 
-		if (type == HM_IPV6_TLV_PAD1) {
-			off++;
+		if (itype == HM_IOAM_OPT_PREALLOC_TRACE)
 			continue;
-		}
-		if (off + 2 > end)
-			break;
-		olen = ip[off + 1];
-		if (off + 2 + olen > end)
-			break;
-		if (type == HM_IPV6_TLV_IOAM && olen >= 2 &&
-		    ip[off + 3] != HM_IOAM_OPT_PREALLOC_TRACE) {
-			__u8 itype = ip[off + 3];
-
-			fprintf(f, "frame %lu: IOAM %s option (Option-Type %u), not a trace",
-				frame, ioam_type_name(itype), itype);
-			if (itype == HM_IOAM_OPT_DEX)
-				report_dex(f, ip + off + 4, olen - 2);
-			else if (olen >= 4)
-				fprintf(f, ": namespace %u", hm_get_be16(ip + off + 4));
-			fputc('\n', f);
-			found++;
-		}
-		off += 2 + olen;
+		fprintf(f, "frame %lu: IOAM %s option (Option-Type %u), not a trace",
+			frame, ioam_type_name(itype), itype);
+		if (itype == HM_IOAM_OPT_DEX)
+			report_dex(f, ip + off + 4, olen - 2);
+		else if (olen >= 4)
+			fprintf(f, ": namespace %u", hm_get_be16(ip + off + 4));
+		fputc('\n', f);
+		found++;
 	}
 	return found;
 }
@@ -289,11 +206,7 @@ int do_decode(int argc, char **argv)
 		return HM_EXIT_FAIL;
 	}
 	dlt = pcap_datalink(pc);
-	if (dlt != DLT_EN10MB && dlt != DLT_LINUX_SLL && dlt != DLT_LINUX_SLL2 &&
-#ifdef DLT_IPV6
-	    dlt != DLT_IPV6 &&
-#endif
-	    dlt != DLT_RAW) {
+	if (!hm_linktype_supported(dlt)) {
 		fprintf(stderr, "Error: argument \"%s\" is wrong: link type %s (%d) is not supported (Ethernet, Linux SLL/SLL2 or raw IP)\n",
 			file, pcap_datalink_val_to_name(dlt) ?: "unknown", dlt);
 		pcap_close(pc);
@@ -310,7 +223,7 @@ int do_decode(int argc, char **argv)
 		size_t off;
 
 		st.frames++;
-		if (!ipv6_of_frame(dlt, p, h->caplen, &off))
+		if (hm_linktype_ipv6(dlt, p, h->caplen, &off))
 			continue;
 		st.ipv6++;
 		decode_packet(st.frames, p + off, h->caplen - off, h->caplen < h->len, ts_ns,

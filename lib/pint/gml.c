@@ -15,6 +15,8 @@
 #include "pint/pint_path.h"
 
 #define GML_MAX_DEPTH	32
+/* Largest file gml_load() reads, bytes: a bound on the memory it takes. */
+#define GML_MAX_FILE	(64 << 20)
 
 enum gml_tok { T_EOF, T_OPEN, T_CLOSE, T_KEY, T_NUM, T_STR, T_BAD };
 
@@ -354,7 +356,9 @@ int gml_parse(const char *buf, size_t len, struct gml_graph *g, char *err, size_
 		edges[j].b = a < b ? b : a;
 		j++;
 	}
-	qsort(edges, j, sizeof(*edges), cmp_edge);
+	/* No edge record leaves edges NULL, which qsort() must not get (C11 7.22.5). */
+	if (j)
+		qsort(edges, j, sizeof(*edges), cmp_edge);
 	nedges = 0;
 	for (i = 0; i < j; i++) {
 		if (nedges && !cmp_edge(&edges[i], &edges[nedges - 1])) {
@@ -427,6 +431,21 @@ out:
 	return ret;
 }
 
+static const char *file_type_name(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "of an unknown type";
+}
+
 int gml_load(const char *path, struct gml_graph *g, char *err, size_t errlen)
 {
 	char msg[256];
@@ -437,17 +456,34 @@ int gml_load(const char *path, struct gml_graph *g, char *err, size_t errlen)
 	int fd, ret;
 
 	memset(g, 0, sizeof(*g));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+	 * writer, maybe forever. The type is checked on the open file, not on
+	 * the name before opening it, so that it cannot change in between.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		seterr(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	if (fstat(fd, &st) < 0 || st.st_size > (64 << 20)) {
-		ret = st.st_size > (64 << 20) ? -EFBIG : -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
 		seterr(err, errlen, "%s: %s", path, strerror(-ret));
 		close(fd);
 		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s: not a regular file (%s)", path,
+		       file_type_name(st.st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	if (st.st_size > GML_MAX_FILE) {
+		seterr(err, errlen, "%s: %s (%lld bytes, at most %d)", path, strerror(EFBIG),
+		       (long long)st.st_size, GML_MAX_FILE);
+		close(fd);
+		return -EFBIG;
 	}
 	buf = malloc(st.st_size + 1);
 	if (!buf) {

@@ -69,7 +69,13 @@ int gml_parse(const char *buf, size_t len, struct gml_graph *g, char *err, size_
  * @err:	message on failure (includes @path)
  * @errlen:	size of @err
  *
- * Return: 0, a negative errno from open/read, or gml_parse()'s errors.
+ * Only a regular file is read: a FIFO, a device, a socket or a directory
+ * is refused without waiting for data (the file is opened non-blocking and
+ * its type checked on the open descriptor).
+ *
+ * Return: 0; -EINVAL for a file that is not a regular file ("not a regular
+ * file (a FIFO)"); -EFBIG above 64 MiB; a negative errno from open, fstat
+ * or read; or gml_parse()'s errors.
  */
 int gml_load(const char *path, struct gml_graph *g, char *err, size_t errlen);
 

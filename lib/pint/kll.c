@@ -242,6 +242,9 @@ int kll_merge(struct kll_sketch *dst, const struct kll_sketch *src)
 		struct kll_level *d = &dst->lv[h];
 		const struct kll_level *s = &src->lv[h];
 
+		/* A level never filled has no items array: memcpy() must not get NULL. */
+		if (!s->size)
+			continue;
 		memcpy(d->items + d->size, s->items, s->size * sizeof(double));
 		d->size += s->size;
 		d->compactions += s->compactions;

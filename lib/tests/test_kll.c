@@ -217,6 +217,43 @@ static void kll_memory_stays_within_bound(void **state)
 	}
 }
 
+/*
+ * Merging a sketch that has a level without items, the way a new sketch
+ * (level 0 never filled) or one read back from bytes with an empty level
+ * comes: nothing is added, the rest is unchanged. libFuzzer and UBSan
+ * found memcpy() called with the empty level's NULL items array.
+ */
+static void kll_merge_of_a_sketch_with_an_empty_level(void **state)
+{
+	struct kll_sketch *dst = kll_new(8, 1), *empty = kll_new(8, 2), *back;
+	double q = 0.5, before, after;
+	__u8 buf[4096];
+	ssize_t len;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < 100; i++)
+		assert_int_equal(kll_update(dst, i), 0);
+	assert_int_equal(kll_quantiles(dst, &q, 1, &before), 0);
+	assert_int_equal(kll_merge(dst, empty), 0);
+	assert_int_equal(kll_count(dst), 100);
+	assert_int_equal(kll_quantiles(dst, &q, 1, &after), 0);
+	if (after != before)
+		fail_msg("median after merging an empty sketch: expected %g, observed %g", before,
+			 after);
+	/* Serialised with one level, read back: its level 0 has no array. */
+	len = kll_serialize(empty, buf, sizeof(buf));
+	assert_true(len > 0);
+	back = kll_deserialize(buf, len, &err);
+	assert_non_null(back);
+	assert_int_equal(kll_merge(dst, back), 0);
+	assert_int_equal(kll_merge(back, dst), 0);
+	assert_int_equal(kll_count(back), 100);
+	kll_free(back);
+	kll_free(empty);
+	kll_free(dst);
+}
+
 static void kll_merge_equals_union_within_bound(void **state)
 {
 	static const size_t part[] = { 40000, 0, 1234, 77777, 5 };
@@ -363,6 +400,7 @@ int main(void)
 		cmocka_unit_test(kll_rank_error_within_bound_all_streams),
 		cmocka_unit_test(kll_memory_stays_within_bound),
 		cmocka_unit_test(kll_merge_equals_union_within_bound),
+		cmocka_unit_test(kll_merge_of_a_sketch_with_an_empty_level),
 		cmocka_unit_test(kll_serialize_round_trip),
 		cmocka_unit_test(kll_refuses_bad_input),
 	};

@@ -4,11 +4,16 @@
  * files of lib/tests/data/topologies against the counts of its README
  * (Kdl and UsCarrier: nodes, edges, duplicates, diameter, switches on a
  * longest path) and against the node/edge records counted in the text for
- * the others; nested lists, labels and error messages on bad input.
+ * the others; nested lists, labels and error messages on bad input; a
+ * graph without edges; files that are not regular files (a FIFO, which
+ * would block the reader, a directory) refused at once.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "hm_test.h"
 #include "pint/gml.h"
@@ -157,6 +162,84 @@ static void gml_reports_bad_input_with_line(void **state)
 	assert_int_equal(gml_load("/nonexistent.gml", &g, err, sizeof(err)), -ENOENT);
 }
 
+/*
+ * Nodes and no edge record, or only records gml_parse() drops (self-loops):
+ * an empty adjacency, every node its own component (libFuzzer and UBSan
+ * found qsort() called with a NULL array for such a graph).
+ */
+static void gml_graph_without_edges(void **state)
+{
+	static const char *const docs[] = {
+		"graph [ node [ id 7 ] node [ id 3 ] node [ id 5 ] ]",
+		"graph [ node [ id 7 ] node [ id 3 ] node [ id 5 ] edge [ source 3 target 3 ] ]",
+	};
+	unsigned int d, i, path[3], len = 99;
+	struct gml_graph g;
+	int dist[3];
+	char err[128];
+
+	for (d = 0; d < 2; d++) {
+		err[0] = 0;
+		if (gml_parse(docs[d], strlen(docs[d]), &g, err, sizeof(err)))
+			fail_msg("case %u: expected 0, got an error: %s", d, err);
+		assert_int_equal(g.nr_nodes, 3);
+		assert_int_equal(g.nr_edges, 0);
+		assert_int_equal(g.nr_self_loops, d);
+		assert_int_equal(g.id[0], 7);
+		for (i = 0; i <= g.nr_nodes; i++)
+			assert_int_equal(g.adj_off[i], 0);
+		/* Each node reaches only itself: eccentricity and diameter 0. */
+		assert_int_equal(gml_bfs(&g, 1, dist, NULL), 0);
+		assert_int_equal(dist[0], -1);
+		assert_int_equal(dist[1], 0);
+		assert_int_equal(gml_diameter(&g, path, &len), 0);
+		assert_int_equal(len, 1);
+		gml_free(&g);
+	}
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * A FIFO as the topology (hopmarkd -T): opening it for reading blocks until
+ * a writer comes, which may be never. The reader must refuse it at once.
+ * SIGALRM without SA_RESTART turns a blocking open() or read() into EINTR
+ * after 2 s instead of a hung test.
+ */
+static void gml_load_refuses_a_fifo_and_a_directory_at_once(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	char dir[] = "/tmp/hm_test_gml.XXXXXX", fifo[64], err[256];
+	struct gml_graph g;
+	int ret;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/topology.gml", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	alarm(2);
+	err[0] = 0;
+	ret = gml_load(fifo, &g, err, sizeof(err));
+	alarm(0);
+	unlink(fifo);
+	if (ret == -EINTR)
+		fail_msg("gml_load() on a FIFO: expected -EINVAL at once, observed it blocked for 2 s");
+	if (ret != -EINVAL || !strstr(err, "not a regular file") || !strstr(err, fifo))
+		fail_msg("gml_load() on a FIFO: expected -EINVAL and \"%s: ... not a regular file\", observed %d \"%s\"",
+			 fifo, ret, err);
+	assert_int_equal(g.nr_nodes, 0);
+
+	err[0] = 0;
+	ret = gml_load(dir, &g, err, sizeof(err));
+	rmdir(dir);
+	if (ret != -EINVAL || !strstr(err, "not a regular file"))
+		fail_msg("gml_load() on a directory: expected -EINVAL and \"not a regular file\", observed %d \"%s\"",
+			 ret, err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +248,8 @@ int main(void)
 		cmocka_unit_test(gml_geant_and_cogent_match_their_records),
 		cmocka_unit_test(gml_skips_nested_lists_and_reads_labels),
 		cmocka_unit_test(gml_reports_bad_input_with_line),
+		cmocka_unit_test(gml_graph_without_edges),
+		cmocka_unit_test(gml_load_refuses_a_fifo_and_a_directory_at_once),
 	};
 
 	return HM_RUN_TESTS(tests);

@@ -1,0 +1,1 @@
+graph [ node [ id 7 ] node [ id 3 ] ]
