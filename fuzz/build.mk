@@ -38,12 +38,6 @@ HM_FUZZ_MAXLEN_postcard	:= 1024
 HM_FUZZ_MAXLEN_gml	:= 4096
 HM_FUZZ_MAXLEN_pint_sink := 8192
 
-# The JSON record reader is still the CLI's record_from_json(); once it is
-# lib/ioam's hm_record_from_json(), empty this line (the lib source is then
-# in HM_FUZZ_LIB_SRCS; add "-include HEADER" here if hopmark.h does not
-# declare it).
-HM_FUZZ_RECORD_READER := -DHM_FUZZ_CLI_RECORD_READER -Iiproute2-ext iproute2-ext/record_reader.c
-
 HM_FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 HM_FUZZ_CFLAGS	:= -O1 -g $(HM_FUZZ_SAN) -Wall -std=gnu11 -D_GNU_SOURCE \
 		   -I$(CURDIR)/lib -I$(CURDIR)/fuzz
@@ -66,11 +60,6 @@ $(HM_FUZZ_LIB): $(HM_FUZZ_LIB_OBJS)
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(HM_FUZZ_LIB) $(HM_LIB_HDRS)
 	$(CLANG) $(HM_FUZZ_CFLAGS) -fsanitize=fuzzer $< $(HM_FUZZ_LIB) -o $@ -ljson-c
-
-$(BUILD)/fuzz/fuzz_record_json: fuzz/fuzz_record_json.c $(HM_FUZZ_LIB) $(HM_LIB_HDRS) \
-				 $(filter %.c,$(HM_FUZZ_RECORD_READER))
-	$(CLANG) $(HM_FUZZ_CFLAGS) -fsanitize=fuzzer $< $(HM_FUZZ_RECORD_READER) \
-		$(HM_FUZZ_LIB) -o $@ -ljson-c
 
 HM_FUZZ_RP	:= )
 fuzz-run: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))

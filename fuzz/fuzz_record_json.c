@@ -6,10 +6,6 @@
  * json-c parses it, hm_record_from_json() turns an object into a struct
  * hm_record, which is rendered as the monitor renders it (table, summary)
  * and printed again.
- *
- * The reader is being moved to lib/ioam as hm_record_from_json(); until
- * then fuzz/build.mk compiles the CLI's iproute2-ext/record_reader.c with
- * -DHM_FUZZ_CLI_RECORD_READER, which maps the name below.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -18,11 +14,6 @@
 #include <json-c/json.h>
 
 #include "hopmark.h"
-
-#ifdef HM_FUZZ_CLI_RECORD_READER
-int record_from_json(struct json_object *obj, struct hm_record *r);
-#define hm_record_from_json record_from_json
-#endif
 
 static FILE *null_file(void)
 {

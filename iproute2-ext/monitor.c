@@ -19,7 +19,7 @@
  *
  * Every line is checked before it is shown, in either form: it must be one
  * JSON object and nothing after it, and either a record that
- * record_from_json() takes or a postcard of a known type. Any other line
+ * hm_record_from_json() takes or a postcard of a known type. Any other line
  * is rejected: named on stderr, counted (on stderr at the end, and as
  * "not_decoded" in the JSON summary), never copied to stdout. When lines
  * were rejected and none was valid, the command fails.
