@@ -14,7 +14,8 @@ NET_TESTS := \
 	selftests/net/test_queue_depth.sh \
 	selftests/net/test_link_programs.sh \
 	selftests/net/test_gone_ifaces.sh \
-	selftests/net/test_pint.sh
+	selftests/net/test_pint.sh \
+	selftests/net/test_agent_output.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
