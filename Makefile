@@ -36,8 +36,8 @@ BPF_CFLAGS	:= -O2 -g -target bpf -Wall -Wno-unused-function \
 DEB_PKGS	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 		   libmnl-dev libpcap-dev libcmocka-dev libjson-c-dev pkg-config \
 		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping \
-		   perl python3 qemu-system-x86 busybox-static libnl-3-dev \
-		   libnl-genl-3-dev linux-headers-amd64 libclang-rt-14-dev
+		   perl python3 qemu-system-x86 busybox-static linux-headers-amd64 \
+		   libclang-rt-14-dev
 
 .PHONY: all deps demo check install clean
 HM_TESTS	:=

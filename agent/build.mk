@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# hopmarkd, the per-node agent (see Documentation/agent.rst).
+# hopmarkd, the per-node agent (see Documentation/agent.rst). Netlink
+# (the qdisc dump, the kernel module's generic netlink family) goes through
+# libmnl, like the rest of hopmark: HM_LDLIBS has all it links.
 #
 #   make hopmarkd        build/hopmarkd
 #   make install-agent   binary, man page and systemd unit under $(DESTDIR)
@@ -32,10 +34,3 @@ install-agent: $(AGENT_BIN)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' agent/hopmarkd.service > \
 		$(DESTDIR)$(UNITDIR)/hopmarkd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/hopmarkd.service
-
-# genl_events.c speaks to the hopmark kernel module with libnl-genl-3
-# (Debian libnl-3-dev, libnl-genl-3-dev).
-HM_NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
-HM_NL_LIBS	:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
-$(BUILD)/obj/agent/genl_events.o: HM_CFLAGS += $(HM_NL_CFLAGS)
-$(AGENT_BIN): HM_LDLIBS += $(HM_NL_LIBS)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * genl_events.c - hopmarkd's side of the hopmark kernel module's generic
- * netlink family "hopmark" (lib/common/hopmark_genl.h), over libnl-genl-3.
+ * netlink family "hopmark" (lib/common/hopmark_genl.h), over libhopmark's
+ * generic netlink client (lib/common/genl.h, libmnl).
  *
  * One non-blocking socket in the agent's epoll set listens to three
  * multicast groups:
@@ -29,27 +30,26 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include <netlink/netlink.h>
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/genl.h>
-
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "postcard/postcard.h"
+#include "common/genl.h"
 #include "common/hopmark_genl.h"
 
 /* Receive buffer of the event socket: room for bursts between wakeups. */
 #define HM_GENL_RCVBUF		(4 * 1024 * 1024)
-/* Receive buffer of one read: a full batch of records fits. */
-#define HM_GENL_MSG_BUF		(128 * 1024)
-/* Messages handled per wakeup before the main loop gets a turn. */
+/* Datagrams handled per wakeup before the main loop gets a turn. */
 #define HM_GENL_MSGS_MAX	256
 
 /**
  * struct hm_genl_events - the agent's generic netlink state
- * @ev_sk:	event socket (events, config, nlctrl notify), non-blocking
- * @req_sk:	request socket for configuration dumps, blocking
- * @epfd:	the agent's epoll instance, @ev_sk is registered there
+ * @ev:		event socket (events, config, nlctrl notify), non-blocking,
+ *		%HM_GENL_RCVBUF of kernel receive buffer; its read buffer
+ *		grows to the largest message, so a batch of up to
+ *		HOPMARK_BATCH_MAX records is never cut
+ * @req:	request socket for family resolution and configuration
+ *		dumps, blocking
+ * @epfd:	the agent's epoll instance, @ev is registered there
  * @family_id:	resolved id of "hopmark", 0 while the module is absent
  * @grp_events:	multicast group ids, resolved with the family
  * @grp_config:	see @grp_events
@@ -60,8 +60,8 @@
  * @resync:	the configuration must be dumped again (overrun)
  */
 struct hm_genl_events {
-	struct nl_sock *ev_sk;
-	struct nl_sock *req_sk;
+	struct hm_genl ev;
+	struct hm_genl req;
 	int epfd;
 	int family_id;
 	int grp_events;
@@ -126,7 +126,7 @@ static bool ns_find(const struct hm_genl_cfg *c, __u16 ns, unsigned int *idx)
 	return false;
 }
 
-static void ns_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+static void ns_update(struct hm_genl_events *ge, const struct nlattr **tb, bool dumping)
 {
 	struct hm_genl_cfg *c = &ge->cfg;
 	bool fresh = false;
@@ -135,7 +135,7 @@ static void ns_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumpin
 
 	if (!tb[HOPMARK_ATTR_NS_ID])
 		return;
-	id = nla_get_u16(tb[HOPMARK_ATTR_NS_ID]);
+	id = mnl_attr_get_u16(tb[HOPMARK_ATTR_NS_ID]);
 	if (!ns_find(c, id, &i)) {
 		fresh = true;
 		if (c->n_ns >= HM_GENL_NS_MAX) {
@@ -147,7 +147,7 @@ static void ns_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumpin
 		c->ns[i].id = id;
 	}
 	if (tb[HOPMARK_ATTR_RATE_LIMIT]) {
-		__u32 rate = nla_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
+		__u32 rate = mnl_attr_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
 
 		if (!dumping && fresh)
 			ge_log("config: IOAM-Namespace %u added, rate limit %u events/s (module)",
@@ -158,7 +158,7 @@ static void ns_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumpin
 	}
 }
 
-static void ns_remove(struct hm_genl_events *ge, struct nlattr **tb)
+static void ns_remove(struct hm_genl_events *ge, const struct nlattr **tb)
 {
 	struct hm_genl_cfg *c = &ge->cfg;
 	unsigned int i;
@@ -166,23 +166,23 @@ static void ns_remove(struct hm_genl_events *ge, struct nlattr **tb)
 
 	if (!tb[HOPMARK_ATTR_NS_ID])
 		return;
-	id = nla_get_u16(tb[HOPMARK_ATTR_NS_ID]);
+	id = mnl_attr_get_u16(tb[HOPMARK_ATTR_NS_ID]);
 	if (!ns_find(c, id, &i))
 		return;
 	c->ns[i] = c->ns[--c->n_ns];
 	ge_log("config: IOAM-Namespace %u deleted (module)", id);
 }
 
-static void node_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+static void node_update(struct hm_genl_events *ge, const struct nlattr **tb, bool dumping)
 {
 	struct hm_genl_cfg *c = &ge->cfg;
 	bool had = c->has_node_id;
 	__u32 old = c->node_id;
 
 	c->has_node_id = !!tb[HOPMARK_ATTR_NODE_ID];
-	c->node_id = c->has_node_id ? nla_get_u32(tb[HOPMARK_ATTR_NODE_ID]) : 0;
+	c->node_id = c->has_node_id ? mnl_attr_get_u32(tb[HOPMARK_ATTR_NODE_ID]) : 0;
 	c->has_node_id_wide = !!tb[HOPMARK_ATTR_NODE_ID_WIDE];
-	c->node_id_wide = c->has_node_id_wide ? nla_get_u64(tb[HOPMARK_ATTR_NODE_ID_WIDE]) : 0;
+	c->node_id_wide = c->has_node_id_wide ? mnl_attr_get_u64(tb[HOPMARK_ATTR_NODE_ID_WIDE]) : 0;
 	if (dumping || (had == c->has_node_id && old == c->node_id))
 		return;
 	if (c->has_node_id)
@@ -191,19 +191,19 @@ static void node_update(struct hm_genl_events *ge, struct nlattr **tb, bool dump
 		ge_log("config: node_id unset (module)");
 }
 
-static void export_update(struct hm_genl_events *ge, struct nlattr **tb, bool dumping)
+static void export_update(struct hm_genl_events *ge, const struct nlattr **tb, bool dumping)
 {
 	struct hm_genl_cfg *c = &ge->cfg;
 	char buf[80];
 
 	if (tb[HOPMARK_ATTR_RATE_LIMIT])
-		c->rate = nla_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
+		c->rate = mnl_attr_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
 	if (tb[HOPMARK_ATTR_BATCH_SIZE])
-		c->batch = nla_get_u32(tb[HOPMARK_ATTR_BATCH_SIZE]);
+		c->batch = mnl_attr_get_u32(tb[HOPMARK_ATTR_BATCH_SIZE]);
 	if (tb[HOPMARK_ATTR_FLUSH_MS])
-		c->flush_ms = nla_get_u32(tb[HOPMARK_ATTR_FLUSH_MS]);
+		c->flush_ms = mnl_attr_get_u32(tb[HOPMARK_ATTR_FLUSH_MS]);
 	if (tb[HOPMARK_ATTR_EXPORT_FIELDS])
-		c->fields = nla_get_u32(tb[HOPMARK_ATTR_EXPORT_FIELDS]) & HOPMARK_EXPORT_F_ALL;
+		c->fields = mnl_attr_get_u32(tb[HOPMARK_ATTR_EXPORT_FIELDS]) & HOPMARK_EXPORT_F_ALL;
 	if (!dumping)
 		ge_log("config: export rate %u events/s, batch %u, flush %u ms, fields %s (module)",
 		       c->rate, c->batch, c->flush_ms, fields_str(c->fields, buf, sizeof(buf)));
@@ -211,18 +211,19 @@ static void export_update(struct hm_genl_events *ge, struct nlattr **tb, bool du
 
 /* ---- events ---- */
 
-static struct nla_policy rec_policy[HOPMARK_REC_ATTR_MAX + 1] = {
-	[HOPMARK_REC_ATTR_TYPE]		= { .type = NLA_U8 },
-	[HOPMARK_REC_ATTR_TIMESTAMP]	= { .type = NLA_U64 },
-	[HOPMARK_REC_ATTR_IFINDEX]	= { .type = NLA_U32 },
-	[HOPMARK_REC_ATTR_NS_ID]	= { .type = NLA_U16 },
-	[HOPMARK_REC_ATTR_FLOW_ID]	= { .type = NLA_U32 },
-	[HOPMARK_REC_ATTR_SEQ]		= { .type = NLA_U32 },
-	[HOPMARK_REC_ATTR_TRACE_TYPE]	= { .type = NLA_U32 },
-	[HOPMARK_REC_ATTR_NODE_DATA]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_NODE_DATA_MAX },
-	[HOPMARK_REC_ATTR_OPTION]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_OPTION_MAX },
-	[HOPMARK_REC_ATTR_HEADERS]	= { .type = NLA_UNSPEC, .maxlen = HOPMARK_REC_HEADERS_MAX },
-	[HOPMARK_REC_ATTR_PKT_LEN]	= { .type = NLA_U32 },
+/* The uapi's types and bounds (common/hopmark_genl.h, enum hopmark_rec_attr). */
+static const struct hm_genl_policy rec_policy[HOPMARK_REC_ATTR_MAX + 1] = {
+	[HOPMARK_REC_ATTR_TYPE]		= { MNL_TYPE_U8 },
+	[HOPMARK_REC_ATTR_TIMESTAMP]	= { MNL_TYPE_U64 },
+	[HOPMARK_REC_ATTR_IFINDEX]	= { MNL_TYPE_U32 },
+	[HOPMARK_REC_ATTR_NS_ID]	= { MNL_TYPE_U16 },
+	[HOPMARK_REC_ATTR_FLOW_ID]	= { MNL_TYPE_U32 },
+	[HOPMARK_REC_ATTR_SEQ]		= { MNL_TYPE_U32 },
+	[HOPMARK_REC_ATTR_TRACE_TYPE]	= { MNL_TYPE_U32 },
+	[HOPMARK_REC_ATTR_NODE_DATA]	= { MNL_TYPE_BINARY, HOPMARK_REC_NODE_DATA_MAX },
+	[HOPMARK_REC_ATTR_OPTION]	= { MNL_TYPE_BINARY, HOPMARK_REC_OPTION_MAX },
+	[HOPMARK_REC_ATTR_HEADERS]	= { MNL_TYPE_BINARY, HOPMARK_REC_HEADERS_MAX },
+	[HOPMARK_REC_ATTR_PKT_LEN]	= { MNL_TYPE_U32 },
 };
 
 static const enum hm_postcard_type event_types[HOPMARK_EVENT_MAX + 1] = {
@@ -241,17 +242,18 @@ static const enum hm_postcard_type event_types[HOPMARK_EVENT_MAX + 1] = {
  * Return: 0; -EINVAL for a record that does not follow the uapi (bad
  * attribute length, no or unknown type).
  */
-static int hm_genl_record_to_postcard(struct nlattr *nest, const struct hm_genl_cfg *cfg,
+static int hm_genl_record_to_postcard(const struct nlattr *nest, const struct hm_genl_cfg *cfg,
 				      struct hm_postcard *pc)
 {
-	struct nlattr *tb[HOPMARK_REC_ATTR_MAX + 1];
+	const struct nlattr *tb[HOPMARK_REC_ATTR_MAX + 1];
 	__u8 type;
 
-	if (nla_parse_nested(tb, HOPMARK_REC_ATTR_MAX, nest, rec_policy) < 0)
+	hm_genl_parse_nested(nest, tb, HOPMARK_REC_ATTR_MAX);
+	if (hm_genl_validate(tb, rec_policy, HOPMARK_REC_ATTR_MAX))
 		return -EINVAL;
 	if (!tb[HOPMARK_REC_ATTR_TYPE])
 		return -EINVAL;
-	type = nla_get_u8(tb[HOPMARK_REC_ATTR_TYPE]);
+	type = mnl_attr_get_u8(tb[HOPMARK_REC_ATTR_TYPE]);
 	if (type > HOPMARK_EVENT_MAX || !event_types[type])
 		return -EINVAL;
 	memset(pc, 0, sizeof(*pc));
@@ -263,60 +265,58 @@ static int hm_genl_record_to_postcard(struct nlattr *nest, const struct hm_genl_
 		pc->present |= HM_POSTCARD_F_NODE_ID_WIDE;
 	}
 	if (tb[HOPMARK_REC_ATTR_TIMESTAMP]) {
-		pc->ts_ns = nla_get_u64(tb[HOPMARK_REC_ATTR_TIMESTAMP]);
+		pc->ts_ns = mnl_attr_get_u64(tb[HOPMARK_REC_ATTR_TIMESTAMP]);
 		pc->present |= HM_POSTCARD_F_TS;
 	}
 	if (tb[HOPMARK_REC_ATTR_IFINDEX]) {
-		pc->ifindex = nla_get_u32(tb[HOPMARK_REC_ATTR_IFINDEX]);
+		pc->ifindex = mnl_attr_get_u32(tb[HOPMARK_REC_ATTR_IFINDEX]);
 		pc->present |= HM_POSTCARD_F_IFINDEX;
 	}
 	if (tb[HOPMARK_REC_ATTR_NS_ID]) {
-		pc->ns_id = nla_get_u16(tb[HOPMARK_REC_ATTR_NS_ID]);
+		pc->ns_id = mnl_attr_get_u16(tb[HOPMARK_REC_ATTR_NS_ID]);
 		pc->present |= HM_POSTCARD_F_NS;
 	}
 	if (tb[HOPMARK_REC_ATTR_FLOW_ID]) {
-		pc->flow_id = nla_get_u32(tb[HOPMARK_REC_ATTR_FLOW_ID]);
+		pc->flow_id = mnl_attr_get_u32(tb[HOPMARK_REC_ATTR_FLOW_ID]);
 		pc->present |= HM_POSTCARD_F_FLOW_ID;
 	}
 	if (tb[HOPMARK_REC_ATTR_SEQ]) {
-		pc->seq = nla_get_u32(tb[HOPMARK_REC_ATTR_SEQ]);
+		pc->seq = mnl_attr_get_u32(tb[HOPMARK_REC_ATTR_SEQ]);
 		pc->present |= HM_POSTCARD_F_SEQ;
 	}
 	if (tb[HOPMARK_REC_ATTR_TRACE_TYPE]) {
-		pc->trace_type = nla_get_u32(tb[HOPMARK_REC_ATTR_TRACE_TYPE]);
+		pc->trace_type = mnl_attr_get_u32(tb[HOPMARK_REC_ATTR_TRACE_TYPE]);
 		pc->present |= HM_POSTCARD_F_TRACE_TYPE;
 	}
 	if (tb[HOPMARK_REC_ATTR_PKT_LEN]) {
-		pc->pkt_len = nla_get_u32(tb[HOPMARK_REC_ATTR_PKT_LEN]);
+		pc->pkt_len = mnl_attr_get_u32(tb[HOPMARK_REC_ATTR_PKT_LEN]);
 		pc->present |= HM_POSTCARD_F_PKT_LEN;
 	}
 	if (tb[HOPMARK_REC_ATTR_NODE_DATA]) {
-		pc->node_data = nla_data(tb[HOPMARK_REC_ATTR_NODE_DATA]);
-		pc->node_data_len = nla_len(tb[HOPMARK_REC_ATTR_NODE_DATA]);
+		pc->node_data = mnl_attr_get_payload(tb[HOPMARK_REC_ATTR_NODE_DATA]);
+		pc->node_data_len = mnl_attr_get_payload_len(tb[HOPMARK_REC_ATTR_NODE_DATA]);
 	}
 	if (tb[HOPMARK_REC_ATTR_OPTION]) {
-		pc->option = nla_data(tb[HOPMARK_REC_ATTR_OPTION]);
-		pc->option_len = nla_len(tb[HOPMARK_REC_ATTR_OPTION]);
+		pc->option = mnl_attr_get_payload(tb[HOPMARK_REC_ATTR_OPTION]);
+		pc->option_len = mnl_attr_get_payload_len(tb[HOPMARK_REC_ATTR_OPTION]);
 	}
 	if (tb[HOPMARK_REC_ATTR_HEADERS]) {
-		pc->headers = nla_data(tb[HOPMARK_REC_ATTR_HEADERS]);
-		pc->headers_len = nla_len(tb[HOPMARK_REC_ATTR_HEADERS]);
+		pc->headers = mnl_attr_get_payload(tb[HOPMARK_REC_ATTR_HEADERS]);
+		pc->headers_len = mnl_attr_get_payload_len(tb[HOPMARK_REC_ATTR_HEADERS]);
 	}
 	return 0;
 }
 
-static void on_event(struct hm_genl_events *ge, struct nlmsghdr *nlh)
+static void on_event(struct hm_genl_events *ge, const struct nlmsghdr *nlh)
 {
-	struct nlattr *a;
-	int rem;
+	const struct nlattr *a;
 
 	ge->stats.messages++;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		struct hm_postcard pc;
 		unsigned int i;
 
-		if (nla_type(a) != HOPMARK_ATTR_RECORD)
+		if (mnl_attr_get_type(a) != HOPMARK_ATTR_RECORD)
 			continue;
 		if (hm_genl_record_to_postcard(a, &ge->cfg, &pc)) {
 			ge->stats.bad_records++;
@@ -336,17 +336,18 @@ static void on_event(struct hm_genl_events *ge, struct nlmsghdr *nlh)
 
 /* ---- message dispatch ---- */
 
-static struct nla_policy top_policy[HOPMARK_ATTR_MAX + 1] = {
-	[HOPMARK_ATTR_NODE_ID]		= { .type = NLA_U32 },
-	[HOPMARK_ATTR_NODE_ID_WIDE]	= { .type = NLA_U64 },
-	[HOPMARK_ATTR_NS_ID]		= { .type = NLA_U16 },
-	[HOPMARK_ATTR_NS_DATA]		= { .type = NLA_U32 },
-	[HOPMARK_ATTR_NS_DATA_WIDE]	= { .type = NLA_U64 },
-	[HOPMARK_ATTR_IFINDEX]		= { .type = NLA_U32 },
-	[HOPMARK_ATTR_RATE_LIMIT]	= { .type = NLA_U32 },
-	[HOPMARK_ATTR_BATCH_SIZE]	= { .type = NLA_U32 },
-	[HOPMARK_ATTR_FLUSH_MS]		= { .type = NLA_U32 },
-	[HOPMARK_ATTR_EXPORT_FIELDS]	= { .type = NLA_U32 },
+/* What the agent reads of a configuration message (enum hopmark_attr). */
+static const struct hm_genl_policy top_policy[HOPMARK_ATTR_MAX + 1] = {
+	[HOPMARK_ATTR_NODE_ID]		= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_NODE_ID_WIDE]	= { MNL_TYPE_U64 },
+	[HOPMARK_ATTR_NS_ID]		= { MNL_TYPE_U16 },
+	[HOPMARK_ATTR_NS_DATA]		= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_NS_DATA_WIDE]	= { MNL_TYPE_U64 },
+	[HOPMARK_ATTR_IFINDEX]		= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_RATE_LIMIT]	= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_BATCH_SIZE]	= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_FLUSH_MS]		= { MNL_TYPE_U32 },
+	[HOPMARK_ATTR_EXPORT_FIELDS]	= { MNL_TYPE_U32 },
 };
 
 struct dispatch_ctx {
@@ -354,20 +355,24 @@ struct dispatch_ctx {
 	bool dumping;
 };
 
-static void family_appeared(struct hm_genl_events *ge);
+static int family_appeared(struct hm_genl_events *ge);
 static void family_gone(struct hm_genl_events *ge);
 
 /* nlctrl notification: is it about our family? */
-static void on_ctrl(struct hm_genl_events *ge, struct nlmsghdr *nlh)
+static void on_ctrl(struct hm_genl_events *ge, const struct nlmsghdr *nlh)
 {
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	static const struct hm_genl_policy pol[CTRL_ATTR_MAX + 1] = {
+		[CTRL_ATTR_FAMILY_NAME]	= { MNL_TYPE_NUL_STRING, GENL_NAMSIZ },
+	};
+	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
 
+	if (hm_genl_parse(nlh, tb, CTRL_ATTR_MAX) != MNL_CB_OK)
+		return;
 	if (gh->cmd != CTRL_CMD_NEWFAMILY && gh->cmd != CTRL_CMD_DELFAMILY)
 		return;
-	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
-	    !tb[CTRL_ATTR_FAMILY_NAME] ||
-	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), HOPMARK_GENL_NAME))
+	if (hm_genl_validate(tb, pol, CTRL_ATTR_MAX) || !tb[CTRL_ATTR_FAMILY_NAME] ||
+	    strcmp(mnl_attr_get_str(tb[CTRL_ATTR_FAMILY_NAME]), HOPMARK_GENL_NAME))
 		return;
 	if (gh->cmd == CTRL_CMD_NEWFAMILY && !ge->family_id)
 		family_appeared(ge);
@@ -375,29 +380,34 @@ static void on_ctrl(struct hm_genl_events *ge, struct nlmsghdr *nlh)
 		family_gone(ge);
 }
 
-static int dispatch_cb(struct nl_msg *msg, void *arg)
+/*
+ * Every message of either socket: notifications of the event socket,
+ * replies to the request socket's dumps. Nothing here fails the read: what
+ * cannot be used is counted.
+ */
+static int dispatch_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct dispatch_ctx *d = arg;
 	struct hm_genl_events *ge = d->ge;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[HOPMARK_ATTR_MAX + 1];
-	struct genlmsghdr *gh;
+	const struct nlattr *tb[HOPMARK_ATTR_MAX + 1];
+	const struct genlmsghdr *gh;
 
 	if (nlh->nlmsg_type == GENL_ID_CTRL) {
 		on_ctrl(ge, nlh);
-		return NL_OK;
+		return MNL_CB_OK;
 	}
 	if (!ge->family_id || nlh->nlmsg_type != ge->family_id ||
-	    !genlmsg_valid_hdr(nlh, 0))
-		return NL_OK;
-	gh = nlmsg_data(nlh);
+	    mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return MNL_CB_OK;
+	gh = mnl_nlmsg_get_payload(nlh);
 	if (gh->cmd == HOPMARK_CMD_EVENT) {
 		on_event(ge, nlh);
-		return NL_OK;
+		return MNL_CB_OK;
 	}
-	if (genlmsg_parse(nlh, 0, tb, HOPMARK_ATTR_MAX, top_policy) < 0) {
+	hm_genl_parse(nlh, tb, HOPMARK_ATTR_MAX);
+	if (hm_genl_validate(tb, top_policy, HOPMARK_ATTR_MAX)) {
 		ge->stats.bad_config++;
-		return NL_OK;
+		return MNL_CB_OK;
 	}
 	switch (gh->cmd) {
 	case HOPMARK_CMD_NODE_GET:
@@ -421,39 +431,23 @@ static int dispatch_cb(struct nl_msg *msg, void *arg)
 	}
 	if (!d->dumping)
 		ge->stats.config_changes++;
-	return NL_OK;
+	return MNL_CB_OK;
 }
 
-/* One request on the blocking socket; replies go through dispatch_cb(). */
-static int request(struct hm_genl_events *ge, __u8 cmd, int flags)
+/*
+ * One request on the blocking socket; replies go through dispatch_cb().
+ * A doit (NLM_F_ACK) ends at its ack, a dump (NLM_F_DUMP) at NLMSG_DONE,
+ * so the next request never reads this one's answer.
+ */
+static int request(struct hm_genl_events *ge, __u8 cmd, __u16 flags)
 {
 	struct dispatch_ctx d = { .ge = ge, .dumping = true };
-	struct nl_msg *msg;
-	int err;
+	char buf[HM_GENL_BUF];
+	struct nlmsghdr *nlh;
 
-	msg = nlmsg_alloc();
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ge->family_id, 0, flags, cmd,
-			 HOPMARK_GENL_VERSION)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nl_socket_modify_cb(ge->req_sk, NL_CB_VALID, NL_CB_CUSTOM, dispatch_cb, &d);
-	err = nl_send_auto(ge->req_sk, msg);
-	nlmsg_free(msg);
-	if (err < 0)
-		return -EIO;
-	/*
-	 * nl_recvmsgs_default() reads one datagram, or a dump up to its
-	 * NLMSG_DONE. libnl asks for an ack (NLM_F_ACK): after a doit reply
-	 * the ack is a datagram of its own, read by nl_wait_for_ack() so the
-	 * next request does not take it for its answer.
-	 */
-	err = nl_recvmsgs_default(ge->req_sk);
-	if (err >= 0 && !(flags & NLM_F_DUMP))
-		err = nl_wait_for_ack(ge->req_sk);
-	return err < 0 ? -EIO : 0;
+	ge->req.family_id = ge->family_id;
+	nlh = hm_genl_msg(&ge->req, buf, cmd, flags);
+	return hm_genl_talk(&ge->req, nlh, dispatch_cb, &d);
 }
 
 /* Dump the whole configuration into a fresh struct hm_genl_cfg. */
@@ -465,9 +459,9 @@ static int config_dump(struct hm_genl_events *ge)
 
 	memset(&ge->cfg, 0, sizeof(ge->cfg));
 	ge->cfg.fields = HOPMARK_EXPORT_F_ALL;	/* a module without the setting */
-	err = request(ge, HOPMARK_CMD_NODE_GET, 0);
+	err = request(ge, HOPMARK_CMD_NODE_GET, NLM_F_ACK);
 	if (!err)
-		err = request(ge, HOPMARK_CMD_EXPORT_GET, 0);
+		err = request(ge, HOPMARK_CMD_EXPORT_GET, NLM_F_ACK);
 	if (!err)
 		err = request(ge, HOPMARK_CMD_NS_GET, NLM_F_DUMP);
 	if (err) {
@@ -491,24 +485,35 @@ static int config_dump(struct hm_genl_events *ge)
 	return 0;
 }
 
-/* The family exists: resolve it, join its groups, dump. */
-static void family_appeared(struct hm_genl_events *ge)
+/*
+ * The family may exist: resolve it, join its groups, dump. Return what
+ * resolving it returned (-ENOENT: the module is not loaded); a family
+ * whose groups cannot be joined is logged and left alone.
+ */
+static int family_appeared(struct hm_genl_events *ge)
 {
-	int id, ev, cfg;
+	struct hm_genl_family fam;
+	int id, ev, cfg, err;
 
-	id = genl_ctrl_resolve(ge->req_sk, HOPMARK_GENL_NAME);
-	if (id < 0)
-		return;
-	ev = genl_ctrl_resolve_grp(ge->req_sk, HOPMARK_GENL_NAME, HOPMARK_GENL_MCGRP_EVENTS);
-	cfg = genl_ctrl_resolve_grp(ge->req_sk, HOPMARK_GENL_NAME, HOPMARK_GENL_MCGRP_CONFIG);
+	err = hm_genl_family_get(&ge->req, HOPMARK_GENL_NAME, &fam);
+	if (err)
+		return err;
+	id = fam.id;
+	ev = hm_genl_group_id(&fam, HOPMARK_GENL_MCGRP_EVENTS);
+	cfg = hm_genl_group_id(&fam, HOPMARK_GENL_MCGRP_CONFIG);
 	if (ev < 0 || cfg < 0) {
 		ge_log("hopmark module: multicast groups \"%s\"/\"%s\" not found; module events ignored",
 		       HOPMARK_GENL_MCGRP_EVENTS, HOPMARK_GENL_MCGRP_CONFIG);
-		return;
+		return 0;
 	}
-	if (nl_socket_add_memberships(ge->ev_sk, ev, cfg, 0) < 0) {
+	if (hm_genl_join(&ge->ev, ev)) {
 		ge_log("hopmark module: cannot join its multicast groups");
-		return;
+		return 0;
+	}
+	if (hm_genl_join(&ge->ev, cfg)) {
+		hm_genl_leave(&ge->ev, ev);
+		ge_log("hopmark module: cannot join its multicast groups");
+		return 0;
 	}
 	ge->family_id = id;
 	ge->grp_events = ev;
@@ -517,12 +522,18 @@ static void family_appeared(struct hm_genl_events *ge)
 	       HOPMARK_GENL_NAME, id, HOPMARK_GENL_MCGRP_EVENTS);
 	if (config_dump(ge))
 		ge->resync = true;
+	return 0;
 }
 
 /* The module went away: back to the pinned maps' settings. */
 static void family_gone(struct hm_genl_events *ge)
 {
-	nl_socket_drop_memberships(ge->ev_sk, ge->grp_events, ge->grp_config, 0);
+	/*
+	 * Unregistering the family took every socket out of its groups;
+	 * leave them anyway, so no membership can outlive the family.
+	 */
+	hm_genl_leave(&ge->ev, ge->grp_events);
+	hm_genl_leave(&ge->ev, ge->grp_config);
 	ge->family_id = 0;
 	memset(&ge->cfg, 0, sizeof(ge->cfg));
 	ge_log("hopmark module unloaded: settings from the pinned maps again");
@@ -539,15 +550,17 @@ static void family_gone(struct hm_genl_events *ge)
  * Works without the module: it then waits for the family on nlctrl's
  * "notify" group.
  *
- * Return: the state, or NULL with errno set (no memory, no netlink).
+ * Return: the state, or NULL with errno set (no memory, no generic
+ * netlink, no nlctrl "notify" group).
  */
 struct hm_genl_events *hm_genl_events_new(int epfd, struct hm_ev_src *src,
 					  int (*emit)(void *ctx, const struct hm_postcard *pc),
 					  void *ctx)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = src };
+	struct hm_genl_family ctrl;
 	struct hm_genl_events *ge;
-	int notify, err = ENOMEM;
+	int notify, err;
 
 	ge = calloc(1, sizeof(*ge));
 	if (!ge)
@@ -555,39 +568,31 @@ struct hm_genl_events *hm_genl_events_new(int epfd, struct hm_ev_src *src,
 	ge->epfd = epfd;
 	ge->emit = emit;
 	ge->emit_ctx = ctx;
-	ge->ev_sk = nl_socket_alloc();
-	ge->req_sk = nl_socket_alloc();
-	if (!ge->ev_sk || !ge->req_sk)
+	err = hm_genl_socket(&ge->ev);
+	if (!err)
+		err = hm_genl_socket(&ge->req);
+	if (!err)
+		err = hm_genl_listen(&ge->ev, HM_GENL_RCVBUF);
+	if (err)
 		goto fail;
-	err = EPROTONOSUPPORT;
-	if (genl_connect(ge->ev_sk) < 0 || genl_connect(ge->req_sk) < 0)
+	err = hm_genl_family_get(&ge->req, HM_GENL_CTRL_NAME, &ctrl);
+	if (err)
 		goto fail;
-	nl_socket_disable_seq_check(ge->ev_sk);
-	nl_socket_set_nonblocking(ge->ev_sk);
-	nl_socket_set_buffer_size(ge->ev_sk, HM_GENL_RCVBUF, 0);
-	/*
-	 * A full batch (HOPMARK_BATCH_MAX records of up to three 256-byte
-	 * binary attributes) is larger than libnl's one-page default: read
-	 * whole messages, and peek at the size of any larger one.
-	 */
-	nl_socket_set_msg_buf_size(ge->ev_sk, HM_GENL_MSG_BUF);
-	nl_socket_enable_msg_peek(ge->ev_sk);
-	notify = genl_ctrl_resolve_grp(ge->req_sk, "nlctrl", "notify");
-	if (notify < 0 || nl_socket_add_membership(ge->ev_sk, notify) < 0)
+	notify = hm_genl_group_id(&ctrl, HM_GENL_CTRL_GRP_NOTIFY);
+	err = notify < 0 ? notify : hm_genl_join(&ge->ev, notify);
+	if (err)
 		goto fail;
 	src->kind = HM_EV_GENL;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, nl_socket_get_fd(ge->ev_sk), &ev)) {
-		err = errno;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, hm_genl_fd(&ge->ev), &ev)) {
+		err = -errno;
 		goto fail;
 	}
-	if (genl_ctrl_resolve(ge->req_sk, HOPMARK_GENL_NAME) < 0)
+	if (family_appeared(ge))
 		ge_log("the hopmark kernel module is not loaded: settings from the pinned maps; waiting for the module");
-	else
-		family_appeared(ge);
 	return ge;
 fail:
 	hm_genl_events_free(ge);
-	errno = err;
+	errno = -err;
 	return NULL;
 }
 
@@ -595,7 +600,7 @@ fail:
  * hm_genl_events_run() - handle what the event socket has
  * @ge:	state
  *
- * Reads at most %HM_GENL_MSGS_MAX messages (the socket is level-triggered
+ * Reads at most %HM_GENL_MSGS_MAX datagrams (the socket is level-triggered
  * in epoll, so the rest comes at the next wakeup). A receive buffer
  * overrun (ENOBUFS) loses events, which are counted, and possibly
  * configuration changes: the configuration is dumped again.
@@ -607,16 +612,15 @@ int hm_genl_events_run(struct hm_genl_events *ge)
 	struct dispatch_ctx d = { .ge = ge, .dumping = false };
 	int i, n;
 
-	nl_socket_modify_cb(ge->ev_sk, NL_CB_VALID, NL_CB_CUSTOM, dispatch_cb, &d);
 	for (i = 0; i < HM_GENL_MSGS_MAX; i++) {
-		n = nl_recvmsgs_report(ge->ev_sk, nl_socket_get_cb(ge->ev_sk));
-		if (n == -NLE_NOMEM || n == -NLE_MSG_OVERFLOW) {
-			/* ENOBUFS: the kernel dropped messages for us. */
+		n = hm_genl_recv(&ge->ev, dispatch_cb, &d);
+		if (n == -ENOBUFS) {
+			/* The kernel dropped messages for us. */
 			ge->stats.overruns++;
 			ge->resync = true;
 			continue;
 		}
-		if (n == -NLE_AGAIN || n == 0)
+		if (n == 0)
 			break;
 		if (n < 0) {
 			ge->stats.recv_errors++;
@@ -659,9 +663,7 @@ void hm_genl_events_free(struct hm_genl_events *ge)
 {
 	if (!ge)
 		return;
-	if (ge->ev_sk)
-		nl_socket_free(ge->ev_sk);
-	if (ge->req_sk)
-		nl_socket_free(ge->req_sk);
+	hm_genl_close(&ge->ev);
+	hm_genl_close(&ge->req);
 	free(ge);
 }

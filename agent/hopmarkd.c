@@ -8,7 +8,9 @@
  *     output and the monitor socket, a whole batch per wakeup;
  *   - a timerfd every --qdepth-interval: qdisc backlog into hopmark_qdepth;
  *   - a one-second timerfd: the TAI offset in hopmark_node, the sink's node
- *     ID, and the rate-limited report of records that failed to decode;
+ *     ID, and the rate-limited reports of records that failed to decode,
+ *     of output that could not be written and of records the datapath
+ *     lost because the ring buffer was full;
  *   - the monitor socket and its clients;
  *   - the hopmark kernel module's generic netlink events and configuration
  *     (genl_events.c): one postcard JSON line per event, when the module
@@ -18,6 +20,7 @@
  * See hopmarkd.8 and Documentation/agent.rst.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -43,13 +47,26 @@
 #define HM_BATCH_MAX		4096
 
 /**
- * struct hm_agent_stats - the agent's own counters (final stats line)
- * @records:		records written
+ * struct hm_agent_stats - the agent's own counters, from 0 at every start
+ *			   (the "agent" part of the statistics line)
+ * @records:		ring buffer records written whole to the output (with
+ *			-q: handed to the monitor socket)
+ * @output_lost:	JSON lines (records and postcards) decoded but not
+ *			in the output: a failed or partial write, or no
+ *			memory to format them (socket clients still got the
+ *			ones that were formatted)
+ * @output_lost_reported: @output_lost already reported on stderr
+ * @ring_lost:		records the datapath could not queue because the
+ *			ring buffer was full, while this agent ran (the
+ *			increase of its events_lost counters)
  * @decode_errors:	records hm_record_from_ring() rejected
  * @decode_reported:	@decode_errors already reported on stderr
  * @last_decode_err:	negative errno of the latest rejection
- * @output_errors:	batches the output stream failed to take
+ * @output_errors:	failed writes to the output (each loses a batch, or
+ *			its end), and batches there was no memory for
  * @output_reported:	@output_errors already reported
+ * @last_output_err:	errno of the latest failure (ENOMEM: no memory for a
+ *			batch)
  * @batches:		ring buffer wakeups that produced records
  * @qdepth_polls:	successful qdisc polls
  * @qdepth_errors:	failed qdisc polls
@@ -62,11 +79,15 @@
  */
 struct hm_agent_stats {
 	__u64	records;
+	__u64	output_lost;
+	__u64	output_lost_reported;
+	__u64	ring_lost;
 	__u64	decode_errors;
 	__u64	decode_reported;
 	int	last_decode_err;
 	__u64	output_errors;
 	__u64	output_reported;
+	int	last_output_err;
 	__u64	batches;
 	__u64	qdepth_polls;
 	__u64	qdepth_errors;
@@ -79,6 +100,16 @@ struct hm_agent_stats {
 };
 
 /**
+ * struct hm_lost_entry - one interface's datapath events_lost counter
+ * @ifindex:	key of hopmark_stats
+ * @lost:	HM_CNT_EVENTS_LOST summed over the CPUs
+ */
+struct hm_lost_entry {
+	__u32	ifindex;
+	__u64	lost;
+};
+
+/**
  * struct hm_agent - everything the main loop owns
  * @output_path:	-o FILE, NULL for standard output
  * @socket_path:	monitor socket path
@@ -88,7 +119,15 @@ struct hm_agent_stats {
  * @pint_topology_path:	--pint-topology FILE, NULL for topology-blind
  * @pint_graph:		that file's graph (GML), while the agent runs
  * @pint_topo:		@pint_graph as the PINT decoder's topology
- * @out:		output stream, NULL with -q
+ * @out_fd:		output file descriptor (standard output or -o FILE),
+ *			-1 with -q or --no-records
+ * @out_seekable:	@out_fd is a regular file: a partial line can be cut
+ *			off again with ftruncate(2)
+ * @out_tail:		the unwritten end of a line cut by a failed write
+ *			that could not be taken back (pipe, terminal),
+ *			written before anything else; NULL when none
+ * @out_tail_len:	bytes at @out_tail
+ * @out_tail_record:	the cut line is a ring buffer record (else a postcard)
  * @epfd:		epoll instance
  * @sig_fd:		signalfd
  * @qdepth_tfd:		queue-depth timerfd, -1 when disabled
@@ -106,7 +145,12 @@ struct hm_agent_stats {
  * @batch:		memory stream collecting the JSON lines of one batch
  * @batch_buf:		its buffer
  * @batch_len:		its length
- * @batch_n:		records in the batch
+ * @batch_n:		JSON lines in the batch
+ * @batch_records:	of which ring buffer records; a batch holds the
+ *			lines of one source, the ring buffer or the module
+ * @lost_prev:		events_lost per interface at the last reading
+ *			(hm_ring_lost_check())
+ * @n_lost_prev:	entries in @lost_prev, -1 before the first reading
  * @stop:		a stop signal arrived
  * @stats:		counters
  * @ev_ring:		epoll tags of the fds above
@@ -125,7 +169,11 @@ struct hm_agent {
 	struct gml_graph pint_graph;
 	struct pint_topo pint_topo;
 
-	FILE *out;
+	int out_fd;
+	bool out_seekable;
+	char *out_tail;
+	size_t out_tail_len;
+	bool out_tail_record;
 	int epfd;
 	int sig_fd;
 	int qdepth_tfd;
@@ -144,6 +192,10 @@ struct hm_agent {
 	char *batch_buf;
 	size_t batch_len;
 	unsigned int batch_n;
+	unsigned int batch_records;
+
+	struct hm_lost_entry *lost_prev;
+	int n_lost_prev;
 
 	int stop;
 	struct hm_agent_stats stats;
@@ -290,40 +342,209 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 	return 0;
 }
 
+/* Whether @fd is a regular file, whose end a failed write can be cut off. */
+static bool hm_fd_seekable(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode);
+}
+
 static int hm_output_open(struct hm_agent *a)
 {
-	FILE *f;
+	int fd;
 
-	if (a->quiet || a->no_records) {
-		a->out = NULL;
+	a->out_fd = -1;
+	if (a->quiet || a->no_records)
 		return 0;
-	}
 	if (!a->output_path) {
-		a->out = stdout;
+		fd = STDOUT_FILENO;
+	} else {
+		fd = open(a->output_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return -errno;
+	}
+	a->out_fd = fd;
+	a->out_seekable = hm_fd_seekable(fd);
+	return 0;
+}
+
+/* Count the lines a write took whole, or lost, by their source. */
+static void hm_output_count(struct hm_agent *a, unsigned int written, unsigned int lost,
+			    bool records)
+{
+	if (records)
+		a->stats.records += written;
+	a->stats.output_lost += lost;
+}
+
+/*
+ * write(2) all of @buf, going on after short writes (a signal, a pipe's
+ * room); stop at the first error. Return the bytes written, errno of the
+ * error (0 if none) in *@err.
+ */
+static size_t hm_write_all(int fd, const char *buf, size_t len, int *err)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	*err = 0;
+	while (off < len) {
+		n = write(fd, buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*err = n < 0 ? errno : EIO;
+			break;
+		}
+		off += n;
+	}
+	return off;
+}
+
+/*
+ * The end of a cut line is due first: nothing else may follow its start.
+ * Return 0 once it is written (the line counted), else the errno.
+ */
+static int hm_output_tail(struct hm_agent *a)
+{
+	size_t n;
+	int err;
+
+	if (!a->out_tail)
+		return 0;
+	n = hm_write_all(a->out_fd, a->out_tail, a->out_tail_len, &err);
+	if (err) {
+		memmove(a->out_tail, a->out_tail + n, a->out_tail_len - n);
+		a->out_tail_len -= n;
+		return err;
+	}
+	hm_output_count(a, 1, 0, a->out_tail_record);
+	free(a->out_tail);
+	a->out_tail = NULL;
+	a->out_tail_len = 0;
+	return 0;
+}
+
+/* The output is being closed: a line still cut stays lost. */
+static void hm_output_drop_tail(struct hm_agent *a)
+{
+	if (!a->out_tail || !hm_output_tail(a))
+		return;
+	hm_output_count(a, 0, 1, false);
+	free(a->out_tail);
+	a->out_tail = NULL;
+	a->out_tail_len = 0;
+}
+
+/*
+ * Write a batch of @n whole JSON lines (@records of them ring buffer
+ * records, the others postcards) to the output so that a reader only
+ * ever finds whole lines: after a failed write (ENOSPC, EFBIG past
+ * RLIMIT_FSIZE, EIO) the start of a cut line is cut off again with
+ * ftruncate(2) on a regular file; where that cannot be done (pipe,
+ * terminal) the rest of the line is kept and written first next time.
+ * The lines not written are counted in output_lost.
+ *
+ * Return: 0, or -EPIPE when the reader of a pipe went away.
+ */
+static int hm_output_write(struct hm_agent *a, const char *buf, size_t len,
+			   unsigned int n, unsigned int records)
+{
+	unsigned int whole = 0, cut_later = 0;
+	size_t done = 0, keep = 0;
+	const char *p, *eol;
+	int err;
+
+	err = hm_output_tail(a);
+	if (!err)
+		done = hm_write_all(a->out_fd, buf, len, &err);
+	if (!err) {
+		hm_output_count(a, n, 0, records > 0);
 		return 0;
 	}
-	f = fopen(a->output_path, "ae");
-	if (!f)
-		return -errno;
-	a->out = f;
+	/* Whole lines in the part written, and where the last one ends. */
+	for (p = buf; p < buf + done && (eol = memchr(p, '\n', buf + done - p)); p = eol + 1) {
+		whole++;
+		keep = eol + 1 - buf;
+	}
+	if (done > keep) {
+		off_t end = lseek(a->out_fd, 0, SEEK_CUR);
+		off_t cut = end - (off_t)(done - keep);
+
+		if (!a->out_seekable || end < 0 || ftruncate(a->out_fd, cut) ||
+		    lseek(a->out_fd, cut, SEEK_SET) < 0) {
+			/*
+			 * Cannot take it back: keep the rest of the line for
+			 * the next write, which finishes it (and counts it).
+			 */
+			eol = memchr(buf + done, '\n', len - done);
+			a->out_tail_len = eol + 1 - (buf + done);
+			a->out_tail = malloc(a->out_tail_len);
+			if (a->out_tail) {
+				memcpy(a->out_tail, buf + done, a->out_tail_len);
+				a->out_tail_record = records > 0;
+				cut_later = 1;
+			} else {
+				a->out_tail_len = 0;
+			}
+		}
+	}
+	hm_output_count(a, whole, n - whole - cut_later, records > 0);
+	a->stats.output_errors++;
+	a->stats.last_output_err = err;
+	if (err == EPIPE) {
+		/* Nobody reads the output any more. */
+		hm_log("output closed by its reader (EPIPE), stopping");
+		return -EPIPE;
+	}
 	return 0;
 }
 
 /* SIGHUP: logrotate moved the file away; continue in a new one. */
 static void hm_output_reopen(struct hm_agent *a)
 {
-	FILE *f;
+	int fd;
 
-	if (!a->output_path || !a->out)
+	if (!a->output_path || a->out_fd < 0)
 		return;
-	f = fopen(a->output_path, "ae");
-	if (!f) {
+	fd = open(a->output_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
 		hm_log("SIGHUP: cannot reopen %s: %s; still writing the old file",
 		       a->output_path, strerror(errno));
 		return;
 	}
-	fclose(a->out);
-	a->out = f;
+	hm_output_drop_tail(a);
+	close(a->out_fd);
+	a->out_fd = fd;
+	a->out_seekable = hm_fd_seekable(fd);
+}
+
+/*
+ * Start the next line of the batch: the memory stream is opened on first
+ * use. Return the line's offset in the stream, -1 without memory.
+ */
+static off_t hm_batch_open(struct hm_agent *a)
+{
+	if (!a->batch) {
+		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
+		if (!a->batch)
+			return -1;
+	}
+	return ftello(a->batch);
+}
+
+/*
+ * A line could not be formatted (no memory, mid-line perhaps): cut what
+ * it left off the batch, and count it lost.
+ */
+static void hm_batch_line_failed(struct hm_agent *a, off_t pos)
+{
+	if (a->batch && pos >= 0)
+		fseeko(a->batch, pos, SEEK_SET);
+	a->stats.output_errors++;
+	a->stats.last_output_err = ENOMEM;
+	a->stats.output_lost++;
 }
 
 /* ring_buffer sample callback: one struct hopmark_ioam_record. */
@@ -343,22 +564,12 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 		a->stats.last_decode_err = err;
 		return 0;
 	}
-	if (!a->batch) {
-		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
-		if (!a->batch) {
-			a->stats.output_errors++;
-			return 0;
-		}
-	}
-	pos = ftello(a->batch);
-	if (hm_record_print_json(a->batch, &rec)) {
-		/* Out of memory mid-line: cut the partial line off the batch. */
-		if (pos >= 0)
-			fseeko(a->batch, pos, SEEK_SET);
-		a->stats.output_errors++;
+	pos = hm_batch_open(a);
+	if (pos < 0 || hm_record_print_json(a->batch, &rec)) {
+		hm_batch_line_failed(a, pos);
 		return 0;
 	}
-	a->stats.records++;
+	a->batch_records++;
 	/*
 	 * Bound a batch so a producer as fast as the agent cannot keep it
 	 * from writing: a negative return stops ring_buffer__consume()
@@ -375,25 +586,20 @@ static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 	struct hm_agent *a = ctx;
 	off_t pos;
 
-	if (!a->batch) {
-		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
-		if (!a->batch) {
-			a->stats.output_errors++;
-			return -ENOMEM;
-		}
-	}
-	pos = ftello(a->batch);
-	if (hm_postcard_print_json(a->batch, pc)) {
-		if (pos >= 0)
-			fseeko(a->batch, pos, SEEK_SET);
-		a->stats.output_errors++;
-		return -EIO;
+	pos = hm_batch_open(a);
+	if (pos < 0 || hm_postcard_print_json(a->batch, pc)) {
+		hm_batch_line_failed(a, pos);
+		return pos < 0 ? -ENOMEM : -EIO;
 	}
 	a->batch_n++;
 	return 0;
 }
 
-/* Write one batch of JSON lines to the output and to every client. */
+/*
+ * Write one batch of JSON lines to the output and to every client. The
+ * output gets whole lines only (hm_output_write()); the lines it could
+ * not take are counted, the clients still get them.
+ */
 static int hm_batch_flush(struct hm_agent *a)
 {
 	int ret = 0;
@@ -402,21 +608,16 @@ static int hm_batch_flush(struct hm_agent *a)
 		return 0;
 	if (fclose(a->batch)) {
 		a->stats.output_errors++;
+		a->stats.last_output_err = ENOMEM;
+		a->stats.output_lost += a->batch_n;
 		goto out;
 	}
 	a->stats.batches++;
-	if (a->out && a->batch_len) {
-		if (fwrite(a->batch_buf, 1, a->batch_len, a->out) != a->batch_len ||
-		    fflush(a->out)) {
-			if (errno == EPIPE) {
-				/* Nobody reads standard output any more. */
-				hm_log("output closed by its reader (EPIPE), stopping");
-				ret = -EPIPE;
-			}
-			a->stats.output_errors++;
-			clearerr(a->out);
-		}
-	}
+	if (a->out_fd >= 0 && a->batch_len)
+		ret = hm_output_write(a, a->batch_buf, a->batch_len, a->batch_n,
+				      a->batch_records);
+	else
+		hm_output_count(a, a->batch_n, 0, a->batch_records > 0);
 	if (a->mon && a->batch_len)
 		hm_monitor_send(a->mon, a->batch_buf, a->batch_len);
 out:
@@ -425,6 +626,7 @@ out:
 	a->batch_buf = NULL;
 	a->batch_len = 0;
 	a->batch_n = 0;
+	a->batch_records = 0;
 	return ret;
 }
 
@@ -474,6 +676,120 @@ static void hm_check_max_age(struct hm_agent *a)
 }
 
 /*
+ * Records the sink could not queue (ring buffer full) never reach the
+ * agent; the datapath counts them per interface and CPU in hopmark_stats
+ * (HM_CNT_EVENTS_LOST), from the creation of the maps on. A BPF ring
+ * buffer loses nothing it accepted, so this is all that is lost between
+ * the datapath and the agent. Read every interface's sum over the CPUs
+ * into @out (room for HM_MAX_IFACES, the map's size).
+ * Return the number of entries, or negative errno.
+ */
+static int hm_events_lost_read(struct hm_lost_entry *out)
+{
+	struct hopmark_link_stats *vals;
+	__u32 key, next, *prev = NULL;
+	int fd, ncpu, i, n = 0;
+
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	fd = hm_map_open(HM_MAP_STATS);
+	if (fd < 0)
+		return fd;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (n < HM_MAX_IFACES && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue;	/* interface removed meanwhile */
+		out[n].ifindex = key;
+		out[n].lost = 0;
+		for (i = 0; i < ncpu; i++)
+			out[n].lost += vals[i].cnt[HM_CNT_EVENTS_LOST];
+		n++;
+	}
+	free(vals);
+	close(fd);
+	return n;
+}
+
+/*
+ * The datapath's events_lost summed over interfaces and CPUs: what was
+ * lost since the maps were created, across agent restarts. -1 if the
+ * map cannot be read.
+ */
+static long long hm_events_lost(void)
+{
+	struct hm_lost_entry *cur;
+	long long sum = 0;
+	int i, n;
+
+	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
+	if (!cur)
+		return -1;
+	n = hm_events_lost_read(cur);
+	for (i = 0; i < n; i++)
+		sum += cur[i].lost;
+	free(cur);
+	return n < 0 ? -1 : sum;
+}
+
+/*
+ * Once a second (the tick), and at exit: what the datapath lost since the
+ * last reading, per interface, is added to ring_lost and, with @report,
+ * logged in one line. So a flood of losses gives at most one line a
+ * second, each with the count since the previous line. An interface that
+ * appeared counts from 0; one deleted meanwhile takes its counts with it;
+ * a counter lower than before was reset and lost nothing. The first
+ * reading (at start) is the baseline: what earlier runs saw is not this
+ * run's.
+ */
+static void hm_ring_lost_check(struct hm_agent *a, bool report)
+{
+	struct hm_lost_entry *cur;
+	__u64 delta = 0, total = 0;
+	int i, j, n;
+
+	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
+	if (!cur)
+		return;
+	n = hm_events_lost_read(cur);
+	if (n < 0) {
+		free(cur);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		__u64 prev = 0;
+
+		total += cur[i].lost;
+		if (a->n_lost_prev < 0)
+			continue;
+		for (j = 0; j < a->n_lost_prev; j++) {
+			if (a->lost_prev[j].ifindex == cur[i].ifindex) {
+				prev = a->lost_prev[j].lost;
+				break;
+			}
+		}
+		if (cur[i].lost > prev)
+			delta += cur[i].lost - prev;
+	}
+	free(a->lost_prev);
+	a->lost_prev = cur;
+	a->n_lost_prev = n;
+	if (!delta)
+		return;
+	a->stats.ring_lost += delta;
+	if (report)
+		hm_log("%llu record(s) lost in the last second: ring buffer %s full (datapath counter events_lost); %llu lost while this agent ran, %llu since the datapath was loaded",
+		       (unsigned long long)delta, HM_MAP_EVENTS,
+		       (unsigned long long)a->stats.ring_lost, (unsigned long long)total);
+}
+
+/*
  * Once a second: TAI offset, sink node ID, the settings of deleted
  * interfaces, rate-limited error reports.
  */
@@ -512,11 +828,15 @@ static void hm_tick(struct hm_agent *a)
 	}
 	n = a->stats.output_errors - a->stats.output_reported;
 	if (n) {
-		hm_log("%llu output write(s) failed in the last second, %llu in all",
-		       (unsigned long long)n,
-		       (unsigned long long)a->stats.output_errors);
+		hm_log("%llu output write(s) failed in the last second (last: %s): %llu JSON line(s) not written, %llu in all",
+		       (unsigned long long)n, strerror(a->stats.last_output_err),
+		       (unsigned long long)(a->stats.output_lost - a->stats.output_lost_reported),
+		       (unsigned long long)a->stats.output_lost);
 		a->stats.output_reported = a->stats.output_errors;
+		a->stats.output_lost_reported = a->stats.output_lost;
 	}
+	if (!a->no_records)
+		hm_ring_lost_check(a, true);
 	n = a->stats.qdepth_errors - a->stats.qdepth_reported;
 	if (n) {
 		hm_log("%llu qdisc poll(s) failed in the last second (last: %s), %llu in all",
@@ -527,48 +847,19 @@ static void hm_tick(struct hm_agent *a)
 }
 
 /*
- * Records the sink could not queue (ring buffer full) never reach the
- * agent; the datapath counts them per interface and CPU in hopmark_stats.
- * Return their sum, or -1 if the map cannot be read.
+ * The statistics line (hopmarkd.8, STATISTICS): "<what>: " then parts
+ * "<source> (<scope>): key value ..." joined by "; ". The agent's and the
+ * module side's counters start at 0 with every run; the datapath's live in
+ * the pinned maps and add up across agent restarts until the maps are
+ * removed: their labels say which is which.
  */
-static long long hm_events_lost(void)
-{
-	struct hopmark_link_stats *vals;
-	__u32 key, next, *prev = NULL;
-	long long sum = 0;
-	int fd, ncpu, i;
-
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu <= 0)
-		return -1;
-	fd = hm_map_open(HM_MAP_STATS);
-	if (fd < 0)
-		return -1;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals) {
-		close(fd);
-		return -1;
-	}
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;	/* interface removed meanwhile */
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i].cnt[HM_CNT_EVENTS_LOST];
-	}
-	free(vals);
-	close(fd);
-	return sum;
-}
-
 static void hm_print_stats(const struct hm_agent *a, const char *what)
 {
 	const struct hm_monitor_stats *ms = a->mon ? hm_monitor_stats(a->mon) : NULL;
 	const struct hm_genl_stats *gs = a->ge ? hm_genl_events_stats(a->ge) : NULL;
 
 	if (gs)
-		fprintf(stderr, HOPMARKD_NAME ": %s: module postcards %llu event_messages %llu"
+		fprintf(stderr, HOPMARKD_NAME ": %s: module (this run): postcards %llu event_messages %llu"
 			" bad_records %llu filtered %llu overruns %llu config_changes %llu"
 			" config_dumps %llu module %s\n", what,
 			(unsigned long long)gs->postcards, (unsigned long long)gs->messages,
@@ -577,12 +868,14 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 			(unsigned long long)gs->dumps,
 			hm_genl_events_cfg(a->ge) ? "loaded" : "absent");
 
-	fprintf(stderr, HOPMARKD_NAME ": %s: records %llu events_lost %lld decode_errors %llu"
-		" output_errors %llu qdepth_polls %llu qdepth_errors %llu tai_updates %llu"
-		" ifaces_pruned %llu clients_accepted %llu clients_connected %u clients_dropped_slow %llu"
-		" clients_refused %llu\n", what,
+	fprintf(stderr, HOPMARKD_NAME ": %s: agent (this run): records %llu output_lost %llu"
+		" ring_lost %llu decode_errors %llu output_errors %llu qdepth_polls %llu"
+		" qdepth_errors %llu tai_updates %llu ifaces_pruned %llu clients_accepted %llu"
+		" clients_connected %u clients_dropped_slow %llu clients_refused %llu;"
+		" datapath (since load): events_lost %lld\n", what,
 		(unsigned long long)a->stats.records,
-		a->no_records ? 0LL : hm_events_lost(),
+		(unsigned long long)a->stats.output_lost,
+		(unsigned long long)a->stats.ring_lost,
 		(unsigned long long)a->stats.decode_errors,
 		(unsigned long long)a->stats.output_errors,
 		(unsigned long long)a->stats.qdepth_polls,
@@ -592,7 +885,8 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		(unsigned long long)(ms ? ms->accepted : 0),
 		ms ? ms->connected : 0,
 		(unsigned long long)(ms ? ms->dropped_slow : 0),
-		(unsigned long long)(ms ? ms->refused : 0));
+		(unsigned long long)(ms ? ms->refused : 0),
+		hm_events_lost());
 }
 
 static int hm_on_signal(struct hm_agent *a)
@@ -655,6 +949,12 @@ static int hm_setup_signals(struct hm_agent *a)
 	sigset_t mask;
 
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A file size limit (RLIMIT_FSIZE, systemd's LimitFSIZE=) must fail
+	 * the write with EFBIG, which is counted and cut back to whole lines,
+	 * not kill the agent.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -756,6 +1056,8 @@ static int hm_setup(struct hm_agent *a)
 	a->events_fd = hm_open_map(HM_MAP_EVENTS);
 	if (a->events_fd < 0)
 		return a->events_fd;
+	/* Losses before this run are the datapath's history, not this run's. */
+	hm_ring_lost_check(a, false);
 	a->rb = ring_buffer__new(a->events_fd, hm_on_record, a, NULL);
 	if (!a->rb) {
 		err = -errno;
@@ -786,10 +1088,12 @@ static void hm_teardown(struct hm_agent *a)
 	hm_monitor_free(a->mon);
 	ring_buffer__free(a->rb);
 	hm_qdisc_poll_free(a->qp);
-	if (a->out && a->out != stdout)
-		fclose(a->out);
-	else if (a->out)
-		fflush(a->out);
+	if (a->out_fd >= 0) {
+		hm_output_drop_tail(a);
+		if (a->out_fd != STDOUT_FILENO)
+			close(a->out_fd);
+	}
+	free(a->lost_prev);
 	if (a->events_fd >= 0)
 		close(a->events_fd);
 	if (a->qdepth_fd >= 0)
@@ -883,7 +1187,8 @@ int main(int argc, char **argv)
 {
 	struct hm_agent a = {
 		.epfd = -1, .sig_fd = -1, .qdepth_tfd = -1, .tick_tfd = -1,
-		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1,
+		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1, .out_fd = -1,
+		.n_lost_prev = -1,
 	};
 	int err;
 
@@ -911,6 +1216,9 @@ int main(int argc, char **argv)
 		       a.output_path ? a.output_path : "records to stdout",
 		       qd, a.mon ? ", socket " : "", a.mon ? a.socket_path : "");
 		err = hm_run(&a);
+		/* The last second's losses, logged and in the counters. */
+		if (!a.no_records)
+			hm_ring_lost_check(&a, true);
 		hm_print_stats(&a, err ? "failed" : "exiting");
 	}
 	hm_pint_agent_stop();

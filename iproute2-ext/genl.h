@@ -1,59 +1,24 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * genl.h - the hopmark command's side of the "hopmark" generic netlink
- * family (lib/common/hopmark_genl.h), over libmnl: family resolution,
- * request/ack and dump with the kernel's extended ack messages, and the
- * error reporting every module-backed object (ioam incremental, e2e, dex,
- * srh, module, export) shares.
+ * family (lib/common/hopmark_genl.h). The client itself (socket, family
+ * resolution, request/ack and dump with the kernel's extended ack
+ * messages, attribute parsing) is libhopmark's, lib/common/genl.h; here
+ * are what the command adds: connecting with a message the user can act
+ * on, the error reporting every module-backed object (ioam incremental,
+ * e2e, dex, srh, module, export) shares, and the objects' functions.
  */
 #ifndef __HOPMARK_GENL_CLI_H
 #define __HOPMARK_GENL_CLI_H
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include <libmnl/libmnl.h>
 
-#include "common/hopmark_genl.h"
+#include "common/genl.h"
 
-/**
- * struct hm_genl - an open generic netlink socket bound to the family
- * @nl:		libmnl socket (NETLINK_GENERIC), extended acks enabled
- * @family_id:	the family's id in this kernel (CTRL_CMD_GETFAMILY)
- * @version:	the family's version as the module registered it
- * @maxattr:	highest attribute the module accepts
- * @seq:	sequence number of the last request
- * @portid:	our netlink port id
- * @ext_msg:	the extended ack message of the last failed request ("" if
- *		the kernel sent none)
- * @ext_attr:	attribute type the kernel pointed at with NLMSGERR_ATTR_OFFS
- *		or NLMSGERR_ATTR_MISS_TYPE, 0 if none
- * @ext_missing: @ext_attr is an attribute the request lacked
- */
-struct hm_genl {
-	struct mnl_socket *nl;
-	__u16	family_id;
-	__u32	version;
-	__u32	maxattr;
-	__u32	seq;
-	__u32	portid;
-	char	ext_msg[256];
-	__u16	ext_attr;
-	bool	ext_missing;
-};
-
-/* Room for one request; replies are read in MNL_SOCKET_BUFFER_SIZE pieces. */
-#define HM_GENL_BUF	8192
-
-int hm_genl_open(struct hm_genl *g);
-void hm_genl_close(struct hm_genl *g);
-struct nlmsghdr *hm_genl_msg(struct hm_genl *g, void *buf, __u8 cmd, __u16 flags);
-int hm_genl_talk(struct hm_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+int hm_genl_connect(struct hm_genl *g);
 int hm_genl_errf(struct hm_genl *g, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int hm_genl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
-		  unsigned int max);
-int hm_genl_connect(struct hm_genl *g);
-const char *hm_genl_attr_name(__u16 type);
 
 /**
  * struct hm_if_state - one interface as the module knows it (IF_SET/IF_GET)

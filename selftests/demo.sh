@@ -153,21 +153,27 @@ MON_N=$(grep -Eo '^ *[0-9]+ records' "$OUT/all.txt" | tail -n 1 | tr -dc 0-9)
 	say "(the summary covers ${MON_N:-0} of the $N_JSON records: see the errors above)"
 say "hopmarkd's exit line (B):"
 # One "key value" pair after the other, never split between key and value.
+# Parts "SOURCE (SCOPE): key value ..." joined by "; " (hopmarkd.8).
 grep -h "exiting" "$OUT/b.json.log" | awk '{
 	sub(/^.*exiting: */, "")
-	line = ""
-	if ($1 == "module") { line = "module:"; $1 = ""; $0 = $0 }
-	for (i = 1; i < NF; i += 2) {
-		pair = $i " " $(i + 1)
-		if (line != "" && length(line) + 2 + length(pair) > 70) {
-			print line
-			line = pair
-		} else {
-			line = line == "" ? pair : line "  " pair
+	np = split($0, parts, "; ")
+	for (p = 1; p <= np; p++) {
+		line = parts[p]
+		sub(/: .*/, ":", line)
+		kv = parts[p]
+		sub(/^[^:]*: /, "", kv)
+		nw = split(kv, w, " ")
+		for (i = 1; i < nw; i += 2) {
+			pair = w[i] " " w[i + 1]
+			if (length(line) + 2 + length(pair) > 70) {
+				print line
+				line = pair
+			} else {
+				line = line "  " pair
+			}
 		}
-	}
-	if (line != "")
 		print line
+	}
 }' | sed 's/^/     /'
 say "B's counters (decap_ok: traced packets B received; events_lost: records"
 say "dropped because the ring buffer was full while hopmarkd was busy):"

@@ -2,8 +2,9 @@
 #
 # lib/common/: what every part of libhopmark and every program shares:
 # the pinned maps and their names (hopmark_maps.h, bpf_pin.c), the kernel
-# module's generic netlink family (hopmark_genl.h), run-time paths and tc
-# handles (hopmark_run.h), loading and attaching the BPF programs per role
+# module's generic netlink family (hopmark_genl.h) and the client of it
+# every program uses (genl.c, libmnl), run-time paths and tc handles
+# (hopmark_run.h), loading and attaching the BPF programs per role
 # (bpf_attach.c), time formatting, byte order and Ethernet.
 
 HM_LIB_SRCS	+= $(wildcard lib/common/*.c)

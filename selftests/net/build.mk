@@ -18,7 +18,8 @@ NET_TESTS := \
 	selftests/net/test_cli_json_errors.sh \
 	selftests/net/test_cli_docs.sh \
 	selftests/net/test_non_ether.sh \
-	selftests/net/test_pint.sh
+	selftests/net/test_pint.sh \
+	selftests/net/test_agent_output.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 

@@ -18,7 +18,9 @@
 #      events become JSON lines of B's hopmarkd with B's node ID, the
 #      right Flow ID and increasing Sequence Numbers; `hopmark export set
 #      fields ...` under the running agent leaves the deselected fields out
-#      of the next postcards and keeps the others.
+#      of the next postcards and keeps the others. A receive buffer
+#      overrun while the agent is stopped is counted, the configuration
+#      dumped again, and postcards flow on.
 # TAP on stdout; exit 0 pass, 1 fail, 4 skip.
 #
 # Environment: HM_KO (module path, default build/kernel/hopmark.ko).
@@ -404,6 +406,49 @@ if [ -x /usr/bin/python3 ] && [ -f "$PKT" ]; then
 		hm_not_ok "oflag_postcards" "no O-flag postcard from B's agent" "$(tail -5 "$work/b.log")" \
 			"$(B $HM -j module counters 2>&1)"
 	fi
+
+	# The agent's receive buffer overflows while it is stopped: it counts
+	# the overrun, dumps the configuration again (changes may have been
+	# lost with the events) and goes on receiving postcards.
+	B $HM export set batch 1 >/dev/null
+	B $HM module namespace set 123 rate 0 >/dev/null
+	wait_for "$work/b.log" 'config: export rate 0 events/s, batch 1, flush 20 ms' 10
+	dumps0=$(grep -c 'config: from the hopmark module' "$work/b.log")
+	timeout 200 nsenter --net=/run/netns/hmu-b /usr/bin/python3 "$PKT" recv 9998 \
+		--count 2003 --timeout 180 >"$work/recv2.out" &
+	recv2=$!
+	pids="$pids $recv2"
+	wait_for "$work/recv2.out" READY 50
+	kill -STOP "$agent_pid"
+	A /usr/bin/python3 "$PKT" send 2001:db8:77::2 9998 --count 2000 --sport 40006 >/dev/null
+	kill -CONT "$agent_pid"
+	i=0
+	while [ $i -lt 150 ] &&
+	      [ "$(grep -c 'config: from the hopmark module' "$work/b.log")" -le "$dumps0" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	hm_check "overrun_config_dumped_again" $((dumps0 + 1)) \
+		"$(grep -c 'config: from the hopmark module' "$work/b.log")"
+	: >"$work/b.jsonl"
+	A /usr/bin/python3 "$PKT" send 2001:db8:77::2 9998 --count 3 --sport 40007 >/dev/null
+	if wait_for "$work/b.jsonl" '"sport":40007' 10; then
+		sleep 0.5
+		hm_check "overrun_postcards_flow_again" 3 \
+			"$(jq -c 'select(.postcard == "dex" and .packet.sport == 40007)' "$work/b.jsonl" | grep -c .)"
+	else
+		hm_not_ok "overrun_postcards_flow_again" "no postcard after the overrun" \
+			"$(tail -5 "$work/b.log")"
+	fi
+	kill -USR1 "$agent_pid"
+	if wait_for "$work/b.log" 'stats: .*overruns [1-9][0-9]* ' 10; then
+		hm_ok "overrun_counted"
+		grep 'stats: .*overruns' "$work/b.log" | sed 's/^/# /'
+	else
+		hm_not_ok "overrun_counted" "$(grep 'stats:' "$work/b.log")"
+	fi
+	B $HM export set batch 8 >/dev/null
+	kill "$recv2" 2>/dev/null
 else
 	hm_ok "postcards # SKIP no /usr/bin/python3 or $PKT"
 fi
