@@ -19,7 +19,6 @@
  */
 #include "hopmark_dp.h"
 
-
 /**
  * hm_e2e_encap() - the encapsulating node inserts an E2E option
  * @pkt: packet context (POST_ROUTING hook, @pkt->out_if configured)
@@ -34,7 +33,10 @@
  */
 void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
+	/* 20: hm_ioam6_e2e_data_len() of every defined E2E-Type bit */
 	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN + 20];
+	struct hm_ioam6_e2e_hdr *e2e;
+	struct hm_ioam6_opt_hdr *oh;
 	struct hm_ioam_opt found;
 	u16 ns_id, e2e_type;
 	unsigned int len;
@@ -55,13 +57,15 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		return;
 	}
 	if (e2e_type & (HM_IOAM_E2E_SEQ64 | HM_IOAM_E2E_SEQ32))
-		seq = hm_flow_next_seq(pkt, HM_SEQ_E2E, hm_flow_id(skb));
+		seq = hm_flow_next_seq(pkt->flows, HM_SEQ_E2E, hm_flow_id(skb));
 
-	tlv[0] = HM_IPV6_TLV_IOAM;
-	tlv[2] = 0;
-	tlv[3] = HM_IOAM_OPT_E2E;
-	put_unaligned_be16(ns_id, tlv + 4);
-	put_unaligned_be16(e2e_type, tlv + 6);
+	oh = (struct hm_ioam6_opt_hdr *)tlv;
+	oh->opt_type = HM_IPV6_TLV_IOAM;
+	oh->reserved = 0;
+	oh->ioam_type = HM_IOAM_OPT_E2E;
+	e2e = (struct hm_ioam6_e2e_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
+	e2e->namespace_id = cpu_to_be16(ns_id);
+	e2e->e2e_type = cpu_to_be16(e2e_type);
 	len = HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN;
 	if (e2e_type & HM_IOAM_E2E_SEQ64) {
 		put_unaligned_be64(seq, tlv + len);
@@ -82,9 +86,9 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		put_unaligned_be32(rem / NSEC_PER_USEC, tlv + len);
 		len += 4;
 	}
-	tlv[1] = len - 2;
+	oh->opt_len = len - HM_IPV6_TLV_HDR_LEN;
 
-	err = hm_hbh_add_option(pkt, skb, tlv, len);
+	err = hm_hbh_add_option(skb, tlv, len);
 	if (!err)
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_E2E_ENCAP);
 	else if (err == -EMSGSIZE)
@@ -110,6 +114,7 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
  */
 void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
+	const struct hm_ioam6_e2e_hdr *e2e;
 	struct hm_event ev = {};
 	struct hm_ioam_opt opt;
 	unsigned int off;
@@ -129,8 +134,9 @@ void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
-	ns_id = get_unaligned_be16(p + 4);
-	e2e_type = get_unaligned_be16(p + 6);
+	e2e = (const struct hm_ioam6_e2e_hdr *)(p + HM_IOAM_OPT_HDR_LEN);
+	ns_id = get_unaligned_be16(&e2e->namespace_id);
+	e2e_type = get_unaligned_be16(&e2e->e2e_type);
 	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;

@@ -155,7 +155,8 @@ unsigned int hm_ioam6_fill_node_data(const struct hm_pkt *pkt,
  */
 static int hm_incr_set_overflow(struct sk_buff *skb, const struct hm_ioam_opt *opt)
 {
-	unsigned int off = opt->off + HM_IOAM_OPT_HDR_LEN + 2;
+	unsigned int off = opt->off + HM_IOAM_OPT_HDR_LEN +
+			   offsetof(struct hm_ioam6_trace_hdr, nodelen_flags);
 	u8 old, new;
 
 	if (hm_skb_make_writable(skb, off + 1))
@@ -189,8 +190,8 @@ static struct hm_ioam6_trace_hdr *hm_incr_check(struct sk_buff *skb,
 		return NULL;
 	trace = (struct hm_ioam6_trace_hdr *)(skb->data + opt->off +
 					      HM_IOAM_OPT_HDR_LEN);
-	tt = get_unaligned_be24(trace->trace_type);
-	if (trace->nodelen_flags >> 3 != hm_ioam6_trace_nodelen(tt))
+	tt = hm_ioam6_trace_get_type(trace);
+	if (hm_ioam6_trace_nodelen_of(trace) != hm_ioam6_trace_nodelen(tt))
 		return NULL;
 	return trace;
 }
@@ -212,7 +213,7 @@ static struct hm_ioam6_trace_hdr *hm_incr_check(struct sk_buff *skb,
 void hm_incr_transit(struct hm_pkt *pkt, struct sk_buff *skb,
 		     const struct hm_ioam_opt *opt)
 {
-	u8 data[HOPMARK_REC_NODE_DATA_MAX];
+	u8 data[HM_IOAM_NODE_DATA_MAX];
 	struct hm_ioam6_trace_hdr *trace;
 	unsigned int need, off, remlen;
 	struct hm_ns *ns;
@@ -230,15 +231,15 @@ void hm_incr_transit(struct hm_pkt *pkt, struct sk_buff *skb,
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;
 	}
-	if (trace->nodelen_flags & HM_IOAM_TRACE_F_OVERFLOW) {
+	if (hm_ioam6_trace_overflow(trace)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_INCR_OVERFLOW_SEEN);
 		return;
 	}
-	tt = get_unaligned_be24(trace->trace_type);
+	tt = hm_ioam6_trace_get_type(trace);
 	need = hm_ioam6_node_data_len(tt);
 	if (!need)
 		return;
-	remlen = trace->remlen & 0x7f;
+	remlen = hm_ioam6_trace_remlen_of(trace);
 	if (remlen * 4 < need) {
 		if (hm_incr_set_overflow(skb, opt))
 			hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_ERROR);
@@ -266,9 +267,10 @@ void hm_incr_transit(struct hm_pkt *pkt, struct sk_buff *skb,
 		return;
 	}
 	/* The option did not move: decrement RemainingLen in place. */
-	off = opt->off + HM_IOAM_OPT_HDR_LEN + 3;
+	off = opt->off + HM_IOAM_OPT_HDR_LEN + offsetof(struct hm_ioam6_trace_hdr, remlen);
 	old = skb->data[off];
-	new = (old & 0x80) | ((remlen - need / 4) & 0x7f);
+	new = (old & ~HM_IOAM_TRACE_REMLEN_MASK) |
+	      ((remlen - need / 4) & HM_IOAM_TRACE_REMLEN_MASK);
 	skb->data[off] = new;
 	hm_rcsum_replace(skb, off, &old, &new, 1);
 	hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_INCR_INSERTED);
@@ -302,7 +304,7 @@ void hm_incr_sink(struct hm_pkt *pkt, struct sk_buff *skb,
 	ev.flags = HM_EV_F_NS | HM_EV_F_TRACE_TYPE;
 	ev.ifindex = pkt->in->ifindex;
 	ev.ns_id = be16_to_cpu(trace->namespace_id);
-	ev.trace_type = get_unaligned_be24(trace->trace_type);
+	ev.trace_type = hm_ioam6_trace_get_type(trace);
 	ev.tstamp_ns = pkt->now_ns;
 	ev.option = skb->data + opt->off;
 	ev.option_len = opt->len;
@@ -325,9 +327,10 @@ void hm_incr_sink(struct hm_pkt *pkt, struct sk_buff *skb,
  */
 void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
-	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_TRACE_HDR_LEN + HOPMARK_REC_NODE_DATA_MAX];
+	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_TRACE_HDR_LEN + HM_IOAM_NODE_DATA_MAX];
 	struct hm_ioam6_trace_hdr *trace;
 	unsigned int len, need, remlen;
+	struct hm_ioam6_opt_hdr *oh;
 	struct hm_ioam_opt found;
 	struct hm_ns *ns;
 	u16 ns_id;
@@ -336,7 +339,7 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 
 	ns_id = READ_ONCE(pkt->out_if->encap_ns);
 	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_IOAM_TT_MASK;
-	remlen = READ_ONCE(pkt->out_if->encap_remlen) & 0x7f;
+	remlen = READ_ONCE(pkt->out_if->encap_remlen) & HM_IOAM_TRACE_REMLEN_MASK;
 	ns = hm_ns_lookup_rcu(pkt->hn, ns_id);
 	if (!ns) {
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
@@ -350,13 +353,14 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		return;
 	}
 
-	tlv[0] = HM_IPV6_TLV_IOAM;
-	tlv[2] = 0;
-	tlv[3] = HM_IOAM_OPT_INCREMENTAL_TRACE;
+	oh = (struct hm_ioam6_opt_hdr *)tlv;
+	oh->opt_type = HM_IPV6_TLV_IOAM;
+	oh->reserved = 0;
+	oh->ioam_type = HM_IOAM_OPT_INCREMENTAL_TRACE;
 	trace = (struct hm_ioam6_trace_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
 	trace->namespace_id = cpu_to_be16(ns_id);
 	trace->nodelen_flags = hm_ioam6_trace_nodelen(tt) << 3;
-	put_unaligned_be24(tt, trace->trace_type);
+	hm_ioam6_trace_set_type(trace, tt);
 	trace->reserved = 0;
 	len = HM_IOAM_OPT_HDR_LEN + HM_IOAM_TRACE_HDR_LEN;
 	need = hm_ioam6_node_data_len(tt);
@@ -367,9 +371,9 @@ void hm_incr_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 		trace->nodelen_flags |= HM_IOAM_TRACE_F_OVERFLOW;
 	}
 	trace->remlen = remlen;
-	tlv[1] = len - 2;
+	oh->opt_len = len - HM_IPV6_TLV_HDR_LEN;
 
-	err = hm_hbh_add_option(pkt, skb, tlv, len);
+	err = hm_hbh_add_option(skb, tlv, len);
 	if (!err)
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_INCR_ENCAP);
 	else if (err == -EMSGSIZE)
