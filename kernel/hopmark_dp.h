@@ -12,7 +12,9 @@
  *			§4.4, Option-Type 1), ioam6_e2e.c (IOAM Edge-to-Edge,
  *			RFC 9197 §4.6, Option-Type 3), ioam6_dex.c (IOAM
  *			Direct Export, RFC 9326, Option-Type 4), srh_oflag.c
- *			(SRv6 SRH O-flag, RFC 8754 §2, RFC 9259 §2)
+ *			(SRv6 SRH O-flag, RFC 8754 §2, RFC 9259 §2), and
+ *			ioam6_encap.c, what the IOAM handlers share (node
+ *			data, the encapsulating node's steps)
  *   helpers		ipv6_hbh.h (the Hop-by-Hop header walk and rewrite,
  *			MTU) and hopmark_flow.h (Flow IDs, Sequence Numbers)
  *
@@ -59,11 +61,38 @@ struct hm_pkt {
 	u8 hop_limit;
 };
 
-/* ioam6_incremental.c */
+/**
+ * struct hm_encap - an encapsulating node's settings for one packet
+ * @ns:		the IOAM-Namespace, configured (hm_encap_begin() found it)
+ * @ns_id:	its ID, host order (HOPMARK_ATTR_IF_ENCAP_NS)
+ * @trace_type:	IOAM-Trace-Type, host order, 24 bits
+ * @remlen:	RemainingLen of a new Incremental Trace, 4-octet words
+ * @e2e_type:	IOAM-E2E-Type, host order, bits 0-3 only
+ *
+ * One snapshot of the egress interface's HOPMARK_ATTR_IF_ENCAP_* settings,
+ * so a packet is built from one consistent configuration even while
+ * HOPMARK_CMD_IF_SET changes it.
+ */
+struct hm_encap {
+	struct hm_ns *ns;
+	u16 ns_id;
+	u32 trace_type;
+	u8 remlen;
+	u16 e2e_type;
+};
+
+/* ioam6_encap.c: shared by the IOAM option handlers */
 unsigned int hm_ioam6_fill_node_data(const struct hm_pkt *pkt,
 				     const struct sk_buff *skb,
 				     const struct hm_ns *ns, u32 trace_type,
 				     u8 *buf);
+bool hm_encap_link_scope(struct sk_buff *skb);
+bool hm_encap_begin(struct hm_pkt *pkt, struct sk_buff *skb, u8 ioam_type,
+		    struct hm_encap *enc, u8 *tlv);
+void hm_encap_insert(struct hm_pkt *pkt, struct sk_buff *skb, u8 *tlv,
+		     unsigned int len, int cnt_inserted);
+
+/* ioam6_incremental.c */
 void hm_incr_transit(struct hm_pkt *pkt, struct sk_buff *skb,
 		     const struct hm_ioam_opt *opt);
 void hm_incr_sink(struct hm_pkt *pkt, struct sk_buff *skb,

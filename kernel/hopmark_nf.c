@@ -62,35 +62,6 @@ static bool hm_is_fragment(struct sk_buff *skb)
 }
 
 /**
- * hm_is_link_scope() - whether the packet belongs to its link only
- * @skb: the packet, IPv6 header linear at skb->data (hm_pkt_init())
- *
- * Multicast or link-local destination (MLD, router discovery), link-local
- * or unspecified source (RFC 4291 §2.5.6: never forwarded; DAD), and
- * Neighbor Discovery (ICMPv6 types 133-137, RFC 4861 §4, e.g. a unicast
- * NUD probe to a global address from a link-local one) are not part of
- * the IOAM domain's routed traffic.
- *
- * Return: true when the packet is never encapsulated.
- */
-static bool hm_is_link_scope(struct sk_buff *skb)
-{
-	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
-	int dt = ipv6_addr_type(&ip6->daddr);
-	int st = ipv6_addr_type(&ip6->saddr);
-	const u8 *type;
-	u8 _type;
-
-	if ((dt | st) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LINKLOCAL) ||
-	    st == IPV6_ADDR_ANY)
-		return true;
-	if (ip6->nexthdr != HM_IPPROTO_ICMPV6)
-		return false;
-	type = skb_header_pointer(skb, HM_IPV6_HDR_LEN, sizeof(_type), &_type);
-	return type && *type >= HM_ICMPV6_ND_FIRST && *type <= HM_ICMPV6_ND_LAST;
-}
-
-/**
  * hm_pkt_init() - fill the packet context of a hook
  * @pkt: context to fill
  * @skb: the packet
@@ -256,7 +227,7 @@ static unsigned int hm_nf_local_in(void *priv, struct sk_buff *skb,
  * @skb: the packet, routed
  * @state: hook state (out: egress device)
  *
- * Link-scope packets (hm_is_link_scope(): neighbour discovery, MLD,
+ * Link-scope packets (hm_encap_link_scope(): neighbour discovery, MLD,
  * link-local addresses) are never encapsulated: the IOAM domain is routed
  * unicast traffic. That and the fragment check are made once per packet,
  * before the option handlers, so a fragment is counted once.
@@ -278,7 +249,7 @@ static unsigned int hm_nf_post_routing(void *priv, struct sk_buff *skb,
 				HOPMARK_IF_F_INCREMENTAL_ENCAP);
 	if (!f || !hm_pkt_init(&pkt, skb, state))
 		return NF_ACCEPT;
-	if (hm_is_link_scope(skb))
+	if (hm_encap_link_scope(skb))
 		return NF_ACCEPT;
 	if (hm_is_fragment(skb)) {
 		hm_count(hn, hif, HOPMARK_CNT_FRAGMENT);

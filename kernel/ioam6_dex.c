@@ -91,61 +91,32 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
  * @skb: the packet
  *
  * IOAM-Namespace and Trace-Type of the egress interface
- * (HOPMARK_ATTR_IF_ENCAP_NS, _TRACE_TYPE), Flags 0, Extension-Flags Flow
- * ID and Sequence Number: the Flow ID is hm_flow_id() of the packet, the
- * Sequence Number counts the flow's packets from 0. A packet that already
- * carries a DEX option of the namespace is left alone. Counted:
- * _DEX_ENCAP, _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED,
- * _ERROR.
+ * (HOPMARK_ATTR_IF_ENCAP_NS, _TRACE_TYPE), after hm_encap_begin(); Flags 0,
+ * Extension-Flags Flow ID and Sequence Number: the Flow ID is hm_flow_id()
+ * of the packet, the Sequence Number counts the flow's packets from 0.
+ * Counted by hm_encap_begin() and hm_encap_insert(): _DEX_ENCAP,
+ * _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED, _ERROR.
  */
 void hm_dex_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
 	/* + 8: the optional fields Flow ID and Sequence Number */
 	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN + 8];
 	u8 *opt_data = tlv + HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN;
-	struct hm_ioam6_opt_hdr *oh = (struct hm_ioam6_opt_hdr *)tlv;
 	struct hm_ioam6_dex_hdr *dex;
-	struct hm_ioam_opt found;
-	u32 tt, flow_id;
-	u16 ns_id;
-	int err;
+	struct hm_encap enc;
+	u32 flow_id;
 
-	ns_id = READ_ONCE(pkt->out_if->encap_ns);
-	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_IOAM_TT_MASK;
-	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
+	if (!hm_encap_begin(pkt, skb, HM_IOAM_OPT_DEX, &enc, tlv))
 		return;
-	}
-	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_DEX, ns_id, &found);
-	if (!err)
-		return;
-	if (err == -EBADMSG) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-		return;
-	}
 	flow_id = hm_flow_id(skb);
 
-	oh->opt_type = HM_IPV6_TLV_IOAM;
-	oh->opt_len = sizeof(tlv) - HM_IPV6_TLV_HDR_LEN;
-	oh->reserved = 0;
-	oh->ioam_type = HM_IOAM_OPT_DEX;
 	dex = (struct hm_ioam6_dex_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
-	dex->namespace_id = cpu_to_be16(ns_id);
 	dex->flags = 0;
 	dex->ext_flags = HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ;
-	put_unaligned_be24(tt, dex->trace_type);
+	put_unaligned_be24(enc.trace_type, dex->trace_type);
 	dex->reserved = 0;
 	put_unaligned_be32(flow_id, opt_data);
 	put_unaligned_be32(hm_flow_next_seq(pkt->flows, HM_SEQ_DEX, flow_id),
 			   opt_data + 4);
-
-	err = hm_hbh_add_option(skb, tlv, sizeof(tlv));
-	if (!err)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_DEX_ENCAP);
-	else if (err == -EMSGSIZE)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MTU);
-	else if (err == -EBADMSG)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-	else
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_ERROR);
+	hm_encap_insert(pkt, skb, tlv, sizeof(tlv), HOPMARK_CNT_DEX_ENCAP);
 }
