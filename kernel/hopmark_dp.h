@@ -65,7 +65,8 @@ struct hm_pkt {
  * struct hm_encap - an encapsulating node's settings for one packet
  * @ns:		the IOAM-Namespace, configured (hm_encap_begin() found it)
  * @ns_id:	its ID, host order (HOPMARK_ATTR_IF_ENCAP_NS)
- * @trace_type:	IOAM-Trace-Type, host order, 24 bits
+ * @trace_type:	IOAM-Trace-Type, host order, only the bits an
+ *		encapsulating node may set (%HM_IOAM_TT_ENCAP_MASK)
  * @remlen:	RemainingLen of a new Incremental Trace, 4-octet words
  * @e2e_type:	IOAM-E2E-Type, host order, bits 0-3 only
  *

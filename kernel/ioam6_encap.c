@@ -175,7 +175,10 @@ bool hm_encap_begin(struct hm_pkt *pkt, struct sk_buff *skb, u8 ioam_type,
 	int err;
 
 	enc->ns_id = READ_ONCE(hif->encap_ns);
-	enc->trace_type = READ_ONCE(hif->encap_trace_type) & HM_IOAM_TT_MASK;
+	/* HOPMARK_CMD_IF_SET accepts only these bits; the mask keeps the wire
+	 * RFC 9197 §4.4.1 conformant whatever the configuration path.
+	 */
+	enc->trace_type = READ_ONCE(hif->encap_trace_type) & HM_IOAM_TT_ENCAP_MASK;
 	enc->remlen = READ_ONCE(hif->encap_remlen) & HM_IOAM_TRACE_REMLEN_MASK;
 	enc->e2e_type = READ_ONCE(hif->encap_e2e_type) & HOPMARK_E2E_TYPE_MASK;
 	enc->ns = hm_ns_lookup_rcu(pkt->hn, enc->ns_id);

@@ -39,7 +39,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-hm_plan 127
+hm_plan 153
 
 # ---- family ----
 out=$(hm_gc family)
@@ -189,10 +189,35 @@ ifx=$(cat /sys/class/net/hmc-dummy0/ifindex)
 accept if_set_defaults_ids_unavailable \
 	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x0/0x7f encap_ns=0 encap_trace_type=0 encap_remlen=0 encap_e2e_type=0" \
 	-- if_set ifindex=$ifx -- if_get ifindex=$ifx
+# The largest Trace-Type an encapsulating node may send: every bit but the
+# undefined 12-21 and the reserved 23 (0xfff002 = 16773122).
 accept if_set_all_fields_at_maximum \
-	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x7f/0x7f encap_ns=65535 encap_trace_type=16777215 encap_remlen=127 encap_e2e_type=61440" \
-	-- if_set ifindex=$ifx if_id=0xffff if_id_wide=0xffffffff features=0x7f/0x7f encap_ns=0xffff encap_trace_type=0xffffff encap_remlen=127 encap_e2e_type=0xf000 \
+	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x7f/0x7f encap_ns=65535 encap_trace_type=16773122 encap_remlen=127 encap_e2e_type=61440" \
+	-- if_set ifindex=$ifx if_id=0xffff if_id_wide=0xffffffff features=0x7f/0x7f encap_ns=0xffff encap_trace_type=0xfff002 encap_remlen=127 encap_e2e_type=0xf000 \
 	-- if_get ifindex=$ifx
+# RFC 9197 §4.4.1: an encapsulating node MUST send the undefined bits 12-21
+# and the reserved bit 23 as 0. Each one alone (with bit 0) is refused, the
+# extack naming the attribute and the bit; several name the first.
+for bit in 12 13 14 15 16 17 18 19 20 21 23; do
+	b=$(printf '0x%06x' $((1 << (23 - bit))))
+	what=undefined
+	[ "$bit" = 23 ] && what=reserved
+	reject "encap_trace_type_bit_${bit}_${what}_rejected" $EINVAL 'attr=encap_trace_type( |$)' \
+		"HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE: bit $bit \\($b\\) is $what" \
+		-- if_set ifindex=$ifx encap_trace_type=$((0x800000 | 1 << (23 - bit)))
+done
+reject encap_trace_type_refused_bits_name_the_first $EINVAL 'attr=encap_trace_type( |$)' \
+	'HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE: bit 12 \(0x000800\) is undefined' \
+	-- if_set ifindex=$ifx if_id=5 encap_trace_type=0x000ffd
+hm_check "refused_trace_type_leaves_the_interface_unchanged" "if_id=65535 encap_trace_type=16773122" \
+	"$(hm_gc if_get ifindex=$ifx | grep -o 'if_id=[0-9]*\|encap_trace_type=[0-9]*' | tr '\n' ' ' | sed 's/ $//')"
+# Every bit an encapsulating node may set, alone: accepted and read back.
+for bit in 0 1 2 3 4 5 6 7 8 9 10 11 22; do
+	v=$((1 << (23 - bit)))
+	hm_gc if_set ifindex=$ifx encap_trace_type=$v >/dev/null
+	hm_check "encap_trace_type_bit_${bit}_accepted" "encap_trace_type=$v" \
+		"$(hm_gc if_get ifindex=$ifx | grep -o 'encap_trace_type=[0-9]*')"
+done
 # Every feature bit alone: set it, clear the others with the selector.
 for bit in 0 1 2 3 4 5 6; do
 	v=$(printf '0x%x' $((1 << bit)))
