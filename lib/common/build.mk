@@ -6,6 +6,11 @@
 # handles (hopmark_run.h), time formatting, byte order and Ethernet.
 
 HM_LIB_SRCS	+= $(wildcard lib/common/*.c)
+# The names of the module's counters and event types, for programs built
+# without libhopmark (the VM tier's netlink test clients): compile this
+# source with them.
+HM_GENL_NAMES	:= lib/common/hopmark_genl_names.c lib/common/hopmark_genl_names.h \
+		   lib/common/hopmark_genl.h
 
 # The maps-only object is embedded through its skeleton.
 $(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h

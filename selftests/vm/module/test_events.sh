@@ -100,9 +100,9 @@ fi
 hm_check_match "record_has_type_dex_namespace_and_ifindex" \
 	"record=\{ type=1 ts=[0-9]+ ifindex=$ifx ns_id=123 flow_id=43981 seq=[0-9]+ trace_type=8388608 node_data=[0-9a-f]+ headers=6[0-9a-f]+ pkt_len=[0-9]+ \}" \
 	"$(head -n 2 "$tmp/mon1" | tail -n 1)"
-hm_check "counter_ev_queued_100" 100 "$(counter ev_queued)"
-hm_check "counter_ev_sent_100" 100 "$(counter ev_sent)"
-hm_check "counter_ev_messages_equals_messages_seen" "$msgs" "$(counter ev_messages)"
+hm_check "counter_events_queued_100" 100 "$(counter events_queued)"
+hm_check "counter_events_sent_100" 100 "$(counter events_sent)"
+hm_check "counter_event_messages_equals_messages_seen" "$msgs" "$(counter event_messages)"
 
 # ---- limited to 10 events/s: a burst of 100 ----
 inb "$HM_CLIENT" counters_reset
@@ -123,11 +123,11 @@ if [ "$recs" -ge 10 ] && [ "$recs" -le "$max" ]; then
 else
 	hm_not_ok "rate_limit_10_per_s_cuts_burst_to_bucket" "expected: 10..$max" "observed: $recs"
 fi
-q=$(counter ev_queued)
-rl=$(counter ev_rate_limited)
+q=$(counter events_queued)
+rl=$(counter events_rate_limited)
 hm_check "every_record_queued_or_counted_rate_limited" 100 "$((q + rl))"
 hm_check "queued_records_all_received" "$recs" "$q"
-hm_check "namespace_counters_match" "counters={ ev_queued=$q ev_rate_limited=$rl }" \
+hm_check "namespace_counters_match" "counters={ events_queued=$q events_rate_limited=$rl }" \
 	"$(inb "$HM_CLIENT" ns_get ns_id=123 | grep -o 'counters={.*}')"
 
 # ---- no listener ----
@@ -135,7 +135,7 @@ inb "$HM_CLIENT" counters_reset
 inb "$HM_CLIENT" ns_set ns_id=123 rate_limit=0 >/dev/null
 send 20 2000
 sleep 0.3
-hm_check "no_listener_every_record_counted" 20 "$(counter ev_no_listener)"
+hm_check "no_listener_every_record_counted" 20 "$(counter events_no_listener)"
 
 # ---- Extension-Flags: one 4-octet field per flag set (RFC 9326 §3.2) ----
 # 0xe0 = Flow ID, Sequence Number and the unassigned bit 2: with its field
@@ -151,8 +151,8 @@ hm_check "dex_unassigned_extension_flag_field_skipped" "flow_id=43981 seq=3000" 
 	"$(grep -o 'flow_id=[0-9]* seq=[0-9]*' "$tmp/mon3")"
 send 1 3001 0xe0 2
 sleep 0.3
-hm_check "dex_option_short_of_its_extension_flags_malformed" "malformed=1 ev_queued=1" \
-	"malformed=$(counter malformed) ev_queued=$(counter ev_queued)"
+hm_check "dex_option_short_of_its_extension_flags_malformed" "malformed=1 events_queued=1" \
+	"malformed=$(counter malformed) events_queued=$(counter events_queued)"
 
 hm_unload
 hm_check "dmesg_free_of_warnings" "" "$(hm_dmesg_bad events)"
