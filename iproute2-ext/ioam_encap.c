@@ -46,14 +46,17 @@ static void usage(FILE *f)
 static void check_trace_type(const char *arg, __u32 type)
 {
 	char msg[160];
+	__u32 refused;
 
-	if (type & HM_IOAM_TT_UNDEFINED_MASK) {
+	/* Outside HM_IOAM_TT_ENCAP_MASK, the rule hopmark.ko applies too. */
+	refused = type & ~HM_IOAM_TT_ENCAP_MASK;
+	if (refused & HM_IOAM_TT_UNDEFINED_MASK) {
 		snprintf(msg, sizeof(msg),
 			 "bits 12-21 (mask 0x%06x) are undefined and must be 0 (RFC 9197 Section 4.4.1); here 0x%06x",
-			 HM_IOAM_TT_UNDEFINED_MASK, type & HM_IOAM_TT_UNDEFINED_MASK);
+			 HM_IOAM_TT_UNDEFINED_MASK, refused & HM_IOAM_TT_UNDEFINED_MASK);
 		invarg(msg, arg);
 	}
-	if (type & HM_IOAM_TT_RESERVED)
+	if (refused)	/* what is left of it: the reserved bit 23 */
 		invarg("bit 23 (0x000001) is reserved and must be 0 (RFC 9197 Section 4.4.1)", arg);
 	if (!type)
 		invarg("the IOAM-Trace-Type selects no data field", arg);

@@ -15,6 +15,7 @@
 #include <linux/genetlink.h>
 
 #include "hopmark_cli.h"
+#include "common/hopmark_genl_names.h"
 #include "genl.h"
 
 #define HM_NODE_ID_MAX		(HM_IOAM_U24_UNAVAILABLE - 1)
@@ -168,31 +169,10 @@ static int module_node(int argc, char **argv)
 
 /* ---- counters ---- */
 
-static const char *const counter_names[HOPMARK_CNT_MAX + 1] = {
-	[HOPMARK_CNT_INCR_INSERTED]	= "incr_inserted",
-	[HOPMARK_CNT_INCR_OVERFLOW]	= "incr_overflow",
-	[HOPMARK_CNT_INCR_OVERFLOW_SEEN] = "incr_overflow_seen",
-	[HOPMARK_CNT_INCR_ENCAP]	= "incr_encap",
-	[HOPMARK_CNT_E2E_ENCAP]		= "e2e_encap",
-	[HOPMARK_CNT_E2E_DECAP]		= "e2e_decap",
-	[HOPMARK_CNT_DEX_ENCAP]		= "dex_encap",
-	[HOPMARK_CNT_DEX_EXPORT]	= "dex_export",
-	[HOPMARK_CNT_OFLAG_EXPORT]	= "oflag_export",
-	[HOPMARK_CNT_UNKNOWN_NS]	= "unknown_ns",
-	[HOPMARK_CNT_MALFORMED]		= "malformed",
-	[HOPMARK_CNT_FRAGMENT]		= "fragment",
-	[HOPMARK_CNT_MTU]		= "mtu",
-	[HOPMARK_CNT_ERROR]		= "error",
-	[HOPMARK_CNT_EV_QUEUED]		= "events_queued",
-	[HOPMARK_CNT_EV_SENT]		= "events_sent",
-	[HOPMARK_CNT_EV_MESSAGES]	= "event_messages",
-	[HOPMARK_CNT_EV_RATE_LIMITED]	= "events_rate_limited",
-	[HOPMARK_CNT_EV_NO_LISTENER]	= "events_no_listener",
-	[HOPMARK_CNT_EV_NOMEM]		= "events_nomem",
-	[HOPMARK_CNT_EV_SEND_ERR]	= "events_send_err",
-};
-
-/* Print a nested HOPMARK_ATTR_COUNTERS as "name value" pairs. */
+/*
+ * Print a nested HOPMARK_ATTR_COUNTERS as "name value" pairs, named by
+ * lib's table (common/hopmark_genl_names.h), "counter_N" when unnamed.
+ */
 static void counters_print(const struct nlattr *nest, const char *indent)
 {
 	const struct nlattr *a;
@@ -204,8 +184,8 @@ static void counters_print(const struct nlattr *nest, const char *indent)
 
 		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
 			continue;
-		if (type <= HOPMARK_CNT_MAX && counter_names[type])
-			snprintf(name, sizeof(name), "%s", counter_names[type]);
+		if (hopmark_genl_counter_name(type))
+			snprintf(name, sizeof(name), "%s", hopmark_genl_counter_name(type));
 		else
 			snprintf(name, sizeof(name), "counter_%u", type);
 		print_text("%s%s ", indent, name);

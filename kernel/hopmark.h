@@ -5,8 +5,10 @@
  * The core (hopmark_main.c, hopmark_genl.c, hopmark_events.c) owns the
  * per-network-namespace state configured over the "hopmark" generic netlink
  * family (lib/common/hopmark_genl.h) and the event export. The datapath
- * (hopmark_nf.c and the per-option files) reads that state from netfilter
- * hooks and reports through hm_event_queue() and hm_count().
+ * (the hooks of hopmark_nf.c and the option handlers below them,
+ * hopmark_dp.h) reads that state from netfilter hooks and reports through
+ * hm_event_queue() and hm_count(); its lowest layer (ipv6_hbh.h,
+ * hopmark_flow.h) does not include this header.
  *
  * Locking: configuration changes hold hopmark_net.lock (a mutex, process
  * context). The datapath reads under rcu_read_lock() (netfilter hooks

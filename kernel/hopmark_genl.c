@@ -11,6 +11,7 @@
  * multicast group. Handlers run in parallel (parallel_ops); hopmark_net.lock
  * serialises changes, readers use RCU.
  */
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -18,6 +19,8 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+
+#include "ioam/ioam6.h"
 
 #include "hopmark.h"
 
@@ -650,6 +653,79 @@ static int hm_fill_if(struct sk_buff *skb, struct hopmark_net *hn,
 	return 0;
 }
 
+/*
+ * What hm_encap_trace_type_ok() says about a refused bit. Extended ACK
+ * messages are static strings on 6.1 (NL_SET_ERR_MSG_FMT came with 6.2),
+ * so there is one per bit.
+ */
+#define HM_TT_REFUSED(n, value, what)					\
+	"HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE: bit " #n " (" #value ") is "	\
+	what ": an encapsulating node must send bits 12-21 and 23 "	\
+	"(mask 0x000ffd) as 0 (RFC 9197 Section 4.4.1)"
+
+/**
+ * hm_encap_trace_type_ok() - check the Trace-Type an interface will send
+ * @info: the HOPMARK_CMD_IF_SET request
+ *
+ * The policy bounds HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE to 24 bits; RFC 9197
+ * §4.4.1 further says an encapsulating node MUST set each undefined bit
+ * (12-21) to 0 and the reserved bit 23 to 0 on transmission. Only the bits
+ * of %HM_IOAM_TT_ENCAP_MASK are accepted, the same rule as the CLI's.
+ *
+ * Return: true when absent or acceptable; false with an extended ACK that
+ * points at the attribute and names its first refused bit.
+ */
+static bool hm_encap_trace_type_ok(struct genl_info *info)
+{
+	const struct nlattr *a = info->attrs[HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE];
+	u32 refused;
+
+	BUILD_BUG_ON((HM_IOAM_TT_MASK & ~HM_IOAM_TT_ENCAP_MASK) != 0x000ffd);
+	if (!a)
+		return true;
+	refused = nla_get_u32(a) & HM_IOAM_TT_MASK & ~HM_IOAM_TT_ENCAP_MASK;
+	if (!refused)
+		return true;
+	/* Bit n is 1 << (23 - n): the first (lowest-numbered) is the highest. */
+	switch (24 - fls(refused)) {
+	case 12:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(12, 0x000800, "undefined"));
+		break;
+	case 13:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(13, 0x000400, "undefined"));
+		break;
+	case 14:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(14, 0x000200, "undefined"));
+		break;
+	case 15:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(15, 0x000100, "undefined"));
+		break;
+	case 16:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(16, 0x000080, "undefined"));
+		break;
+	case 17:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(17, 0x000040, "undefined"));
+		break;
+	case 18:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(18, 0x000020, "undefined"));
+		break;
+	case 19:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(19, 0x000010, "undefined"));
+		break;
+	case 20:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(20, 0x000008, "undefined"));
+		break;
+	case 21:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(21, 0x000004, "undefined"));
+		break;
+	default:
+	case 23:
+		NL_SET_ERR_MSG_ATTR(info->extack, a, HM_TT_REFUSED(23, 0x000001, "reserved"));
+		break;
+	}
+	return false;
+}
+
 /**
  * hm_if_set() - HOPMARK_CMD_IF_SET: configure an interface
  * @skb: request
@@ -657,10 +733,12 @@ static int hm_fill_if(struct sk_buff *skb, struct hopmark_net *hn,
  *
  * Creates the configuration on first use (IDs unavailable: 0xffff and
  * 0xffffffff, every feature off), then applies the attributes given.
- * HOPMARK_ATTR_IF_FEATURES changes only the bits of its selector.
+ * HOPMARK_ATTR_IF_FEATURES changes only the bits of its selector. A
+ * request with a Trace-Type an encapsulating node must not send changes
+ * nothing (hm_encap_trace_type_ok()).
  *
- * Return: 0, -EINVAL (no IFINDEX), -ENODEV (no such device in this netns),
- * -ENOMEM.
+ * Return: 0, -EINVAL (no IFINDEX, or a refused Trace-Type bit), -ENODEV (no
+ * such device in this netns), -ENOMEM.
  */
 static int hm_if_set(struct sk_buff *skb, struct genl_info *info)
 {
@@ -671,6 +749,8 @@ static int hm_if_set(struct sk_buff *skb, struct genl_info *info)
 	int ifindex, err = 0;
 
 	if (HM_REQUIRE(info, HOPMARK_ATTR_IFINDEX))
+		return -EINVAL;
+	if (!hm_encap_trace_type_ok(info))
 		return -EINVAL;
 	ifindex = nla_get_u32(a[HOPMARK_ATTR_IFINDEX]);
 

@@ -8,7 +8,8 @@
  *   Namespace-ID (16) | Flags (8) | Extension-Flags (8)
  *   IOAM-Trace-Type (24) | Reserved (8)
  *   optional 4-octet fields, one per Extension-Flag set, in bit order:
- *   bit 0 (0x80) Flow ID, bit 1 (0x40) Sequence Number
+ *   bit 0 (0x80) Flow ID, bit 1 (0x40) Sequence Number, then one for each
+ *   unassigned bit 2-7 set (hm_ioam6_dex_ext_len(), lib/ioam/ioam6.h)
  *
  * Every node with Direct Export enabled on the ingress interface exports
  * the node data the Trace-Type selects, with the IOAM-Namespace, Flow ID
@@ -18,7 +19,6 @@
  */
 #include "hopmark_dp.h"
 
-
 /**
  * hm_dex_export() - a node exports what a DEX option asks for
  * @pkt: packet context (PRE_ROUTING hook: egress device not yet known, so
@@ -27,33 +27,36 @@
  * @opt: the DEX option found in its Hop-by-Hop header
  *
  * Untouched and counted: an option shorter than its header and the
- * optional fields its Extension-Flags announce (_MALFORMED), an unknown
+ * optional fields its Extension-Flags announce, one 4-octet field per flag
+ * set, assigned or not (RFC 9326 §3.2, _MALFORMED), an unknown
  * IOAM-Namespace (_UNKNOWN_NS). Otherwise one HOPMARK_EVENT_DEX record
  * (_DEX_EXPORT): IOAM-Namespace, Trace-Type, Flow ID and Sequence Number
- * when present, and this node's data (RFC 9197 §4.4.2 layout). Its
- * Hop_Lim is the received hop limit minus one, as on input in Linux.
+ * when present, and this node's data (RFC 9197 §4.4.2 layout). The fields
+ * of unassigned flags are skipped. Its Hop_Lim is the received hop limit
+ * minus one, as on input in Linux.
  */
 void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
 		   const struct hm_ioam_opt *opt)
 {
-	u8 data[HOPMARK_REC_NODE_DATA_MAX];
+	u8 data[HM_IOAM_NODE_DATA_MAX];
+	const struct hm_ioam6_dex_hdr *dex;
 	struct hm_event ev = {};
 	unsigned int off;
 	const u8 *p;
 	struct hm_ns *ns;
-	u8 ext;
 
 	p = skb->data + opt->off;
 	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
-	ext = p[HM_IOAM_OPT_HDR_LEN + 3];
-	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN + 4 * hweight8(ext)) {
+	dex = (const struct hm_ioam6_dex_hdr *)(p + HM_IOAM_OPT_HDR_LEN);
+	if (opt->len < HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN +
+		       hm_ioam6_dex_ext_len(dex->ext_flags)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
-	ev.ns_id = get_unaligned_be16(p + HM_IOAM_OPT_HDR_LEN);
+	ev.ns_id = get_unaligned_be16(&dex->namespace_id);
 	ns = hm_ns_lookup_rcu(pkt->hn, ev.ns_id);
 	if (!ns) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
@@ -62,15 +65,15 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
 	ev.type = HOPMARK_EVENT_DEX;
 	ev.flags = HM_EV_F_NS | HM_EV_F_TRACE_TYPE;
 	ev.ifindex = pkt->in->ifindex;
-	ev.trace_type = get_unaligned_be24(p + HM_IOAM_OPT_HDR_LEN + 4);
+	ev.trace_type = get_unaligned_be24(dex->trace_type);
 	ev.tstamp_ns = pkt->now_ns;
 	off = HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN;
-	if (ext & HM_IOAM_DEX_EXT_FLOW_ID) {
+	if (dex->ext_flags & HM_IOAM_DEX_EXT_FLOW_ID) {
 		ev.flow_id = get_unaligned_be32(p + off);
 		ev.flags |= HM_EV_F_FLOW_ID;
 		off += 4;
 	}
-	if (ext & HM_IOAM_DEX_EXT_SEQ) {
+	if (dex->ext_flags & HM_IOAM_DEX_EXT_SEQ) {
 		ev.seq = get_unaligned_be32(p + off);
 		ev.flags |= HM_EV_F_SEQ;
 	}
@@ -88,55 +91,32 @@ void hm_dex_export(struct hm_pkt *pkt, struct sk_buff *skb,
  * @skb: the packet
  *
  * IOAM-Namespace and Trace-Type of the egress interface
- * (HOPMARK_ATTR_IF_ENCAP_NS, _TRACE_TYPE), Flags 0, Extension-Flags Flow
- * ID and Sequence Number: the Flow ID is hm_flow_id() of the packet, the
- * Sequence Number counts the flow's packets from 0. A packet that already
- * carries a DEX option of the namespace is left alone. Counted:
- * _DEX_ENCAP, _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED,
- * _ERROR.
+ * (HOPMARK_ATTR_IF_ENCAP_NS, _TRACE_TYPE), after hm_encap_begin(); Flags 0,
+ * Extension-Flags Flow ID and Sequence Number: the Flow ID is hm_flow_id()
+ * of the packet, the Sequence Number counts the flow's packets from 0.
+ * Counted by hm_encap_begin() and hm_encap_insert(): _DEX_ENCAP,
+ * _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED, _ERROR.
  */
 void hm_dex_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
+	/* + 8: the optional fields Flow ID and Sequence Number */
 	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN + 8];
-	struct hm_ioam_opt found;
-	u32 tt, flow_id;
-	u16 ns_id;
-	int err;
+	u8 *opt_data = tlv + HM_IOAM_OPT_HDR_LEN + HM_IOAM_DEX_HDR_LEN;
+	struct hm_ioam6_dex_hdr *dex;
+	struct hm_encap enc;
+	u32 flow_id;
 
-	ns_id = READ_ONCE(pkt->out_if->encap_ns);
-	tt = READ_ONCE(pkt->out_if->encap_trace_type) & HM_IOAM_TT_MASK;
-	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
+	if (!hm_encap_begin(pkt, skb, HM_IOAM_OPT_DEX, &enc, tlv))
 		return;
-	}
-	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_DEX, ns_id, &found);
-	if (!err)
-		return;
-	if (err == -EBADMSG) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-		return;
-	}
 	flow_id = hm_flow_id(skb);
 
-	tlv[0] = HM_IPV6_TLV_IOAM;
-	tlv[1] = sizeof(tlv) - 2;
-	tlv[2] = 0;
-	tlv[3] = HM_IOAM_OPT_DEX;
-	put_unaligned_be16(ns_id, tlv + 4);
-	tlv[6] = 0;
-	tlv[7] = HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ;
-	put_unaligned_be24(tt, tlv + 8);
-	tlv[11] = 0;
-	put_unaligned_be32(flow_id, tlv + 12);
-	put_unaligned_be32(hm_flow_next_seq(pkt, HM_SEQ_DEX, flow_id), tlv + 16);
-
-	err = hm_hbh_add_option(pkt, skb, tlv, sizeof(tlv));
-	if (!err)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_DEX_ENCAP);
-	else if (err == -EMSGSIZE)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MTU);
-	else if (err == -EBADMSG)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-	else
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_ERROR);
+	dex = (struct hm_ioam6_dex_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
+	dex->flags = 0;
+	dex->ext_flags = HM_IOAM_DEX_EXT_FLOW_ID | HM_IOAM_DEX_EXT_SEQ;
+	put_unaligned_be24(enc.trace_type, dex->trace_type);
+	dex->reserved = 0;
+	put_unaligned_be32(flow_id, opt_data);
+	put_unaligned_be32(hm_flow_next_seq(pkt->flows, HM_SEQ_DEX, flow_id),
+			   opt_data + 4);
+	hm_encap_insert(pkt, skb, tlv, sizeof(tlv), HOPMARK_CNT_DEX_ENCAP);
 }

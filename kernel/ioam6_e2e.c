@@ -19,80 +19,55 @@
  */
 #include "hopmark_dp.h"
 
-
 /**
  * hm_e2e_encap() - the encapsulating node inserts an E2E option
  * @pkt: packet context (POST_ROUTING hook, @pkt->out_if configured)
  * @skb: the packet
  *
  * Namespace and E2E-Type of the egress interface (HOPMARK_ATTR_IF_ENCAP_NS,
- * _E2E_TYPE). The Sequence Number counts the packets of the flow from 0;
- * the timestamp is the time the packet passes this hook. A packet that
- * already carries an E2E option of the namespace is left alone. Counted:
+ * _E2E_TYPE), after hm_encap_begin(). The Sequence Number counts the
+ * packets of the flow from 0; the timestamp is the time the packet passes
+ * this hook. Counted by hm_encap_begin() and hm_encap_insert():
  * _E2E_ENCAP, _UNKNOWN_NS, _MTU (sent without the option), _MALFORMED,
  * _ERROR.
  */
 void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
+	/* 20: hm_ioam6_e2e_data_len() of every defined E2E-Type bit */
 	u8 tlv[HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN + 20];
-	struct hm_ioam_opt found;
-	u16 ns_id, e2e_type;
+	struct hm_ioam6_e2e_hdr *e2e;
+	struct hm_encap enc;
 	unsigned int len;
 	u32 seq = 0;
-	int err;
 
-	ns_id = READ_ONCE(pkt->out_if->encap_ns);
-	e2e_type = READ_ONCE(pkt->out_if->encap_e2e_type) & HOPMARK_E2E_TYPE_MASK;
-	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_UNKNOWN_NS);
+	if (!hm_encap_begin(pkt, skb, HM_IOAM_OPT_E2E, &enc, tlv))
 		return;
-	}
-	err = hm_hbh_find_ioam(skb, HM_IOAM_OPT_E2E, ns_id, &found);
-	if (!err)
-		return;
-	if (err == -EBADMSG) {
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-		return;
-	}
-	if (e2e_type & (HM_IOAM_E2E_SEQ64 | HM_IOAM_E2E_SEQ32))
-		seq = hm_flow_next_seq(pkt, HM_SEQ_E2E, hm_flow_id(skb));
+	if (enc.e2e_type & (HM_IOAM_E2E_SEQ64 | HM_IOAM_E2E_SEQ32))
+		seq = hm_flow_next_seq(pkt->flows, HM_SEQ_E2E, hm_flow_id(skb));
 
-	tlv[0] = HM_IPV6_TLV_IOAM;
-	tlv[2] = 0;
-	tlv[3] = HM_IOAM_OPT_E2E;
-	put_unaligned_be16(ns_id, tlv + 4);
-	put_unaligned_be16(e2e_type, tlv + 6);
+	e2e = (struct hm_ioam6_e2e_hdr *)(tlv + HM_IOAM_OPT_HDR_LEN);
+	e2e->e2e_type = cpu_to_be16(enc.e2e_type);
 	len = HM_IOAM_OPT_HDR_LEN + HM_IOAM_E2E_HDR_LEN;
-	if (e2e_type & HM_IOAM_E2E_SEQ64) {
+	if (enc.e2e_type & HM_IOAM_E2E_SEQ64) {
 		put_unaligned_be64(seq, tlv + len);
 		len += 8;
 	}
-	if (e2e_type & HM_IOAM_E2E_SEQ32) {
+	if (enc.e2e_type & HM_IOAM_E2E_SEQ32) {
 		put_unaligned_be32(seq, tlv + len);
 		len += 4;
 	}
-	if (e2e_type & HM_IOAM_E2E_TS_SEC) {
+	if (enc.e2e_type & HM_IOAM_E2E_TS_SEC) {
 		put_unaligned_be32(div_u64(pkt->now_ns, NSEC_PER_SEC), tlv + len);
 		len += 4;
 	}
-	if (e2e_type & HM_IOAM_E2E_TS_FRAC) {
+	if (enc.e2e_type & HM_IOAM_E2E_TS_FRAC) {
 		u32 rem;
 
 		div_u64_rem(pkt->now_ns, NSEC_PER_SEC, &rem);
 		put_unaligned_be32(rem / NSEC_PER_USEC, tlv + len);
 		len += 4;
 	}
-	tlv[1] = len - 2;
-
-	err = hm_hbh_add_option(pkt, skb, tlv, len);
-	if (!err)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_E2E_ENCAP);
-	else if (err == -EMSGSIZE)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MTU);
-	else if (err == -EBADMSG)
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
-	else
-		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_ERROR);
+	hm_encap_insert(pkt, skb, tlv, len, HOPMARK_CNT_E2E_ENCAP);
 }
 
 /**
@@ -110,6 +85,7 @@ void hm_e2e_encap(struct hm_pkt *pkt, struct sk_buff *skb)
  */
 void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 {
+	const struct hm_ioam6_e2e_hdr *e2e;
 	struct hm_event ev = {};
 	struct hm_ioam_opt opt;
 	unsigned int off;
@@ -129,8 +105,9 @@ void hm_e2e_decap(struct hm_pkt *pkt, struct sk_buff *skb)
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}
-	ns_id = get_unaligned_be16(p + 4);
-	e2e_type = get_unaligned_be16(p + 6);
+	e2e = (const struct hm_ioam6_e2e_hdr *)(p + HM_IOAM_OPT_HDR_LEN);
+	ns_id = get_unaligned_be16(&e2e->namespace_id);
+	e2e_type = get_unaligned_be16(&e2e->e2e_type);
 	if (!hm_ns_lookup_rcu(pkt->hn, ns_id)) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_UNKNOWN_NS);
 		return;

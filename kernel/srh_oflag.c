@@ -3,7 +3,7 @@
  * srh_oflag.c - SRv6 Segment Routing Header O-flag (RFC 8754 §2, RFC 9259 §2)
  *
  * The SRH (Routing Type 4) carries an 8-bit Flags field; RFC 9259 §2.1
- * defines its bit 2 (0x20, SR6_FLAG1_OAM) as the O-flag: every segment
+ * defines its bit 2 (0x20, HM_SRH_FLAG_O in lib/srv6/srh.h) as the O-flag: every segment
  * endpoint that supports it makes a timestamped copy of the packet for its
  * OAM process and forwards the packet itself unchanged (RFC 9259 §2.1.1,
  * pseudocode S01-S04, which also asks that the export be rate limited).
@@ -17,8 +17,9 @@
  * net.netfilter.nf_hooks_lwtunnel=1), i.e. this node is the segment
  * endpoint, whether Segments Left is 0 or not.
  */
-#include <linux/seg6.h>
 #include <net/ipv6.h>
+
+#include "srv6/srh.h"
 
 #include "hopmark_dp.h"
 
@@ -37,20 +38,22 @@
  */
 void hm_srh_oflag(struct hm_pkt *pkt, struct sk_buff *skb)
 {
-	struct ipv6_sr_hdr _srh, *srh;
+	const struct hm_srh *srh;
 	struct hm_event ev = {};
 	unsigned int off = 0;
+	struct hm_srh _srh;
 
-	if (ipv6_find_hdr(skb, &off, NEXTHDR_ROUTING, NULL, NULL) != NEXTHDR_ROUTING)
+	BUILD_BUG_ON(sizeof(struct hm_srh) != HM_SRH_HDR_LEN);
+	if (ipv6_find_hdr(skb, &off, HM_NEXTHDR_ROUTING, NULL, NULL) != HM_NEXTHDR_ROUTING)
 		return;
 	srh = skb_header_pointer(skb, off, sizeof(_srh), &_srh);
-	if (!srh || srh->type != IPV6_SRCRT_TYPE_4)
+	if (!srh || srh->type != HM_SRH_ROUTING_TYPE)
 		return;
-	if (!(srh->flags & SR6_FLAG1_OAM))
+	if (!(srh->flags & HM_SRH_FLAG_O))
 		return;
-	if (((unsigned int)srh->hdrlen + 1) * 8 <
-	    sizeof(*srh) + ((unsigned int)srh->first_segment + 1) * sizeof(struct in6_addr) ||
-	    srh->segments_left > srh->first_segment + 1) {
+	if (HM_IPV6_EXT_LEN(srh->hdrlen) <
+	    HM_SRH_HDR_LEN + ((unsigned int)srh->last_entry + 1) * HM_SRH_SEGMENT_LEN ||
+	    srh->segments_left > srh->last_entry + 1) {
 		hm_count(pkt->hn, pkt->in_if, HOPMARK_CNT_MALFORMED);
 		return;
 	}

@@ -8,6 +8,11 @@
 # (bpf_attach.c), time formatting, byte order and Ethernet.
 
 HM_LIB_SRCS	+= $(wildcard lib/common/*.c)
+# The names of the module's counters and event types, for programs built
+# without libhopmark (the VM tier's netlink test clients): compile this
+# source with them.
+HM_GENL_NAMES	:= lib/common/hopmark_genl_names.c lib/common/hopmark_genl_names.h \
+		   lib/common/hopmark_genl.h
 
 # The maps-only object is embedded through its skeleton; bpf_attach.o
 # embeds the programs' objects. A binary links those archive members only

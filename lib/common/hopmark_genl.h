@@ -182,7 +182,11 @@ enum hopmark_attr {
 					 * E2E_ENCAP, DEX_ENCAP)
 					 */
 	HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE, /* u32, 24-bit IOAM-Trace-Type, bit 0
-					 * = 0x800000 (RFC 9197 §4.4.1)
+					 * = 0x800000 (RFC 9197 §4.4.1); only
+					 * the bits an encapsulating node may
+					 * set (0-11, 22: HM_IOAM_TT_ENCAP_MASK
+					 * in ioam/ioam6.h), else -EINVAL and an
+					 * extack naming the first other bit
 					 */
 	HOPMARK_ATTR_IF_ENCAP_REMLEN,	/* u8, 0..127: RemainingLen in 4-octet
 					 * words written by the encapsulating

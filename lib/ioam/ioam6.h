@@ -71,9 +71,21 @@
 #define HM_IOAM_TT_WIDE_MASK		(HM_IOAM_TT_BIT(8) | HM_IOAM_TT_BIT(9) | \
 					 HM_IOAM_TT_BIT(10))
 #define HM_IOAM_TT_MASK			0xffffffU
+/*
+ * The bits an IOAM encapsulating node may set (RFC 9197 §4.4.1): 0-11 and
+ * 22 (0xfff002). It MUST set each undefined bit 12-21 to 0 and the
+ * reserved bit 23 to 0 on transmission; a transit node still accepts them
+ * (0xffffffff per undefined bit, bit 23 ignored). The CLI refuses the
+ * others before sending, the kernel module's HOPMARK_CMD_IF_SET refuses
+ * them in HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE.
+ */
+#define HM_IOAM_TT_ENCAP_MASK		(HM_IOAM_TT_MASK & ~(HM_IOAM_TT_UNDEFINED_MASK | \
+							     HM_IOAM_TT_RESERVED))
 
 /* Overflow flag: first of the 4 Flags bits, bit 2 of the third octet. */
 #define HM_IOAM_TRACE_F_OVERFLOW	0x04
+/* RemainingLen: the low 7 bits of the fourth octet (the top one a Flag). */
+#define HM_IOAM_TRACE_REMLEN_MASK	0x7f
 
 /**
  * struct hm_ioam6_opt_hdr - IPv6 option TLV head of an IOAM option
@@ -236,7 +248,7 @@ static inline __u32 hm_ioam6_trace_nodelen_of(const struct hm_ioam6_trace_hdr *h
 /** hm_ioam6_trace_remlen_of() - RemainingLen field of a trace header, in words */
 static inline __u32 hm_ioam6_trace_remlen_of(const struct hm_ioam6_trace_hdr *h)
 {
-	return h->remlen & 0x7f;
+	return h->remlen & HM_IOAM_TRACE_REMLEN_MASK;
 }
 
 /** hm_ioam6_trace_overflow() - whether the Overflow flag is set */
@@ -245,8 +257,12 @@ static inline int hm_ioam6_trace_overflow(const struct hm_ioam6_trace_hdr *h)
 	return !!(h->nodelen_flags & HM_IOAM_TRACE_F_OVERFLOW);
 }
 
-/* Size in bytes of the node data up to and including fixed field @bit (0-21). */
-#define HM_IOAM_NODE_DATA_MAX	(25 * 4 + 4)	/* fixed fields + empty snapshot */
+/*
+ * Most bytes one node's data can take (hm_ioam6_node_data_len() of every
+ * bit): NodeLen 25 (bits 0-21, the three wide ones twice) + the 4-octet
+ * header of an empty opaque state snapshot.
+ */
+#define HM_IOAM_NODE_DATA_MAX	(25 * 4 + 4)
 
 /**
  * hm_ioam6_node_data_encode() - write one node's data in wire format
@@ -373,8 +389,11 @@ static inline __u32 hm_ioam6_e2e_data_len(__u16 e2e_type)
 
 /*
  * DEX Extension-Flags (RFC 9326 §3.2, IANA "IOAM DEX Extension-Flags"),
- * bit 0 the most significant: each set flag appends a 4-octet field after
- * the header, in bit order. The other bits are unassigned.
+ * bit 0 the most significant: each set flag, assigned or not, announces a
+ * 4-octet optional field after the header, in bit order. Bits 2-7 are
+ * unassigned: a sender that knows only these two leaves them 0, a node
+ * that finds one set skips its field (it comes after Flow ID and Sequence
+ * Number).
  */
 #define HM_IOAM_DEX_EXT_FLOW_ID		0x80
 #define HM_IOAM_DEX_EXT_SEQ		0x40
@@ -401,15 +420,23 @@ struct hm_ioam6_dex_hdr {
 } __attribute__((packed));
 
 /**
- * hm_ioam6_dex_ext_len() - bytes of optional fields the Extension-Flags add
+ * hm_ioam6_dex_ext_len() - bytes of optional fields the Extension-Flags announce
  * @ext_flags: Extension-Flags octet
  *
- * Return: 4 for each assigned flag set (0, 4 or 8).
+ * RFC 9326 §3.2: one 4-octet optional field per flag set, in the order of
+ * the bits, unassigned ones included (a future flag's field is 4 octets
+ * too), so an option shorter than its header plus this is truncated
+ * whichever flags the reader knows.
+ *
+ * Return: 4 for each flag set (0..32).
  */
 static inline __u32 hm_ioam6_dex_ext_len(__u8 ext_flags)
 {
-	return (ext_flags & HM_IOAM_DEX_EXT_FLOW_ID ? 4 : 0) +
-	       (ext_flags & HM_IOAM_DEX_EXT_SEQ ? 4 : 0);
+	__u32 n = 0;
+
+	for (; ext_flags; ext_flags &= ext_flags - 1)
+		n++;
+	return 4 * n;
 }
 
 #endif /* __HOPMARK_IOAM6_H */

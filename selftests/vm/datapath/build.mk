@@ -7,7 +7,8 @@
 # (selftests/vm/run.sh). The tests are Python scripts (standard library
 # only) run in the VM by datapath_6_1.t, which prove(1) runs on the host;
 # hm_dp_genl is their libmnl client of the "hopmark" generic netlink family
-# (configuration, counters, and the "events" group).
+# (configuration, counters, and the "events" group), built like
+# hm_genl_client with lib's table of names (HM_GENL_NAMES, lib/common/build.mk).
 #
 #   make datapath-vm-check   build, then run only these tests
 #
@@ -19,9 +20,9 @@ HM_VM_DP_TESTS	:= $(CURDIR)/selftests/vm/datapath/datapath_6_1.t
 HM_TESTS	+= $(HM_VM_DP_TESTS)
 HM_TEST_DEPS	+= $(HM_KMOD) $(HM_DP_GENL)
 
-$(HM_DP_GENL): selftests/vm/datapath/hm_dp_genl.c lib/common/hopmark_genl.h selftests/vm/hm_genl_names.h
+$(HM_DP_GENL): selftests/vm/datapath/hm_dp_genl.c $(HM_GENL_NAMES)
 	mkdir -p $(dir $@)
-	$(CC) $(HM_CFLAGS) -o $@ $< -lmnl
+	$(CC) $(HM_CFLAGS) -o $@ $< $(filter %.c,$(HM_GENL_NAMES)) -lmnl
 
 .PHONY: datapath-vm-check
 datapath-vm-check: $(HM_KMOD) $(HM_DP_GENL)

@@ -35,7 +35,7 @@
 #include <linux/netlink.h>
 
 #include "common/hopmark_genl.h"
-#include "../hm_genl_names.h"
+#include "common/hopmark_genl_names.h"
 
 static struct mnl_socket *nl;
 static uint16_t family_id;
@@ -322,10 +322,10 @@ static int counters_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_for_each_nested(c, a) {
 			unsigned int t = mnl_attr_get_type(c);
 
-			if (t >= __HOPMARK_CNT_MAX || !hm_counter_names[t] ||
+			if (!hopmark_genl_counter_name(t) ||
 			    mnl_attr_get_payload_len(c) != 8)
 				continue;
-			printf("%s\"%s\":%" PRIu64, sep, hm_counter_names[t],
+			printf("%s\"%s\":%" PRIu64, sep, hopmark_genl_counter_name(t),
 			       mnl_attr_get_u64(c));
 			sep = ",";
 		}
@@ -367,8 +367,8 @@ static void print_record(const struct nlattr *rec)
 		case HOPMARK_REC_ATTR_TYPE: {
 			uint8_t t = mnl_attr_get_u8(a);
 
-			printf(",\"type\":\"%s\"", t < __HOPMARK_EVENT_MAX &&
-			       hm_event_names[t] ? hm_event_names[t] : "unknown");
+			printf(",\"type\":\"%s\"", hopmark_genl_event_name(t) ?
+			       hopmark_genl_event_name(t) : "unknown");
 			break;
 		}
 		case HOPMARK_REC_ATTR_TIMESTAMP:

@@ -10,7 +10,7 @@ one second). Checks:
   flood_rate_limited                     records sent <= RATE * (1 + time)
   flood_drops_counted                    sent + rate limited + no listener
                                          + no memory + send errors == packets
-  flood_listener_got_every_sent_record   records received == ev_sent
+  flood_listener_got_every_sent_record   records received == events_sent
   flood_batched                          fewer messages than records
   datapath_module_unloads_after_traffic, dmesg_clean_after_datapath_tests
 """
@@ -50,20 +50,21 @@ def main():
                  % (sent["sent"], secs, len(got), len(recs)))
         tap.eq(d("dex_export", "r1-a"), N, "flood_every_packet_produces_a_record")
         limit = RATE * (1 + secs + 1) + 5
-        tap.ok(0 < d("ev_sent") <= limit and d("ev_rate_limited") > 0,
+        tap.ok(0 < d("events_sent") <= limit and d("events_rate_limited") > 0,
                "flood_rate_limited (sent <= %d events/s * (1 s burst + %.1f s + 1 s slack))"
                % (RATE, secs), "0 < sent <= %d, rate_limited > 0" % limit,
-               "sent %d, rate_limited %d" % (d("ev_sent"), d("ev_rate_limited")))
-        lost = d("ev_rate_limited") + d("ev_no_listener") + d("ev_nomem") + d("ev_send_err")
-        # A record whose multicast failed is in ev_send_err, and may be in
-        # ev_sent as well when another listener got it.
-        acc = d("ev_sent") + lost
-        tap.ok(N in (acc, acc - d("ev_send_err")),
+               "sent %d, rate_limited %d" % (d("events_sent"), d("events_rate_limited")))
+        lost = (d("events_rate_limited") + d("events_no_listener") + d("events_nomem") +
+                d("events_send_err"))
+        # A record whose multicast failed is in events_send_err, and may be in
+        # events_sent as well when another listener got it.
+        acc = d("events_sent") + lost
+        tap.ok(N in (acc, acc - d("events_send_err")),
                "flood_drops_counted (sent + rate_limited + no_listener + nomem "
                "+ send_err == records)", N, acc)
-        tap.eq(len(recs), d("ev_sent"), "flood_listener_got_every_sent_record")
-        tap.ok(0 < d("ev_messages") < d("ev_sent"), "flood_batched (messages < records)",
-               "0 < messages < %d" % d("ev_sent"), d("ev_messages"))
+        tap.eq(len(recs), d("events_sent"), "flood_listener_got_every_sent_record")
+        tap.ok(0 < d("event_messages") < d("events_sent"), "flood_batched (messages < records)",
+               "0 < messages < %d" % d("events_sent"), d("event_messages"))
         tap.eq(len(got), N, "flood_packets_all_forwarded (the limit drops events, never packets)")
         teardown()
         # Last of the datapath tests: the module leaves cleanly and the

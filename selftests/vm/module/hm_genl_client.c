@@ -38,7 +38,7 @@
 #include <linux/netlink.h>
 
 #include "common/hopmark_genl.h"
-#include "../hm_genl_names.h"
+#include "common/hopmark_genl_names.h"
 
 enum hm_t { T_U8, T_U16, T_U32, T_U64, T_STR, T_BF32, T_NEST, T_BIN };
 
@@ -150,8 +150,9 @@ static void print_attr(const struct nlattr *a, const struct hm_attr_desc *set)
 	const struct nlattr *n;
 
 	if (set == NULL) {	/* counters */
-		if (type < __HOPMARK_CNT_MAX && hm_counter_names[type] && len == 8)
-			printf(" %s=%" PRIu64, hm_counter_names[type], mnl_attr_get_u64(a));
+		if (hopmark_genl_counter_name(type) && len == 8)
+			printf(" %s=%" PRIu64, hopmark_genl_counter_name(type),
+			       mnl_attr_get_u64(a));
 		return;
 	}
 	if (!d) {

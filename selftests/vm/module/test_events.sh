@@ -12,7 +12,9 @@
 # Sequence Number, several records per EVENT message; limited to 10/s, a
 # burst of 100 is cut to the bucket and every record not sent is counted
 # (queued + rate_limited = produced, per netns and per namespace); with no
-# listener, every record is counted as no_listener.
+# listener, every record is counted as no_listener. Extension-Flags (RFC
+# 9326 §3.2): an unassigned flag's 4-octet field is skipped, an option
+# shorter than the fields its flags announce is malformed.
 # Exit 0 passed, 1 failed, 4 skip.
 
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +36,7 @@ trap cleanup EXIT
 hm_unload 2>/dev/null
 hm_load || hm_skip_all "insmod failed"
 hm_dmesg_mark events
-hm_plan 13
+hm_plan 15
 
 ip netns add "$a" && ip netns add "$b" &&
 ip link add hmc-ea type veth peer name hmc-eb &&
@@ -51,21 +53,27 @@ inb "$HM_CLIENT" ns_add ns_id=123 rate_limit=0 >/dev/null
 inb "$HM_CLIENT" if_set ifindex="$ifx" features=0x10/0x10 >/dev/null
 inb "$HM_CLIENT" export_set batch_size=8 flush_ms=50 >/dev/null
 
-# send N FIRST_SEQ: N UDP packets A -> B, DEX of namespace 123, Flow ID 0xabcd.
+# send N FIRST_SEQ [EXT FIELDS]: N UDP packets A -> B, DEX of namespace 123
+# with Extension-Flags EXT (default 0xc0: Flow ID, Sequence Number) and
+# FIELDS 4-octet optional fields (default 2): Flow ID 0xabcd, the Sequence
+# Number, then 0x5a5a5a5a.
 send()
 {
-	nsenter --net=/run/netns/"$a" python3 - "$1" "$2" <<'EOF'
+	nsenter --net=/run/netns/"$a" python3 - "$1" "$2" "${3:-0xc0}" "${4:-2}" <<'EOF'
 import socket, struct, sys
-n, first = int(sys.argv[1]), int(sys.argv[2])
+n, first, ext, fields = (int(v, 0) for v in sys.argv[1:5])
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for i in range(n):
-    # RFC 9326 §3.2: Namespace-ID, Flags, Extension-Flags (Flow ID, Seq),
-    # IOAM-Trace-Type (bit 0: hop limit + node_id), Reserved, Flow ID, Seq.
-    dex = struct.pack("!HBB", 123, 0, 0xc0) + bytes([0x80, 0, 0, 0]) + \
-          struct.pack("!II", 0xabcd, first + i)
+    # RFC 9326 §3.2: Namespace-ID, Flags, Extension-Flags, IOAM-Trace-Type
+    # (bit 0: hop limit + node_id), Reserved, the optional fields.
+    opt_fields = [0xabcd, first + i] + [0x5a5a5a5a] * (fields - 2)
+    dex = struct.pack("!HBB", 123, 0, ext) + bytes([0x80, 0, 0, 0]) + \
+          struct.pack("!%dI" % fields, *opt_fields)
     opt = bytes([0x31, 2 + len(dex), 0, 4]) + dex     # IOAM, type DEX
-    hbh = bytes([0, 2, 0x01, 0x00]) + opt             # PadN(0): 4n alignment
-    assert len(hbh) % 8 == 0
+    hbh = bytes([0, 0, 0x01, 0x00]) + opt             # PadN(0): 4n alignment
+    if len(hbh) % 8:
+        hbh += bytes([0x01, 0x02, 0, 0])              # PadN(2): 8n length
+    hbh = bytes([0, len(hbh) // 8 - 1]) + hbh[2:]     # Hdr Ext Len
     s.setsockopt(socket.IPPROTO_IPV6, 54, hbh)       # IPV6_HOPOPTS
     s.sendto(b"hopmark", ("2001:db8:c1::2", 9999))
 EOF
@@ -92,9 +100,9 @@ fi
 hm_check_match "record_has_type_dex_namespace_and_ifindex" \
 	"record=\{ type=1 ts=[0-9]+ ifindex=$ifx ns_id=123 flow_id=43981 seq=[0-9]+ trace_type=8388608 node_data=[0-9a-f]+ headers=6[0-9a-f]+ pkt_len=[0-9]+ \}" \
 	"$(head -n 2 "$tmp/mon1" | tail -n 1)"
-hm_check "counter_ev_queued_100" 100 "$(counter ev_queued)"
-hm_check "counter_ev_sent_100" 100 "$(counter ev_sent)"
-hm_check "counter_ev_messages_equals_messages_seen" "$msgs" "$(counter ev_messages)"
+hm_check "counter_events_queued_100" 100 "$(counter events_queued)"
+hm_check "counter_events_sent_100" 100 "$(counter events_sent)"
+hm_check "counter_event_messages_equals_messages_seen" "$msgs" "$(counter event_messages)"
 
 # ---- limited to 10 events/s: a burst of 100 ----
 inb "$HM_CLIENT" counters_reset
@@ -115,11 +123,11 @@ if [ "$recs" -ge 10 ] && [ "$recs" -le "$max" ]; then
 else
 	hm_not_ok "rate_limit_10_per_s_cuts_burst_to_bucket" "expected: 10..$max" "observed: $recs"
 fi
-q=$(counter ev_queued)
-rl=$(counter ev_rate_limited)
+q=$(counter events_queued)
+rl=$(counter events_rate_limited)
 hm_check "every_record_queued_or_counted_rate_limited" 100 "$((q + rl))"
 hm_check "queued_records_all_received" "$recs" "$q"
-hm_check "namespace_counters_match" "counters={ ev_queued=$q ev_rate_limited=$rl }" \
+hm_check "namespace_counters_match" "counters={ events_queued=$q events_rate_limited=$rl }" \
 	"$(inb "$HM_CLIENT" ns_get ns_id=123 | grep -o 'counters={.*}')"
 
 # ---- no listener ----
@@ -127,7 +135,24 @@ inb "$HM_CLIENT" counters_reset
 inb "$HM_CLIENT" ns_set ns_id=123 rate_limit=0 >/dev/null
 send 20 2000
 sleep 0.3
-hm_check "no_listener_every_record_counted" 20 "$(counter ev_no_listener)"
+hm_check "no_listener_every_record_counted" 20 "$(counter events_no_listener)"
+
+# ---- Extension-Flags: one 4-octet field per flag set (RFC 9326 §3.2) ----
+# 0xe0 = Flow ID, Sequence Number and the unassigned bit 2: with its field
+# the option is exported (the field skipped), without it it is truncated.
+inb "$HM_CLIENT" counters_reset
+inb "$HM_CLIENT" monitor events 1 5000 >"$tmp/mon3" &
+mon=$!
+for _ in $(seq 50); do grep -q subscribed "$tmp/mon3" && break; sleep 0.1; done
+send 1 3000 0xe0 3
+wait $mon
+mon=
+hm_check "dex_unassigned_extension_flag_field_skipped" "flow_id=43981 seq=3000" \
+	"$(grep -o 'flow_id=[0-9]* seq=[0-9]*' "$tmp/mon3")"
+send 1 3001 0xe0 2
+sleep 0.3
+hm_check "dex_option_short_of_its_extension_flags_malformed" "malformed=1 events_queued=1" \
+	"malformed=$(counter malformed) events_queued=$(counter events_queued)"
 
 hm_unload
 hm_check "dmesg_free_of_warnings" "" "$(hm_dmesg_bad events)"

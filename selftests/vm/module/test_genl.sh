@@ -39,7 +39,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-hm_plan 127
+hm_plan 153
 
 # ---- family ----
 out=$(hm_gc family)
@@ -139,7 +139,7 @@ reject ns_get_unknown_rejected 2 'attr=ns_id( |$)' 'HOPMARK_ATTR_NS_ID: no such 
 hm_gc ns_add ns_id=7 >/dev/null
 reject ns_add_existing_rejected 17 'attr=ns_id( |$)' 'HOPMARK_ATTR_NS_ID: IOAM-Namespace already configured' -- ns_add ns_id=7 ns_data=5
 hm_check "ns_add_existing_leaves_namespace_unchanged" \
-	"ns_get ns_id=7 rate_limit=1000 counters={ ev_queued=0 ev_rate_limited=0 }" \
+	"ns_get ns_id=7 rate_limit=1000 counters={ events_queued=0 events_rate_limited=0 }" \
 	"$(hm_gc ns_get ns_id=7)"
 reject unknown_command_rejected 95 '' '' -- 99
 reject event_command_not_accepted 95 '' '' -- event
@@ -168,10 +168,10 @@ accept() # NAME EXPECTED-LINE -- SET-ARGS -- GET-ARGS
 accept node_id_0_accepted "node_get node_id=0 node_id_wide=6" -- node_set node_id=0 -- node_get
 accept node_id_max_accepted "node_get node_id=16777215 node_id_wide=6" -- node_set node_id=0xffffff -- node_get
 accept node_id_wide_max_accepted "node_get node_id=16777215 node_id_wide=72057594037927935" -- node_set node_id_wide=0xffffffffffffff -- node_get
-accept ns_id_0_accepted "ns_get ns_id=0 rate_limit=1000 counters={ ev_queued=0 ev_rate_limited=0 }" -- ns_add ns_id=0 -- ns_get ns_id=0
-accept ns_id_65535_with_data_accepted "ns_get ns_id=65535 ns_data=4294967295 ns_data_wide=18446744073709551615 rate_limit=0 counters={ ev_queued=0 ev_rate_limited=0 }" \
+accept ns_id_0_accepted "ns_get ns_id=0 rate_limit=1000 counters={ events_queued=0 events_rate_limited=0 }" -- ns_add ns_id=0 -- ns_get ns_id=0
+accept ns_id_65535_with_data_accepted "ns_get ns_id=65535 ns_data=4294967295 ns_data_wide=18446744073709551615 rate_limit=0 counters={ events_queued=0 events_rate_limited=0 }" \
 	-- ns_add ns_id=65535 ns_data=0xffffffff ns_data_wide=0xffffffffffffffff rate_limit=0 -- ns_get ns_id=65535
-accept ns_set_changes_data_and_rate "ns_get ns_id=65535 ns_data=1 ns_data_wide=18446744073709551615 rate_limit=10000000 counters={ ev_queued=0 ev_rate_limited=0 }" \
+accept ns_set_changes_data_and_rate "ns_get ns_id=65535 ns_data=1 ns_data_wide=18446744073709551615 rate_limit=10000000 counters={ events_queued=0 events_rate_limited=0 }" \
 	-- ns_set ns_id=65535 ns_data=1 rate_limit=10000000 -- ns_get ns_id=65535
 accept export_minimum_accepted "export_get rate_limit=0 batch_size=1 flush_ms=1 export_fields=0" -- export_set rate_limit=0 batch_size=1 flush_ms=1 export_fields=0 -- export_get
 accept export_maximum_accepted "export_get rate_limit=10000000 batch_size=64 flush_ms=1000 export_fields=63" -- export_set rate_limit=10000000 batch_size=64 flush_ms=1000 export_fields=0x3f -- export_get
@@ -189,10 +189,35 @@ ifx=$(cat /sys/class/net/hmc-dummy0/ifindex)
 accept if_set_defaults_ids_unavailable \
 	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x0/0x7f encap_ns=0 encap_trace_type=0 encap_remlen=0 encap_e2e_type=0" \
 	-- if_set ifindex=$ifx -- if_get ifindex=$ifx
+# The largest Trace-Type an encapsulating node may send: every bit but the
+# undefined 12-21 and the reserved 23 (0xfff002 = 16773122).
 accept if_set_all_fields_at_maximum \
-	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x7f/0x7f encap_ns=65535 encap_trace_type=16777215 encap_remlen=127 encap_e2e_type=61440" \
-	-- if_set ifindex=$ifx if_id=0xffff if_id_wide=0xffffffff features=0x7f/0x7f encap_ns=0xffff encap_trace_type=0xffffff encap_remlen=127 encap_e2e_type=0xf000 \
+	"if_get ifname=hmc-dummy0 ifindex=$ifx if_id=65535 if_id_wide=4294967295 features=0x7f/0x7f encap_ns=65535 encap_trace_type=16773122 encap_remlen=127 encap_e2e_type=61440" \
+	-- if_set ifindex=$ifx if_id=0xffff if_id_wide=0xffffffff features=0x7f/0x7f encap_ns=0xffff encap_trace_type=0xfff002 encap_remlen=127 encap_e2e_type=0xf000 \
 	-- if_get ifindex=$ifx
+# RFC 9197 §4.4.1: an encapsulating node MUST send the undefined bits 12-21
+# and the reserved bit 23 as 0. Each one alone (with bit 0) is refused, the
+# extack naming the attribute and the bit; several name the first.
+for bit in 12 13 14 15 16 17 18 19 20 21 23; do
+	b=$(printf '0x%06x' $((1 << (23 - bit))))
+	what=undefined
+	[ "$bit" = 23 ] && what=reserved
+	reject "encap_trace_type_bit_${bit}_${what}_rejected" $EINVAL 'attr=encap_trace_type( |$)' \
+		"HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE: bit $bit \\($b\\) is $what" \
+		-- if_set ifindex=$ifx encap_trace_type=$((0x800000 | 1 << (23 - bit)))
+done
+reject encap_trace_type_refused_bits_name_the_first $EINVAL 'attr=encap_trace_type( |$)' \
+	'HOPMARK_ATTR_IF_ENCAP_TRACE_TYPE: bit 12 \(0x000800\) is undefined' \
+	-- if_set ifindex=$ifx if_id=5 encap_trace_type=0x000ffd
+hm_check "refused_trace_type_leaves_the_interface_unchanged" "if_id=65535 encap_trace_type=16773122" \
+	"$(hm_gc if_get ifindex=$ifx | grep -o 'if_id=[0-9]*\|encap_trace_type=[0-9]*' | tr '\n' ' ' | sed 's/ $//')"
+# Every bit an encapsulating node may set, alone: accepted and read back.
+for bit in 0 1 2 3 4 5 6 7 8 9 10 11 22; do
+	v=$((1 << (23 - bit)))
+	hm_gc if_set ifindex=$ifx encap_trace_type=$v >/dev/null
+	hm_check "encap_trace_type_bit_${bit}_accepted" "encap_trace_type=$v" \
+		"$(hm_gc if_get ifindex=$ifx | grep -o 'encap_trace_type=[0-9]*')"
+done
 # Every feature bit alone: set it, clear the others with the selector.
 for bit in 0 1 2 3 4 5 6; do
 	v=$(printf '0x%x' $((1 << bit)))
@@ -213,7 +238,7 @@ reject if_config_removed_with_device 2 'attr=ifindex( |$)' 'not configured' -- i
 # ---- counters ----
 out=$(hm_gc -d counters_get)
 hm_check_match "counters_dump_starts_with_netns_totals" \
-	'^counters_get counters=\{ incr_inserted=0 .* ev_send_err=0 \}$' "$(echo "$out" | head -n 1)"
+	'^counters_get counters=\{ incr_inserted=0 .* events_send_err=0 \}$' "$(echo "$out" | head -n 1)"
 hm_check "counters_reset_accepted" "" "$(hm_gc counters_reset)"
 
 # ---- permissions ----
@@ -259,7 +284,7 @@ for i in $(seq 1000 1063); do
 done >"$mon_out"
 hm_check "64_namespaces_added" "" "$(cat "$mon_out")"
 exp=$(for i in $(seq 1000 1063); do
-	echo "ns_get ns_id=$i ns_data=$((i * 7)) ns_data_wide=$((i * 1000003)) rate_limit=$i counters={ ev_queued=0 ev_rate_limited=0 }"
+	echo "ns_get ns_id=$i ns_data=$((i * 7)) ns_data_wide=$((i * 1000003)) rate_limit=$i counters={ events_queued=0 events_rate_limited=0 }"
 done)
 got=$(hm_gc -d ns_get | awk '$2 ~ /^ns_id=10[0-6][0-9]$/')
 if [ "$exp" = "$got" ]; then
@@ -286,7 +311,7 @@ hm_gc export_set flush_ms=20 >/dev/null
 wait $mon
 hm_check "monitor_saw_six_changes" 0 $?
 hm_check_match "node_set_notified" '^node_set node_id=42 ' "$(sed -n 2p "$mon_out")"
-hm_check "ns_add_notified" "ns_add ns_id=500 ns_data=9 rate_limit=10000000 counters={ ev_queued=0 ev_rate_limited=0 }" "$(sed -n 3p "$mon_out")"
+hm_check "ns_add_notified" "ns_add ns_id=500 ns_data=9 rate_limit=10000000 counters={ events_queued=0 events_rate_limited=0 }" "$(sed -n 3p "$mon_out")"
 hm_check_match "ns_set_notified" '^ns_set ns_id=500 ns_data=9 rate_limit=77 ' "$(sed -n 4p "$mon_out")"
 hm_check_match "ns_del_notified" '^ns_del ns_id=500 ' "$(sed -n 5p "$mon_out")"
 hm_check_match "if_set_notified" '^if_set ifname=lo ifindex=1 if_id=3 ' "$(sed -n 6p "$mon_out")"
