@@ -43,7 +43,8 @@ static void dex(const __u8 *d, size_t len)
 	}
 	/* What is left over lies inside the option data, right after what was read. */
 	if (x.rest_off > len || x.rest_off + x.rest_len != len ||
-	    (x.need != 8 && x.need != 12 && x.need != 16) || (!ret && len < x.need) ||
+	    x.need != HM_IOAM_DEX_HDR_LEN + 4 * (size_t)__builtin_popcount(x.ext_flags) ||
+	    (!ret && len < x.need) ||
 	    (ret && (ret != -EINVAL || len >= x.need)))
 		__builtin_trap();
 	/* Touch it as decode prints it, so that ASan checks the bounds. */
