@@ -88,13 +88,23 @@ static void report_dex(FILE *f, const __u8 *d, size_t len)
 		fprintf(f, "; extension-flags bits 0x%02x are unassigned in RFC 9326 (Flow ID is 0x80, Sequence Number 0x40)",
 			dex.ext_flags & ~HM_IOAM_DEX_EXT_DEFINED);
 	if (!err && dex.rest_len) {
-		fprintf(f, "; %zu trailing bytes not interpreted: ", dex.rest_len);
-		hex(f, d + dex.rest_off, dex.rest_len);
+		/* RFC 9326 §3.2: each unassigned flag set announces a field, ignored. */
+		size_t ignored = 4 * (size_t)__builtin_popcount(dex.ext_flags & ~HM_IOAM_DEX_EXT_DEFINED);
+
+		if (ignored) {
+			fprintf(f, "; %zu bytes of the fields the unassigned flags announce, ignored: ",
+				ignored);
+			hex(f, d + dex.rest_off, ignored);
+		}
 		/* A known non-RFC encoder numbers the flags from the low bit. */
 		if (!(dex.ext_flags & HM_IOAM_DEX_EXT_DEFINED) && (dex.ext_flags & 0x03) == 0x03 &&
-		    dex.rest_len == 8)
+		    ignored == 8)
 			fprintf(f, " (read least-significant-bit first, 0x03 would give flow-id %u sequence %u)",
 				hm_get_be32(d + dex.rest_off), hm_get_be32(d + dex.rest_off + 4));
+		if (dex.rest_len > ignored) {
+			fprintf(f, "; %zu trailing bytes not interpreted: ", dex.rest_len - ignored);
+			hex(f, d + dex.rest_off + ignored, dex.rest_len - ignored);
+		}
 	} else if (err) {
 		fprintf(f, "; option too short for its extension-flags (%zu of %zu bytes)", len,
 			dex.need);
