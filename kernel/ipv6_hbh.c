@@ -6,7 +6,7 @@
  * IOAM options are carried in the Hop-by-Hop Options header (RFC 9486 §3);
  * each starts at a 4n offset (RFC 9486 §2.1) and the header stays a
  * multiple of 8 octets (RFC 8200 §4.3), with Pad1/PadN padding runs of at
- * most HM_IPV6_PAD_RUN_MAX (7) octets, which is what Linux accepts
+ * most HM_LINUX_PAD_RUN_MAX (7) octets, which is what Linux accepts
  * (ip6_parse_tlv()).
  *
  * A rewrite builds the new header in a per-CPU scratch buffer and moves
@@ -124,7 +124,7 @@ static int hm_pad_run(const u8 *hbh, unsigned int off, unsigned int end)
 /**
  * hm_put_pad() - write a padding run
  * @p: where
- * @n: bytes, 0..HM_IPV6_PAD_RUN_MAX (RFC 8200 §4.2: Pad1 for one octet,
+ * @n: bytes, 0..HM_LINUX_PAD_RUN_MAX (RFC 8200 §4.2: Pad1 for one octet,
  *     else one PadN); every caller computes a remainder modulo 8
  */
 static void hm_put_pad(u8 *p, unsigned int n)
