@@ -20,6 +20,7 @@
 #include "hopmark.h"
 #include "common/hopmark_run.h"
 #include "common/bpf_attach.h"
+#include "common/bpf_hooks.h"
 
 #define HM_EXIT_OK	0
 #define HM_EXIT_FAIL	1
@@ -111,9 +112,6 @@ int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);
 int prog_uses_pinned_maps(__u32 prog_id);
-
-/* link.c */
-int hm_node_programs(char *buf, size_t len);
 
 /* attach.c: libhopmark's roles layer (common/bpf_attach.h), errors printed */
 int role_load(enum hm_role role, struct hm_role_prog *p);

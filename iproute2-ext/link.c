@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <time.h>
-#include <libmnl/libmnl.h>
-#include <linux/pkt_cls.h>
-#include <linux/pkt_sched.h>
-#include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -109,169 +104,6 @@ static void print_id(const char *key, const char *label, __u64 id, __u64 unavail
 	}
 }
 
-/* hopmark's BPF programs are all named hm_* (bpf/, Documentation/datapath.rst). */
-#define HM_PROG_PREFIX	"hm_"
-
-/**
- * struct tc_bpf_filter - one BPF filter of a clsact hook, from a filter dump
- * @prog_id:	BPF program id (TCA_BPF_ID)
- * @pref:	tc priority ("pref"), the upper 16 bits of tcm_info
- * @handle:	filter handle
- * @da:		direct-action mode (TCA_BPF_FLAG_ACT_DIRECT)
- * @tc_name:	the name tc(8) gave it (TCA_BPF_NAME, "OBJECT:[SECTION]"),
- *		empty when attached through libbpf's bpf_tc_attach()
- */
-struct tc_bpf_filter {
-	__u32 prog_id;
-	__u32 pref;
-	__u32 handle;
-	bool da;
-	char tc_name[64];
-};
-
-#define TC_FILTERS_MAX	32
-
-struct tc_dump {
-	struct tc_bpf_filter f[TC_FILTERS_MAX];
-	unsigned int n;
-	unsigned int skipped;	/* filters beyond TC_FILTERS_MAX */
-};
-
-static int tc_bpf_opt_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, TCA_BPF_MAX) < 0)
-		return MNL_CB_OK;	/* newer kernel: ignore */
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int tc_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, TCA_MAX) < 0)
-		return MNL_CB_OK;
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-/* One RTM_NEWTFILTER message of the dump. */
-static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TCA_MAX + 1] = {}, *opt[TCA_BPF_MAX + 1] = {};
-	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
-	struct tc_dump *d = data;
-	struct tc_bpf_filter *f;
-
-	if (nlh->nlmsg_type != RTM_NEWTFILTER)
-		return MNL_CB_OK;
-	mnl_attr_parse(nlh, sizeof(*t), tc_attr_cb, tb);
-	/* The chain head of each priority comes without options: skip it. */
-	if (!tb[TCA_KIND] || strcmp(mnl_attr_get_str(tb[TCA_KIND]), "bpf") ||
-	    !tb[TCA_OPTIONS])
-		return MNL_CB_OK;
-	mnl_attr_parse_nested(tb[TCA_OPTIONS], tc_bpf_opt_cb, opt);
-	if (!opt[TCA_BPF_ID] || mnl_attr_validate(opt[TCA_BPF_ID], MNL_TYPE_U32) < 0)
-		return MNL_CB_OK;	/* classic BPF (bytecode), no program id */
-	if (d->n >= TC_FILTERS_MAX) {
-		d->skipped++;
-		return MNL_CB_OK;
-	}
-	f = &d->f[d->n++];
-	memset(f, 0, sizeof(*f));
-	f->prog_id = mnl_attr_get_u32(opt[TCA_BPF_ID]);
-	f->pref = TC_H_MAJ(t->tcm_info) >> 16;
-	f->handle = t->tcm_handle;
-	if (opt[TCA_BPF_FLAGS] && mnl_attr_validate(opt[TCA_BPF_FLAGS], MNL_TYPE_U32) == 0)
-		f->da = mnl_attr_get_u32(opt[TCA_BPF_FLAGS]) & TCA_BPF_FLAG_ACT_DIRECT;
-	if (opt[TCA_BPF_NAME] && mnl_attr_validate(opt[TCA_BPF_NAME], MNL_TYPE_STRING) == 0)
-		snprintf(f->tc_name, sizeof(f->tc_name), "%s", mnl_attr_get_str(opt[TCA_BPF_NAME]));
-	return MNL_CB_OK;
-}
-
-/**
- * tc_bpf_filters() - every BPF filter on a clsact hook of an interface
- * @ifindex:	interface
- * @ingress:	true for the ingress hook, false for egress
- * @d:		output
- *
- * An RTM_GETTFILTER dump of parent TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS
- * or TC_H_MIN_EGRESS), whoever added the filters (hopmark, tc(8), libbpf
- * users), in the order the kernel runs them (priority, then handle).
- *
- * Return: 0 (also when the interface has no clsact qdisc: no filters), or
- * negative errno of the netlink socket.
- */
-static int tc_bpf_filters(__u32 ifindex, bool ingress, struct tc_dump *d)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct mnl_socket *nl;
-	struct nlmsghdr *nlh;
-	struct tcmsg *t;
-	unsigned int seq, portid;
-	int n, err = 0;
-
-	memset(d, 0, sizeof(*d));
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETTFILTER;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq = time(NULL);
-	t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
-	t->tcm_family = AF_UNSPEC;
-	t->tcm_ifindex = ifindex;
-	t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		err = -errno;
-		goto out;
-	}
-	while ((n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
-		n = mnl_cb_run(buf, n, seq, portid, tc_filter_cb, d);
-		if (n <= MNL_CB_STOP)
-			break;
-	}
-	if (n < 0) {
-		err = -errno;
-		/* No clsact qdisc (or no such hook): nothing attached. */
-		if (err == -EINVAL || err == -ENOENT || err == -EOPNOTSUPP)
-			err = 0;
-	}
-out:
-	mnl_socket_close(nl);
-	return err;
-}
-
-static void prog_name(__u32 id, char *name, size_t len)
-{
-	struct bpf_prog_info info = {};
-	__u32 info_len = sizeof(info);
-	int fd;
-
-	snprintf(name, len, "?");
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return;
-	if (!bpf_obj_get_info_by_fd(fd, &info, &info_len) && info.name[0])
-		snprintf(name, len, "%s", info.name);
-	close(fd);
-}
-
-static bool prog_is_ours(const char *name)
-{
-	return !strncmp(name, HM_PROG_PREFIX, strlen(HM_PROG_PREFIX));
-}
-
 /*
  * The IOAM role a program of ours plays, by name; HM_ROLE_MAX if none.
  * hopmark_ifcfg, which this command lists, holds IOAM settings: PINT's
@@ -302,7 +134,7 @@ static void print_prog_head(const char *hook, const char *name, __u32 id)
 
 static void print_prog_tail(const char *name)
 {
-	bool ours = prog_is_ours(name);
+	bool ours = hm_prog_is_ours(name);
 
 	print_bool(PRINT_JSON, "foreign", NULL, !ours);
 	if (!ours)
@@ -314,22 +146,22 @@ static void print_prog_tail(const char *name)
 static unsigned int print_tc_hook(__u32 ifindex, bool ingress)
 {
 	const char *hook = ingress ? "tc ingress" : "tc egress";
-	struct tc_dump d;
+	struct hm_tc_dump d;
 	char name[BPF_OBJ_NAME_LEN];
 	unsigned int i;
 	int err;
 
-	err = tc_bpf_filters(ifindex, ingress, &d);
+	err = hm_tc_bpf_filters(ifindex, ingress, &d);
 	if (err) {
 		print_text("      %-10s (cannot list filters: %s)\n", hook, strerror(-err));
 		return 0;
 	}
 	for (i = 0; i < d.n; i++) {
-		const struct tc_bpf_filter *f = &d.f[i];
+		const struct hm_tc_bpf_filter *f = &d.f[i];
 		enum hm_role role;
 		bool by_hm;
 
-		prog_name(f->prog_id, name, sizeof(name));
+		hm_prog_name(f->prog_id, name, sizeof(name));
 		role = role_of(name);
 		/* hopmark's own attachment: the role's handle and priority. */
 		by_hm = role < HM_ROLE_MAX && hm_roles[role].hook != HM_HOOK_XDP &&
@@ -383,95 +215,6 @@ static void print_programs(__u32 ifindex)
 	if (!n)
 		print_text("      none\n");
 	close_json_array(PRINT_JSON, NULL);
-}
-
-/* Append "@what" to the list @buf of hm_node_programs(), "..." when full. */
-static void list_add(char *buf, size_t len, size_t *used, const char *what)
-{
-	int n;
-
-	if (*used >= len)
-		return;
-	n = snprintf(buf + *used, len - *used, "%s", what);
-	if (n < 0 || (size_t)n >= len - *used) {
-		if (len >= 4)
-			strcpy(buf + len - 4, "...");
-		*used = len;
-		return;
-	}
-	*used += n;
-}
-
-/* Append the hm_* programs of one tc hook of @ifindex; return how many. */
-static unsigned int list_tc_hook(__u32 ifindex, bool ingress, char *buf, size_t len,
-				 size_t *used, unsigned int found)
-{
-	char name[BPF_OBJ_NAME_LEN];
-	struct tc_dump d;
-	unsigned int i;
-
-	if (tc_bpf_filters(ifindex, ingress, &d))
-		return 0;
-	for (i = 0; i < d.n; i++) {
-		prog_name(d.f[i].prog_id, name, sizeof(name));
-		if (!prog_is_ours(name))
-			continue;
-		list_add(buf, len, used, found++ ? ", " : " (");
-		list_add(buf, len, used, name);
-	}
-	return found;
-}
-
-/**
- * hm_node_programs() - hopmark's programs attached in this network namespace
- * @buf:	output: "DEV (PROG, PROG), DEV (PROG)", ending in "..." when
- *		it does not fit; empty when none is attached
- * @len:	size of @buf
- *
- * Looks, as "link show" does, at the XDP program and the clsact filters of
- * every interface of the network namespace the command runs in, for
- * programs named hm_* (hopmark's, however attached). An interface whose
- * hooks cannot be queried counts as running none.
- *
- * Return: the number of interfaces running one, or negative errno if the
- * interfaces cannot be listed.
- */
-int hm_node_programs(char *buf, size_t len)
-{
-	struct if_nameindex *ifs, *i;
-	struct hm_attach_info xdp;
-	size_t used = 0;
-	int n = 0;
-
-	if (len)
-		buf[0] = '\0';
-	ifs = if_nameindex();
-	if (!ifs)
-		return -errno;
-	for (i = ifs; i->if_index; i++) {
-		size_t start = used;
-		unsigned int found = 0;
-
-		list_add(buf, len, &used, n ? ", " : "");
-		list_add(buf, len, &used, i->if_name);
-		if (!hm_role_query(HM_ROLE_TRANSIT_IN, i->if_index, &xdp) && xdp.prog_id &&
-		    prog_is_ours(xdp.name)) {
-			list_add(buf, len, &used, " (");
-			list_add(buf, len, &used, xdp.name);
-			found++;
-		}
-		found = list_tc_hook(i->if_index, false, buf, len, &used, found);
-		found = list_tc_hook(i->if_index, true, buf, len, &used, found);
-		if (found) {
-			list_add(buf, len, &used, ")");
-			n++;
-		} else if (used < len) {
-			used = start;	/* none here: take the name back */
-			buf[used] = '\0';
-		}
-	}
-	if_freenameindex(ifs);
-	return n;
 }
 
 static void print_counters(int stats_fd, __u32 ifindex)

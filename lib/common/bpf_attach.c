@@ -25,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "common/bpf_attach.h"
+#include "common/bpf_hooks.h"
 #include "common/bpf_pin.h"
 #include "common/hopmark_run.h"
 #include "pint/pint_maps.h"	/* types of pint.skel.h's .rodata */
@@ -271,22 +272,6 @@ int hm_dev_check_ether(__u32 ifindex, char *msg, size_t len)
 
 /* ---------------- XDP ---------------- */
 
-static int prog_name_of(__u32 id, char *name, size_t len)
-{
-	struct bpf_prog_info info = {};
-	__u32 info_len = sizeof(info);
-	int fd, err;
-
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return -errno;
-	err = bpf_obj_get_info_by_fd(fd, &info, &info_len) ? -errno : 0;
-	close(fd);
-	if (!err)
-		snprintf(name, len, "%s", info.name);
-	return err;
-}
-
 static __u32 xdp_mode_flags(__u8 attach_mode)
 {
 	switch (attach_mode) {
@@ -328,7 +313,7 @@ static int xdp_query(enum hm_role role, __u32 ifindex, struct hm_attach_info *in
 	default:
 		return 0;
 	}
-	if (info->prog_id && !prog_name_of(info->prog_id, info->name, sizeof(info->name)))
+	if (info->prog_id && !hm_prog_name(info->prog_id, info->name, sizeof(info->name)))
 		info->ours = !strcmp(info->name, hm_roles[role].prog);
 	return 0;
 }
@@ -520,7 +505,7 @@ int hm_role_query(enum hm_role role, __u32 ifindex, struct hm_attach_info *info)
 	if (bpf_tc_query(&hook, &opts))
 		return 0;
 	info->prog_id = opts.prog_id;
-	if (!prog_name_of(info->prog_id, info->name, sizeof(info->name)))
+	if (!hm_prog_name(info->prog_id, info->name, sizeof(info->name)))
 		info->ours = !strcmp(info->name, hm_roles[role].prog);
 	return 0;
 }
