@@ -23,7 +23,6 @@
  * come from the pinned maps, and this file only waits for the family.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +71,6 @@ struct hm_genl_events {
 	struct hm_genl_stats stats;
 	bool resync;
 };
-
-static void ge_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, HOPMARKD_NAME ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 _Static_assert(HM_POSTCARD_FIELD_NODE == HOPMARK_EXPORT_F_NODE &&
 	       HM_POSTCARD_FIELD_TIMESTAMP == HOPMARK_EXPORT_F_TIMESTAMP &&
@@ -150,10 +138,10 @@ static void ns_update(struct hm_genl_events *ge, const struct nlattr **tb, bool 
 		__u32 rate = mnl_attr_get_u32(tb[HOPMARK_ATTR_RATE_LIMIT]);
 
 		if (!dumping && fresh)
-			ge_log("config: IOAM-Namespace %u added, rate limit %u events/s (module)",
+			hm_log("config: IOAM-Namespace %u added, rate limit %u events/s (module)",
 			       id, rate);
 		else if (!dumping && c->ns[i].rate != rate)
-			ge_log("config: IOAM-Namespace %u rate limit %u events/s (module)", id, rate);
+			hm_log("config: IOAM-Namespace %u rate limit %u events/s (module)", id, rate);
 		c->ns[i].rate = rate;
 	}
 }
@@ -170,7 +158,7 @@ static void ns_remove(struct hm_genl_events *ge, const struct nlattr **tb)
 	if (!ns_find(c, id, &i))
 		return;
 	c->ns[i] = c->ns[--c->n_ns];
-	ge_log("config: IOAM-Namespace %u deleted (module)", id);
+	hm_log("config: IOAM-Namespace %u deleted (module)", id);
 }
 
 static void node_update(struct hm_genl_events *ge, const struct nlattr **tb, bool dumping)
@@ -186,9 +174,9 @@ static void node_update(struct hm_genl_events *ge, const struct nlattr **tb, boo
 	if (dumping || (had == c->has_node_id && old == c->node_id))
 		return;
 	if (c->has_node_id)
-		ge_log("config: node_id %u (module)", c->node_id);
+		hm_log("config: node_id %u (module)", c->node_id);
 	else
-		ge_log("config: node_id unset (module)");
+		hm_log("config: node_id unset (module)");
 }
 
 static void export_update(struct hm_genl_events *ge, const struct nlattr **tb, bool dumping)
@@ -205,7 +193,7 @@ static void export_update(struct hm_genl_events *ge, const struct nlattr **tb, b
 	if (tb[HOPMARK_ATTR_EXPORT_FIELDS])
 		c->fields = mnl_attr_get_u32(tb[HOPMARK_ATTR_EXPORT_FIELDS]) & HOPMARK_EXPORT_F_ALL;
 	if (!dumping)
-		ge_log("config: export rate %u events/s, batch %u, flush %u ms, fields %s (module)",
+		hm_log("config: export rate %u events/s, batch %u, flush %u ms, fields %s (module)",
 		       c->rate, c->batch, c->flush_ms, fields_str(c->fields, buf, sizeof(buf)));
 }
 
@@ -465,7 +453,7 @@ static int config_dump(struct hm_genl_events *ge)
 	if (!err)
 		err = request(ge, HOPMARK_CMD_NS_GET, NLM_F_DUMP);
 	if (err) {
-		ge_log("cannot dump the hopmark module's configuration: %s", strerror(-err));
+		hm_log("cannot dump the hopmark module's configuration: %s", strerror(-err));
 		return err;
 	}
 	ge->cfg.module = true;
@@ -502,23 +490,23 @@ static int family_appeared(struct hm_genl_events *ge)
 	ev = hm_genl_group_id(&fam, HOPMARK_GENL_MCGRP_EVENTS);
 	cfg = hm_genl_group_id(&fam, HOPMARK_GENL_MCGRP_CONFIG);
 	if (ev < 0 || cfg < 0) {
-		ge_log("hopmark module: multicast groups \"%s\"/\"%s\" not found; module events ignored",
+		hm_log("hopmark module: multicast groups \"%s\"/\"%s\" not found; module events ignored",
 		       HOPMARK_GENL_MCGRP_EVENTS, HOPMARK_GENL_MCGRP_CONFIG);
 		return 0;
 	}
 	if (hm_genl_join(&ge->ev, ev)) {
-		ge_log("hopmark module: cannot join its multicast groups");
+		hm_log("hopmark module: cannot join its multicast groups");
 		return 0;
 	}
 	if (hm_genl_join(&ge->ev, cfg)) {
 		hm_genl_leave(&ge->ev, ev);
-		ge_log("hopmark module: cannot join its multicast groups");
+		hm_log("hopmark module: cannot join its multicast groups");
 		return 0;
 	}
 	ge->family_id = id;
 	ge->grp_events = ev;
 	ge->grp_config = cfg;
-	ge_log("hopmark module found (family %s id %d): postcards from its \"%s\" group",
+	hm_log("hopmark module found (family %s id %d): postcards from its \"%s\" group",
 	       HOPMARK_GENL_NAME, id, HOPMARK_GENL_MCGRP_EVENTS);
 	if (config_dump(ge))
 		ge->resync = true;
@@ -536,7 +524,7 @@ static void family_gone(struct hm_genl_events *ge)
 	hm_genl_leave(&ge->ev, ge->grp_config);
 	ge->family_id = 0;
 	memset(&ge->cfg, 0, sizeof(ge->cfg));
-	ge_log("hopmark module unloaded: settings from the pinned maps again");
+	hm_log("hopmark module unloaded: settings from the pinned maps again");
 }
 
 /**
@@ -588,7 +576,7 @@ struct hm_genl_events *hm_genl_events_new(int epfd, struct hm_ev_src *src,
 		goto fail;
 	}
 	if (family_appeared(ge))
-		ge_log("the hopmark kernel module is not loaded: settings from the pinned maps; waiting for the module");
+		hm_log("the hopmark kernel module is not loaded: settings from the pinned maps; waiting for the module");
 	return ge;
 fail:
 	hm_genl_events_free(ge);

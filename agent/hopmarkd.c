@@ -5,12 +5,12 @@
  * One thread, one epoll instance. It waits on
  *   - the hopmark_events ring buffer: a sink's IOAM records, turned into
  *     JSON lines (hm_record_from_ring(), hm_record_print_json()) for the
- *     output and the monitor socket, a whole batch per wakeup;
+ *     output (output.c) and the monitor socket, a whole batch per wakeup;
  *   - a timerfd every --qdepth-interval: qdisc backlog into hopmark_qdepth;
  *   - a one-second timerfd: the TAI offset in hopmark_node, the sink's node
  *     ID, and the rate-limited reports of records that failed to decode,
  *     of output that could not be written and of records the datapath
- *     lost because the ring buffer was full;
+ *     lost because the ring buffer was full (events_lost.c);
  *   - the monitor socket and its clients;
  *   - the hopmark kernel module's generic netlink events and configuration
  *     (genl_events.c): one postcard JSON line per event, when the module
@@ -20,7 +20,6 @@
  * See hopmarkd.8 and Documentation/agent.rst.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,11 +28,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "pint/gml.h"
@@ -47,27 +44,13 @@
 #define HM_BATCH_MAX		4096
 
 /**
- * struct hm_agent_stats - the agent's own counters, from 0 at every start
- *			   (the "agent" part of the statistics line)
- * @records:		ring buffer records written whole to the output (with
- *			-q: handed to the monitor socket)
- * @output_lost:	JSON lines (records and postcards) decoded but not
- *			in the output: a failed or partial write, or no
- *			memory to format them (socket clients still got the
- *			ones that were formatted)
- * @output_lost_reported: @output_lost already reported on stderr
- * @ring_lost:		records the datapath could not queue because the
- *			ring buffer was full, while this agent ran (the
- *			increase of its events_lost counters)
+ * struct hm_agent_stats - the main loop's own counters, from 0 at every
+ *			   start (with those of the output, &hm_output_stats,
+ *			   and the loss watcher, hm_events_lost_ring_lost():
+ *			   the "agent" part of the statistics line)
  * @decode_errors:	records hm_record_from_ring() rejected
  * @decode_reported:	@decode_errors already reported on stderr
  * @last_decode_err:	negative errno of the latest rejection
- * @output_errors:	failed writes to the output (each loses a batch, or
- *			its end), and batches there was no memory for
- * @output_reported:	@output_errors already reported
- * @last_output_err:	errno of the latest failure (ENOMEM: no memory for a
- *			batch)
- * @batches:		ring buffer wakeups that produced records
  * @qdepth_polls:	successful qdisc polls
  * @qdepth_errors:	failed qdisc polls
  * @qdepth_reported:	@qdepth_errors already reported
@@ -78,17 +61,9 @@
  * @prune_errors:	failed hm_prune_gone_ifaces() runs (the first is logged)
  */
 struct hm_agent_stats {
-	__u64	records;
-	__u64	output_lost;
-	__u64	output_lost_reported;
-	__u64	ring_lost;
 	__u64	decode_errors;
 	__u64	decode_reported;
 	int	last_decode_err;
-	__u64	output_errors;
-	__u64	output_reported;
-	int	last_output_err;
-	__u64	batches;
 	__u64	qdepth_polls;
 	__u64	qdepth_errors;
 	__u64	qdepth_reported;
@@ -97,16 +72,6 @@ struct hm_agent_stats {
 	__u64	tai_errors;
 	__u64	pruned;
 	__u64	prune_errors;
-};
-
-/**
- * struct hm_lost_entry - one interface's datapath events_lost counter
- * @ifindex:	key of hopmark_stats
- * @lost:	HM_CNT_EVENTS_LOST summed over the CPUs
- */
-struct hm_lost_entry {
-	__u32	ifindex;
-	__u64	lost;
 };
 
 /**
@@ -119,15 +84,9 @@ struct hm_lost_entry {
  * @pint_topology_path:	--pint-topology FILE, NULL for topology-blind
  * @pint_graph:		that file's graph (GML), while the agent runs
  * @pint_topo:		@pint_graph as the PINT decoder's topology
- * @out_fd:		output file descriptor (standard output or -o FILE),
- *			-1 with -q or --no-records
- * @out_seekable:	@out_fd is a regular file: a partial line can be cut
- *			off again with ftruncate(2)
- * @out_tail:		the unwritten end of a line cut by a failed write
- *			that could not be taken back (pipe, terminal),
- *			written before anything else; NULL when none
- * @out_tail_len:	bytes at @out_tail
- * @out_tail_record:	the cut line is a ring buffer record (else a postcard)
+ * @out:		the output (standard output or -o FILE; with -q its
+ *			batches only go to the socket), NULL with --no-records
+ * @lost:		the ring buffer loss watcher, NULL with --no-records
  * @epfd:		epoll instance
  * @sig_fd:		signalfd
  * @qdepth_tfd:		queue-depth timerfd, -1 when disabled
@@ -142,15 +101,6 @@ struct hm_lost_entry {
  *			--no-records
  * @node:		hopmark_node as last read
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
- * @batch:		memory stream collecting the JSON lines of one batch
- * @batch_buf:		its buffer
- * @batch_len:		its length
- * @batch_n:		JSON lines in the batch
- * @batch_records:	of which ring buffer records; a batch holds the
- *			lines of one source, the ring buffer or the module
- * @lost_prev:		events_lost per interface at the last reading
- *			(hm_ring_lost_check())
- * @n_lost_prev:	entries in @lost_prev, -1 before the first reading
  * @stop:		a stop signal arrived
  * @stats:		counters
  * @ev_ring:		epoll tags of the fds above
@@ -169,11 +119,8 @@ struct hm_agent {
 	struct gml_graph pint_graph;
 	struct pint_topo pint_topo;
 
-	int out_fd;
-	bool out_seekable;
-	char *out_tail;
-	size_t out_tail_len;
-	bool out_tail_record;
+	struct hm_output *out;
+	struct hm_events_lost *lost;
 	int epfd;
 	int sig_fd;
 	int qdepth_tfd;
@@ -188,21 +135,13 @@ struct hm_agent {
 	struct hm_node_view node;
 	__u64 seen_max_age_ns;
 
-	FILE *batch;
-	char *batch_buf;
-	size_t batch_len;
-	unsigned int batch_n;
-	unsigned int batch_records;
-
-	struct hm_lost_entry *lost_prev;
-	int n_lost_prev;
-
 	int stop;
 	struct hm_agent_stats stats;
 	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl;
 };
 
-static void hm_log(const char *fmt, ...)
+/* See hopmarkd.h. */
+void hm_log(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -342,219 +281,14 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 	return 0;
 }
 
-/* Whether @fd is a regular file, whose end a failed write can be cut off. */
-static bool hm_fd_seekable(int fd)
-{
-	struct stat st;
-
-	return !fstat(fd, &st) && S_ISREG(st.st_mode);
-}
-
-static int hm_output_open(struct hm_agent *a)
-{
-	int fd;
-
-	a->out_fd = -1;
-	if (a->quiet || a->no_records)
-		return 0;
-	if (!a->output_path) {
-		fd = STDOUT_FILENO;
-	} else {
-		fd = open(a->output_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-		if (fd < 0)
-			return -errno;
-	}
-	a->out_fd = fd;
-	a->out_seekable = hm_fd_seekable(fd);
-	return 0;
-}
-
-/* Count the lines a write took whole, or lost, by their source. */
-static void hm_output_count(struct hm_agent *a, unsigned int written, unsigned int lost,
-			    bool records)
-{
-	if (records)
-		a->stats.records += written;
-	a->stats.output_lost += lost;
-}
-
-/*
- * write(2) all of @buf, going on after short writes (a signal, a pipe's
- * room); stop at the first error. Return the bytes written, errno of the
- * error (0 if none) in *@err.
- */
-static size_t hm_write_all(int fd, const char *buf, size_t len, int *err)
-{
-	size_t off = 0;
-	ssize_t n;
-
-	*err = 0;
-	while (off < len) {
-		n = write(fd, buf + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			*err = n < 0 ? errno : EIO;
-			break;
-		}
-		off += n;
-	}
-	return off;
-}
-
-/*
- * The end of a cut line is due first: nothing else may follow its start.
- * Return 0 once it is written (the line counted), else the errno.
- */
-static int hm_output_tail(struct hm_agent *a)
-{
-	size_t n;
-	int err;
-
-	if (!a->out_tail)
-		return 0;
-	n = hm_write_all(a->out_fd, a->out_tail, a->out_tail_len, &err);
-	if (err) {
-		memmove(a->out_tail, a->out_tail + n, a->out_tail_len - n);
-		a->out_tail_len -= n;
-		return err;
-	}
-	hm_output_count(a, 1, 0, a->out_tail_record);
-	free(a->out_tail);
-	a->out_tail = NULL;
-	a->out_tail_len = 0;
-	return 0;
-}
-
-/* The output is being closed: a line still cut stays lost. */
-static void hm_output_drop_tail(struct hm_agent *a)
-{
-	if (!a->out_tail || !hm_output_tail(a))
-		return;
-	hm_output_count(a, 0, 1, false);
-	free(a->out_tail);
-	a->out_tail = NULL;
-	a->out_tail_len = 0;
-}
-
-/*
- * Write a batch of @n whole JSON lines (@records of them ring buffer
- * records, the others postcards) to the output so that a reader only
- * ever finds whole lines: after a failed write (ENOSPC, EFBIG past
- * RLIMIT_FSIZE, EIO) the start of a cut line is cut off again with
- * ftruncate(2) on a regular file; where that cannot be done (pipe,
- * terminal) the rest of the line is kept and written first next time.
- * The lines not written are counted in output_lost.
- *
- * Return: 0, or -EPIPE when the reader of a pipe went away.
- */
-static int hm_output_write(struct hm_agent *a, const char *buf, size_t len,
-			   unsigned int n, unsigned int records)
-{
-	unsigned int whole = 0, cut_later = 0;
-	size_t done = 0, keep = 0;
-	const char *p, *eol;
-	int err;
-
-	err = hm_output_tail(a);
-	if (!err)
-		done = hm_write_all(a->out_fd, buf, len, &err);
-	if (!err) {
-		hm_output_count(a, n, 0, records > 0);
-		return 0;
-	}
-	/* Whole lines in the part written, and where the last one ends. */
-	for (p = buf; p < buf + done && (eol = memchr(p, '\n', buf + done - p)); p = eol + 1) {
-		whole++;
-		keep = eol + 1 - buf;
-	}
-	if (done > keep) {
-		off_t end = lseek(a->out_fd, 0, SEEK_CUR);
-		off_t cut = end - (off_t)(done - keep);
-
-		if (!a->out_seekable || end < 0 || ftruncate(a->out_fd, cut) ||
-		    lseek(a->out_fd, cut, SEEK_SET) < 0) {
-			/*
-			 * Cannot take it back: keep the rest of the line for
-			 * the next write, which finishes it (and counts it).
-			 */
-			eol = memchr(buf + done, '\n', len - done);
-			a->out_tail_len = eol + 1 - (buf + done);
-			a->out_tail = malloc(a->out_tail_len);
-			if (a->out_tail) {
-				memcpy(a->out_tail, buf + done, a->out_tail_len);
-				a->out_tail_record = records > 0;
-				cut_later = 1;
-			} else {
-				a->out_tail_len = 0;
-			}
-		}
-	}
-	hm_output_count(a, whole, n - whole - cut_later, records > 0);
-	a->stats.output_errors++;
-	a->stats.last_output_err = err;
-	if (err == EPIPE) {
-		/* Nobody reads the output any more. */
-		hm_log("output closed by its reader (EPIPE), stopping");
-		return -EPIPE;
-	}
-	return 0;
-}
-
-/* SIGHUP: logrotate moved the file away; continue in a new one. */
-static void hm_output_reopen(struct hm_agent *a)
-{
-	int fd;
-
-	if (!a->output_path || a->out_fd < 0)
-		return;
-	fd = open(a->output_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		hm_log("SIGHUP: cannot reopen %s: %s; still writing the old file",
-		       a->output_path, strerror(errno));
-		return;
-	}
-	hm_output_drop_tail(a);
-	close(a->out_fd);
-	a->out_fd = fd;
-	a->out_seekable = hm_fd_seekable(fd);
-}
-
-/*
- * Start the next line of the batch: the memory stream is opened on first
- * use. Return the line's offset in the stream, -1 without memory.
- */
-static off_t hm_batch_open(struct hm_agent *a)
-{
-	if (!a->batch) {
-		a->batch = open_memstream(&a->batch_buf, &a->batch_len);
-		if (!a->batch)
-			return -1;
-	}
-	return ftello(a->batch);
-}
-
-/*
- * A line could not be formatted (no memory, mid-line perhaps): cut what
- * it left off the batch, and count it lost.
- */
-static void hm_batch_line_failed(struct hm_agent *a, off_t pos)
-{
-	if (a->batch && pos >= 0)
-		fseeko(a->batch, pos, SEEK_SET);
-	a->stats.output_errors++;
-	a->stats.last_output_err = ENOMEM;
-	a->stats.output_lost++;
-}
-
 /* ring_buffer sample callback: one struct hopmark_ioam_record. */
 static int hm_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_agent *a = ctx;
 	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
 	struct hm_record rec;
-	off_t pos;
-	int err;
+	FILE *f;
+	int err, n;
 
 	/* With the module loaded, it owns the node's identity. */
 	err = hm_record_from_ring(data, size, cfg && cfg->has_node_id ? cfg->node_id :
@@ -564,18 +298,18 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 		a->stats.last_decode_err = err;
 		return 0;
 	}
-	pos = hm_batch_open(a);
-	if (pos < 0 || hm_record_print_json(a->batch, &rec)) {
-		hm_batch_line_failed(a, pos);
+	f = hm_output_line_begin(a->out);
+	if (!f)
 		return 0;
-	}
-	a->batch_records++;
+	n = hm_output_line_end(a->out, hm_record_print_json(f, &rec), true);
+	if (n < 0)
+		return 0;
 	/*
 	 * Bound a batch so a producer as fast as the agent cannot keep it
 	 * from writing: a negative return stops ring_buffer__consume()
 	 * after this record (consumed); epoll reports the rest at once.
 	 */
-	if (++a->batch_n >= HM_BATCH_MAX)
+	if (n >= HM_BATCH_MAX)
 		return -EAGAIN;
 	return 0;
 }
@@ -584,49 +318,31 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 {
 	struct hm_agent *a = ctx;
-	off_t pos;
+	FILE *f;
+	int n;
 
-	pos = hm_batch_open(a);
-	if (pos < 0 || hm_postcard_print_json(a->batch, pc)) {
-		hm_batch_line_failed(a, pos);
-		return pos < 0 ? -ENOMEM : -EIO;
-	}
-	a->batch_n++;
-	return 0;
+	f = hm_output_line_begin(a->out);
+	if (!f)
+		return -ENOMEM;
+	n = hm_output_line_end(a->out, hm_postcard_print_json(f, pc), false);
+	return n < 0 ? n : 0;
 }
 
 /*
  * Write one batch of JSON lines to the output and to every client. The
- * output gets whole lines only (hm_output_write()); the lines it could
+ * output gets whole lines only (hm_output_flush()); the lines it could
  * not take are counted, the clients still get them.
  */
 static int hm_batch_flush(struct hm_agent *a)
 {
-	int ret = 0;
+	size_t len;
+	char *buf;
+	int ret;
 
-	if (!a->batch)
-		return 0;
-	if (fclose(a->batch)) {
-		a->stats.output_errors++;
-		a->stats.last_output_err = ENOMEM;
-		a->stats.output_lost += a->batch_n;
-		goto out;
-	}
-	a->stats.batches++;
-	if (a->out_fd >= 0 && a->batch_len)
-		ret = hm_output_write(a, a->batch_buf, a->batch_len, a->batch_n,
-				      a->batch_records);
-	else
-		hm_output_count(a, a->batch_n, 0, a->batch_records > 0);
-	if (a->mon && a->batch_len)
-		hm_monitor_send(a->mon, a->batch_buf, a->batch_len);
-out:
-	free(a->batch_buf);
-	a->batch = NULL;
-	a->batch_buf = NULL;
-	a->batch_len = 0;
-	a->batch_n = 0;
-	a->batch_records = 0;
+	ret = hm_output_flush(a->out, &buf, &len);
+	if (a->mon && len)
+		hm_monitor_send(a->mon, buf, len);
+	free(buf);
 	return ret;
 }
 
@@ -676,120 +392,6 @@ static void hm_check_max_age(struct hm_agent *a)
 }
 
 /*
- * Records the sink could not queue (ring buffer full) never reach the
- * agent; the datapath counts them per interface and CPU in hopmark_stats
- * (HM_CNT_EVENTS_LOST), from the creation of the maps on. A BPF ring
- * buffer loses nothing it accepted, so this is all that is lost between
- * the datapath and the agent. Read every interface's sum over the CPUs
- * into @out (room for HM_MAX_IFACES, the map's size).
- * Return the number of entries, or negative errno.
- */
-static int hm_events_lost_read(struct hm_lost_entry *out)
-{
-	struct hopmark_link_stats *vals;
-	__u32 key, next, *prev = NULL;
-	int fd, ncpu, i, n = 0;
-
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	fd = hm_map_open(HM_MAP_STATS);
-	if (fd < 0)
-		return fd;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (n < HM_MAX_IFACES && !bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;	/* interface removed meanwhile */
-		out[n].ifindex = key;
-		out[n].lost = 0;
-		for (i = 0; i < ncpu; i++)
-			out[n].lost += vals[i].cnt[HM_CNT_EVENTS_LOST];
-		n++;
-	}
-	free(vals);
-	close(fd);
-	return n;
-}
-
-/*
- * The datapath's events_lost summed over interfaces and CPUs: what was
- * lost since the maps were created, across agent restarts. -1 if the
- * map cannot be read.
- */
-static long long hm_events_lost(void)
-{
-	struct hm_lost_entry *cur;
-	long long sum = 0;
-	int i, n;
-
-	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
-	if (!cur)
-		return -1;
-	n = hm_events_lost_read(cur);
-	for (i = 0; i < n; i++)
-		sum += cur[i].lost;
-	free(cur);
-	return n < 0 ? -1 : sum;
-}
-
-/*
- * Once a second (the tick), and at exit: what the datapath lost since the
- * last reading, per interface, is added to ring_lost and, with @report,
- * logged in one line. So a flood of losses gives at most one line a
- * second, each with the count since the previous line. An interface that
- * appeared counts from 0; one deleted meanwhile takes its counts with it;
- * a counter lower than before was reset and lost nothing. The first
- * reading (at start) is the baseline: what earlier runs saw is not this
- * run's.
- */
-static void hm_ring_lost_check(struct hm_agent *a, bool report)
-{
-	struct hm_lost_entry *cur;
-	__u64 delta = 0, total = 0;
-	int i, j, n;
-
-	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
-	if (!cur)
-		return;
-	n = hm_events_lost_read(cur);
-	if (n < 0) {
-		free(cur);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		__u64 prev = 0;
-
-		total += cur[i].lost;
-		if (a->n_lost_prev < 0)
-			continue;
-		for (j = 0; j < a->n_lost_prev; j++) {
-			if (a->lost_prev[j].ifindex == cur[i].ifindex) {
-				prev = a->lost_prev[j].lost;
-				break;
-			}
-		}
-		if (cur[i].lost > prev)
-			delta += cur[i].lost - prev;
-	}
-	free(a->lost_prev);
-	a->lost_prev = cur;
-	a->n_lost_prev = n;
-	if (!delta)
-		return;
-	a->stats.ring_lost += delta;
-	if (report)
-		hm_log("%llu record(s) lost in the last second: ring buffer %s full (datapath counter events_lost); %llu lost while this agent ran, %llu since the datapath was loaded",
-		       (unsigned long long)delta, HM_MAP_EVENTS,
-		       (unsigned long long)a->stats.ring_lost, (unsigned long long)total);
-}
-
-/*
  * Once a second: TAI offset, sink node ID, the settings of deleted
  * interfaces, rate-limited error reports.
  */
@@ -826,17 +428,10 @@ static void hm_tick(struct hm_agent *a)
 		       (unsigned long long)a->stats.decode_errors);
 		a->stats.decode_reported = a->stats.decode_errors;
 	}
-	n = a->stats.output_errors - a->stats.output_reported;
-	if (n) {
-		hm_log("%llu output write(s) failed in the last second (last: %s): %llu JSON line(s) not written, %llu in all",
-		       (unsigned long long)n, strerror(a->stats.last_output_err),
-		       (unsigned long long)(a->stats.output_lost - a->stats.output_lost_reported),
-		       (unsigned long long)a->stats.output_lost);
-		a->stats.output_reported = a->stats.output_errors;
-		a->stats.output_lost_reported = a->stats.output_lost;
-	}
-	if (!a->no_records)
-		hm_ring_lost_check(a, true);
+	if (a->out)
+		hm_output_report(a->out);
+	if (a->lost)
+		hm_events_lost_check(a->lost, true);
 	n = a->stats.qdepth_errors - a->stats.qdepth_reported;
 	if (n) {
 		hm_log("%llu qdisc poll(s) failed in the last second (last: %s), %llu in all",
@@ -857,6 +452,8 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 {
 	const struct hm_monitor_stats *ms = a->mon ? hm_monitor_stats(a->mon) : NULL;
 	const struct hm_genl_stats *gs = a->ge ? hm_genl_events_stats(a->ge) : NULL;
+	static const struct hm_output_stats no_output;
+	const struct hm_output_stats *os = a->out ? hm_output_stats(a->out) : &no_output;
 
 	if (gs)
 		fprintf(stderr, HOPMARKD_NAME ": %s: module (this run): postcards %llu event_messages %llu"
@@ -873,11 +470,11 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		" qdepth_errors %llu tai_updates %llu ifaces_pruned %llu clients_accepted %llu"
 		" clients_connected %u clients_dropped_slow %llu clients_refused %llu;"
 		" datapath (since load): events_lost %lld\n", what,
-		(unsigned long long)a->stats.records,
-		(unsigned long long)a->stats.output_lost,
-		(unsigned long long)a->stats.ring_lost,
+		(unsigned long long)os->records,
+		(unsigned long long)os->lost,
+		(unsigned long long)(a->lost ? hm_events_lost_ring_lost(a->lost) : 0),
 		(unsigned long long)a->stats.decode_errors,
-		(unsigned long long)a->stats.output_errors,
+		(unsigned long long)os->errors,
 		(unsigned long long)a->stats.qdepth_polls,
 		(unsigned long long)a->stats.qdepth_errors,
 		(unsigned long long)a->stats.tai_updates,
@@ -886,7 +483,7 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		ms ? ms->connected : 0,
 		(unsigned long long)(ms ? ms->dropped_slow : 0),
 		(unsigned long long)(ms ? ms->refused : 0),
-		hm_events_lost());
+		hm_events_lost_total());
 }
 
 static int hm_on_signal(struct hm_agent *a)
@@ -900,7 +497,8 @@ static int hm_on_signal(struct hm_agent *a)
 			a->stop = 1;
 			break;
 		case SIGHUP:
-			hm_output_reopen(a);
+			if (a->out)
+				hm_output_reopen(a->out);
 			break;
 		case SIGUSR1:
 			hm_print_stats(a, "stats");
@@ -1048,16 +646,22 @@ static int hm_setup(struct hm_agent *a)
 	if (a->no_records)
 		return 0;
 
-	err = hm_output_open(a);
-	if (err) {
-		hm_log("cannot open %s: %s", a->output_path, strerror(-err));
+	a->out = hm_output_new(a->output_path, a->quiet);
+	if (!a->out) {
+		err = -errno;
+		hm_log("cannot open %s: %s", a->output_path ? a->output_path : "standard output",
+		       strerror(errno));
 		return err;
 	}
 	a->events_fd = hm_open_map(HM_MAP_EVENTS);
 	if (a->events_fd < 0)
 		return a->events_fd;
-	/* Losses before this run are the datapath's history, not this run's. */
-	hm_ring_lost_check(a, false);
+	a->lost = hm_events_lost_new();
+	if (!a->lost) {
+		err = -errno;
+		hm_log("%s: %s", HM_MAP_STATS, strerror(errno));
+		return err;
+	}
 	a->rb = ring_buffer__new(a->events_fd, hm_on_record, a, NULL);
 	if (!a->rb) {
 		err = -errno;
@@ -1088,12 +692,8 @@ static void hm_teardown(struct hm_agent *a)
 	hm_monitor_free(a->mon);
 	ring_buffer__free(a->rb);
 	hm_qdisc_poll_free(a->qp);
-	if (a->out_fd >= 0) {
-		hm_output_drop_tail(a);
-		if (a->out_fd != STDOUT_FILENO)
-			close(a->out_fd);
-	}
-	free(a->lost_prev);
+	hm_output_free(a->out);
+	hm_events_lost_free(a->lost);
 	if (a->events_fd >= 0)
 		close(a->events_fd);
 	if (a->qdepth_fd >= 0)
@@ -1187,8 +787,7 @@ int main(int argc, char **argv)
 {
 	struct hm_agent a = {
 		.epfd = -1, .sig_fd = -1, .qdepth_tfd = -1, .tick_tfd = -1,
-		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1, .out_fd = -1,
-		.n_lost_prev = -1,
+		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1,
 	};
 	int err;
 
@@ -1217,8 +816,8 @@ int main(int argc, char **argv)
 		       qd, a.mon ? ", socket " : "", a.mon ? a.socket_path : "");
 		err = hm_run(&a);
 		/* The last second's losses, logged and in the counters. */
-		if (!a.no_records)
-			hm_ring_lost_check(&a, true);
+		if (a.lost)
+			hm_events_lost_check(a.lost, true);
 		hm_print_stats(&a, err ? "failed" : "exiting");
 	}
 	hm_pint_agent_stop();

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * hopmarkd.h - interfaces between the parts of the hopmark agent:
- * the main loop (hopmarkd.c), the qdisc poller (qdisc_poll.c), the monitor
- * socket (monitor_sock.c) and the TAI offset refresher (tai.c).
+ * the main loop (hopmarkd.c), the output writer (output.c), the ring
+ * buffer loss watcher (events_lost.c), the qdisc poller (qdisc_poll.c),
+ * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c)
+ * and the hopmark module's generic netlink side (genl_events.c).
  *
  * Everything the main loop waits on is registered in one epoll instance;
  * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #include "common/hopmark_run.h"
@@ -55,6 +58,189 @@ enum hm_ev_kind {
 struct hm_ev_src {
 	enum hm_ev_kind kind;
 };
+
+/* ---- hopmarkd.c ---- */
+
+/**
+ * hm_log() - write one line on standard error, prefixed "hopmarkd: "
+ * @fmt:	printf(3) format of the line, without its final newline
+ */
+void hm_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- output.c ---- */
+
+/**
+ * struct hm_output_stats - what the output counts, from 0 at every start
+ *			    (part of the "agent" part of the statistics line)
+ * @records:	ring buffer records written whole to the output (with -q:
+ *		handed to the monitor socket)
+ * @lost:	JSON lines (records and postcards) decoded but not in the
+ *		output: a failed or partial write, or no memory to format
+ *		them (socket clients still got the ones that were
+ *		formatted); "output_lost"
+ * @errors:	failed writes to the output (each loses a batch, or its
+ *		end), and lines or batches there was no memory for;
+ *		"output_errors"
+ * @last_err:	errno of the latest failure (ENOMEM: no memory for a line
+ *		or a batch)
+ * @batches:	batches flushed
+ */
+struct hm_output_stats {
+	__u64	records;
+	__u64	lost;
+	__u64	errors;
+	int	last_err;
+	__u64	batches;
+};
+
+struct hm_output;
+
+/**
+ * hm_output_new() - open the output the JSON lines are written to
+ * @path:	-o FILE, opened for appending (created mode 0666 & ~umask);
+ *		borrowed until hm_output_free(). NULL: standard output
+ * @quiet:	-q: nothing is written; the lines only go to the monitor
+ *		socket's clients (and are counted in &hm_output_stats.records)
+ *
+ * Return: the output, or NULL with errno set (that of open(2), or ENOMEM).
+ */
+struct hm_output *hm_output_new(const char *path, bool quiet);
+
+/**
+ * hm_output_line_begin() - start the batch's next JSON line
+ * @o:	output
+ *
+ * The line is printed to the returned stream, then ended with
+ * hm_output_line_end(). A batch holds the lines of one source, either
+ * ring buffer records or postcards of the module.
+ *
+ * Return: the batch's memory stream, or NULL without memory (the line is
+ * counted lost and as an ENOMEM error).
+ */
+FILE *hm_output_line_begin(struct hm_output *o);
+
+/**
+ * hm_output_line_end() - end the line started by hm_output_line_begin()
+ * @o:		output
+ * @print_ret:	what printing the line returned: 0 if it printed it whole
+ * @record:	the line is a ring buffer record (else a postcard)
+ *
+ * A line that was not printed whole (no memory, perhaps mid-line) is cut
+ * off the batch again and counted lost and as an ENOMEM error.
+ *
+ * Return: the number of lines in the batch, or -EIO if this one is not.
+ */
+int hm_output_line_end(struct hm_output *o, int print_ret, bool record);
+
+/**
+ * hm_output_flush() - write the batch to the output, whole lines only
+ * @o:		output
+ * @buf:	set to the batch's lines, for the monitor socket's clients
+ *		(which get them whether the output took them or not):
+ *		allocated, freed by the caller; NULL when there was no batch
+ *		or no memory for it
+ * @len:	set to the bytes at *@buf
+ *
+ * After a failed write (ENOSPC, EFBIG past RLIMIT_FSIZE, EIO) the start of
+ * a line cut by it is cut off again with ftruncate(2) on a regular file;
+ * on a pipe or terminal the rest of the line is kept and written before
+ * anything else. The lines not written are counted lost; the next batch
+ * starts empty.
+ *
+ * Return: 0, or -EPIPE when the reader of a pipe went away (logged).
+ */
+int hm_output_flush(struct hm_output *o, char **buf, size_t *len);
+
+/**
+ * hm_output_reopen() - continue in a new file at the -o path (SIGHUP)
+ * @o:	output
+ *
+ * After logrotate moved the file away. Nothing happens on standard output
+ * or with -q; if the path cannot be opened, that is logged and the old
+ * file is written on. The rest of a line cut on the old file stays lost.
+ */
+void hm_output_reopen(struct hm_output *o);
+
+/**
+ * hm_output_report() - log the output's failures since the last report
+ * @o:	output
+ *
+ * Called once a second, so a flood of failures gives at most one line a
+ * second, with the failed writes and the lines lost since the previous one.
+ */
+void hm_output_report(struct hm_output *o);
+
+/**
+ * hm_output_stats() - the output's counters
+ * @o:	output
+ *
+ * Return: pointer to counters owned by @o.
+ */
+const struct hm_output_stats *hm_output_stats(const struct hm_output *o);
+
+/**
+ * hm_output_free() - close the output (not standard output) and free it
+ * @o:	output, may be NULL
+ *
+ * The rest of a line still cut is written if the output takes it now, else
+ * counted lost.
+ */
+void hm_output_free(struct hm_output *o);
+
+/* ---- events_lost.c ---- */
+
+struct hm_events_lost;
+
+/**
+ * hm_events_lost_new() - start watching the datapath's events_lost counters
+ *
+ * The first reading of hopmark_stats (HM_CNT_EVENTS_LOST of every
+ * interface, summed over the CPUs) is the baseline: what was lost before
+ * this run is not this run's. If the map cannot be read, the first
+ * reading that succeeds is.
+ *
+ * Return: the watcher, or NULL with errno set (ENOMEM).
+ */
+struct hm_events_lost *hm_events_lost_new(void);
+
+/**
+ * hm_events_lost_check() - read the counters, count what was lost since
+ * @el:		watcher
+ * @report:	log the loss, if any, in one line
+ *
+ * Called once a second (the tick) and at exit: what the datapath lost
+ * since the previous reading, per interface, is added to the records lost
+ * in this run (hm_events_lost_ring_lost()). An interface that appeared
+ * counts from 0; one deleted meanwhile takes its counts with it; a counter
+ * lower than before was reset and lost nothing. A reading that fails (map
+ * gone, no memory) changes nothing.
+ */
+void hm_events_lost_check(struct hm_events_lost *el, bool report);
+
+/**
+ * hm_events_lost_ring_lost() - records lost in this run, so far
+ * @el:	watcher
+ *
+ * Return: the increase of the events_lost counters since the baseline,
+ * records (the "ring_lost" of the statistics line).
+ */
+__u64 hm_events_lost_ring_lost(const struct hm_events_lost *el);
+
+/**
+ * hm_events_lost_total() - the datapath's events_lost since the maps were
+ *			    created
+ *
+ * Summed over interfaces and CPUs, across agent restarts.
+ *
+ * Return: records, or -1 if hopmark_stats cannot be read.
+ */
+long long hm_events_lost_total(void);
+
+/**
+ * hm_events_lost_free() - free the watcher
+ * @el:	watcher, may be NULL
+ */
+void hm_events_lost_free(struct hm_events_lost *el);
 
 /* ---- qdisc_poll.c ---- */
 

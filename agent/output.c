@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * output.c - the agent's output (standard output or the -o file): whole
+ * JSON lines only, and every line that is not there counted.
+ *
+ * The JSON lines of one wakeup, all ring buffer records or all postcards
+ * of the module, are collected in a memory stream (the batch) and written
+ * with write(2) in one go; the caller hands the same bytes to the monitor
+ * socket's clients. A reader of the output only ever finds whole lines:
+ * after a failed write (ENOSPC, EFBIG past RLIMIT_FSIZE, EIO) the start of
+ * a cut line is cut off again with ftruncate(2) on a regular file; where
+ * that cannot be done (pipe, terminal) the rest of the line is kept and
+ * written before anything else. The lines not written are counted lost
+ * (output_lost of the statistics line, hopmarkd.8) and the failures are
+ * logged at most once a second.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hopmarkd.h"
+
+/**
+ * struct hm_output - the output and the batch being collected
+ * @path:		-o FILE (borrowed), NULL for standard output
+ * @fd:			output file descriptor (standard output or @path),
+ *			-1 with -q
+ * @seekable:		@fd is a regular file: a partial line can be cut
+ *			off again with ftruncate(2)
+ * @tail:		the unwritten end of a line cut by a failed write
+ *			that could not be taken back (pipe, terminal),
+ *			written before anything else; NULL when none
+ * @tail_len:		bytes at @tail
+ * @tail_record:	the cut line is a ring buffer record (else a postcard)
+ * @batch:		memory stream collecting the JSON lines of one batch,
+ *			NULL until the batch's first line
+ * @batch_buf:		its buffer
+ * @batch_len:		its length
+ * @batch_n:		JSON lines in the batch
+ * @batch_records:	of which ring buffer records; a batch holds the
+ *			lines of one source, the ring buffer or the module
+ * @line_pos:		offset in @batch of the line being printed
+ * @errors_reported:	@stats.errors already reported (hm_output_report())
+ * @lost_reported:	@stats.lost already reported
+ * @stats:		counters
+ */
+struct hm_output {
+	const char *path;
+	int fd;
+	bool seekable;
+	char *tail;
+	size_t tail_len;
+	bool tail_record;
+
+	FILE *batch;
+	char *batch_buf;
+	size_t batch_len;
+	unsigned int batch_n;
+	unsigned int batch_records;
+	off_t line_pos;
+
+	__u64 errors_reported;
+	__u64 lost_reported;
+	struct hm_output_stats stats;
+};
+
+/* Whether @fd is a regular file, whose end a failed write can be cut off. */
+static bool hm_fd_seekable(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode);
+}
+
+/* See hopmarkd.h. */
+struct hm_output *hm_output_new(const char *path, bool quiet)
+{
+	struct hm_output *o;
+	int fd;
+
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->path = path;
+	o->fd = -1;
+	if (quiet)
+		return o;
+	if (!path) {
+		fd = STDOUT_FILENO;
+	} else {
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			int err = errno;
+
+			free(o);
+			errno = err;
+			return NULL;
+		}
+	}
+	o->fd = fd;
+	o->seekable = hm_fd_seekable(fd);
+	return o;
+}
+
+/* Count the lines a write took whole, or lost, by their source. */
+static void hm_output_count(struct hm_output *o, unsigned int written, unsigned int lost,
+			    bool records)
+{
+	if (records)
+		o->stats.records += written;
+	o->stats.lost += lost;
+}
+
+/*
+ * write(2) all of @buf, going on after short writes (a signal, a pipe's
+ * room); stop at the first error. Return the bytes written, errno of the
+ * error (0 if none) in *@err.
+ */
+static size_t hm_write_all(int fd, const char *buf, size_t len, int *err)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	*err = 0;
+	while (off < len) {
+		n = write(fd, buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*err = n < 0 ? errno : EIO;
+			break;
+		}
+		off += n;
+	}
+	return off;
+}
+
+/*
+ * The end of a cut line is due first: nothing else may follow its start.
+ * Return 0 once it is written (the line counted), else the errno.
+ */
+static int hm_output_tail(struct hm_output *o)
+{
+	size_t n;
+	int err;
+
+	if (!o->tail)
+		return 0;
+	n = hm_write_all(o->fd, o->tail, o->tail_len, &err);
+	if (err) {
+		memmove(o->tail, o->tail + n, o->tail_len - n);
+		o->tail_len -= n;
+		return err;
+	}
+	hm_output_count(o, 1, 0, o->tail_record);
+	free(o->tail);
+	o->tail = NULL;
+	o->tail_len = 0;
+	return 0;
+}
+
+/* The output is being closed: a line still cut stays lost. */
+static void hm_output_drop_tail(struct hm_output *o)
+{
+	if (!o->tail || !hm_output_tail(o))
+		return;
+	hm_output_count(o, 0, 1, false);
+	free(o->tail);
+	o->tail = NULL;
+	o->tail_len = 0;
+}
+
+/*
+ * Write a batch of @n whole JSON lines (@records of them ring buffer
+ * records, the others postcards) to the output so that a reader only
+ * ever finds whole lines: after a failed write (ENOSPC, EFBIG past
+ * RLIMIT_FSIZE, EIO) the start of a cut line is cut off again with
+ * ftruncate(2) on a regular file; where that cannot be done (pipe,
+ * terminal) the rest of the line is kept and written first next time.
+ * The lines not written are counted in &hm_output_stats.lost.
+ *
+ * Return: 0, or -EPIPE when the reader of a pipe went away.
+ */
+static int hm_output_write(struct hm_output *o, const char *buf, size_t len,
+			   unsigned int n, unsigned int records)
+{
+	unsigned int whole = 0, cut_later = 0;
+	size_t done = 0, keep = 0;
+	const char *p, *eol;
+	int err;
+
+	err = hm_output_tail(o);
+	if (!err)
+		done = hm_write_all(o->fd, buf, len, &err);
+	if (!err) {
+		hm_output_count(o, n, 0, records > 0);
+		return 0;
+	}
+	/* Whole lines in the part written, and where the last one ends. */
+	for (p = buf; p < buf + done && (eol = memchr(p, '\n', buf + done - p)); p = eol + 1) {
+		whole++;
+		keep = eol + 1 - buf;
+	}
+	if (done > keep) {
+		off_t end = lseek(o->fd, 0, SEEK_CUR);
+		off_t cut = end - (off_t)(done - keep);
+
+		if (!o->seekable || end < 0 || ftruncate(o->fd, cut) ||
+		    lseek(o->fd, cut, SEEK_SET) < 0) {
+			/*
+			 * Cannot take it back: keep the rest of the line for
+			 * the next write, which finishes it (and counts it).
+			 */
+			eol = memchr(buf + done, '\n', len - done);
+			o->tail_len = eol + 1 - (buf + done);
+			o->tail = malloc(o->tail_len);
+			if (o->tail) {
+				memcpy(o->tail, buf + done, o->tail_len);
+				o->tail_record = records > 0;
+				cut_later = 1;
+			} else {
+				o->tail_len = 0;
+			}
+		}
+	}
+	hm_output_count(o, whole, n - whole - cut_later, records > 0);
+	o->stats.errors++;
+	o->stats.last_err = err;
+	if (err == EPIPE) {
+		/* Nobody reads the output any more. */
+		hm_log("output closed by its reader (EPIPE), stopping");
+		return -EPIPE;
+	}
+	return 0;
+}
+
+/* See hopmarkd.h. */
+void hm_output_reopen(struct hm_output *o)
+{
+	int fd;
+
+	if (!o->path || o->fd < 0)
+		return;
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		hm_log("SIGHUP: cannot reopen %s: %s; still writing the old file",
+		       o->path, strerror(errno));
+		return;
+	}
+	hm_output_drop_tail(o);
+	close(o->fd);
+	o->fd = fd;
+	o->seekable = hm_fd_seekable(fd);
+}
+
+/*
+ * A line could not be formatted (no memory, mid-line perhaps): cut what
+ * it left off the batch, and count it lost.
+ */
+static void hm_batch_line_failed(struct hm_output *o, off_t pos)
+{
+	if (o->batch && pos >= 0)
+		fseeko(o->batch, pos, SEEK_SET);
+	o->stats.errors++;
+	o->stats.last_err = ENOMEM;
+	o->stats.lost++;
+}
+
+/* See hopmarkd.h. */
+FILE *hm_output_line_begin(struct hm_output *o)
+{
+	/* The memory stream is opened on the batch's first line. */
+	if (!o->batch) {
+		o->batch = open_memstream(&o->batch_buf, &o->batch_len);
+		if (!o->batch) {
+			hm_batch_line_failed(o, -1);
+			return NULL;
+		}
+	}
+	o->line_pos = ftello(o->batch);
+	if (o->line_pos < 0) {
+		hm_batch_line_failed(o, -1);
+		return NULL;
+	}
+	return o->batch;
+}
+
+/* See hopmarkd.h. */
+int hm_output_line_end(struct hm_output *o, int print_ret, bool record)
+{
+	if (print_ret) {
+		hm_batch_line_failed(o, o->line_pos);
+		return -EIO;
+	}
+	if (record)
+		o->batch_records++;
+	return ++o->batch_n;
+}
+
+/* See hopmarkd.h. */
+int hm_output_flush(struct hm_output *o, char **buf, size_t *len)
+{
+	int ret = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (!o->batch)
+		return 0;
+	if (fclose(o->batch)) {
+		o->stats.errors++;
+		o->stats.last_err = ENOMEM;
+		o->stats.lost += o->batch_n;
+		free(o->batch_buf);
+		goto out;
+	}
+	o->stats.batches++;
+	if (o->fd >= 0 && o->batch_len)
+		ret = hm_output_write(o, o->batch_buf, o->batch_len, o->batch_n,
+				      o->batch_records);
+	else
+		hm_output_count(o, o->batch_n, 0, o->batch_records > 0);
+	*buf = o->batch_buf;
+	*len = o->batch_len;
+out:
+	o->batch = NULL;
+	o->batch_buf = NULL;
+	o->batch_len = 0;
+	o->batch_n = 0;
+	o->batch_records = 0;
+	return ret;
+}
+
+/* See hopmarkd.h. */
+void hm_output_report(struct hm_output *o)
+{
+	__u64 n = o->stats.errors - o->errors_reported;
+
+	if (!n)
+		return;
+	hm_log("%llu output write(s) failed in the last second (last: %s): %llu JSON line(s) not written, %llu in all",
+	       (unsigned long long)n, strerror(o->stats.last_err),
+	       (unsigned long long)(o->stats.lost - o->lost_reported),
+	       (unsigned long long)o->stats.lost);
+	o->errors_reported = o->stats.errors;
+	o->lost_reported = o->stats.lost;
+}
+
+/* See hopmarkd.h. */
+const struct hm_output_stats *hm_output_stats(const struct hm_output *o)
+{
+	return &o->stats;
+}
+
+/* See hopmarkd.h. */
+void hm_output_free(struct hm_output *o)
+{
+	if (!o)
+		return;
+	if (o->fd >= 0) {
+		hm_output_drop_tail(o);
+		if (o->fd != STDOUT_FILENO)
+			close(o->fd);
+	}
+	if (o->batch)
+		fclose(o->batch);
+	free(o->batch_buf);
+	free(o);
+}
