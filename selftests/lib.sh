@@ -420,6 +420,42 @@ hm_tmpdir()
 	chmod 755 "$HM_TMP"
 }
 
+# ------------------------------------------------------------ one throwaway node
+
+# hm_solo_node - one throwaway network namespace NS=$HM_PFX-x with its own
+# bpffs (BPFFS, given as TC_BPF_MNT) and run directory (RUNDIR, given as
+# HOPMARK_RUNDIR), a temporary directory (HM_TMP), and traps that remove all
+# of it on exit or on a signal, after calling hm_solo_cleanup_hook if the
+# test defines one (to stop what it started). x CMD... runs CMD in the
+# namespace with that bpffs and run directory, under `nsenter --net`
+# (never `ip netns exec`, which remounts /sys). Bails out when the
+# namespace or the bpffs cannot be made.
+hm_solo_node()
+{
+	NS=$HM_PFX-x
+	BPFFS=$HM_RUN_ROOT/$NS/bpf
+	RUNDIR=$HM_RUN_ROOT/$NS/run
+	trap hm_solo_cleanup EXIT
+	trap 'hm_solo_cleanup; exit 130' INT
+	trap 'hm_solo_cleanup; exit 143' TERM
+	hm_tmpdir
+	ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
+	mkdir -p "$BPFFS" "$RUNDIR" && mount -t bpf bpf "$BPFFS" ||
+		{ echo "Bail out! bpffs"; exit 1; }
+}
+
+hm_solo_cleanup()
+{
+	! declare -F hm_solo_cleanup_hook >/dev/null || hm_solo_cleanup_hook
+	ip netns del "$NS" 2>/dev/null
+	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
+	rm -rf "${HM_RUN_ROOT:?}/$NS"
+	rmdir "$HM_RUN_ROOT" 2>/dev/null
+	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
+}
+
+x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
+
 # ------------------------------------------------------------ JSON helpers
 
 # hm_json FILE PYEXPR - evaluate a python expression over the JSON lines of

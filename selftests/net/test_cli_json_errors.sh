@@ -16,30 +16,11 @@ set -u
 HM_PFX=${HM_PFX:-hmt-jerr$$}
 . "$(dirname "$0")/../lib.sh"
 
-NS=$HM_PFX-x
-BPFFS=$HM_RUN_ROOT/$NS/bpf
-RUNDIR=$HM_RUN_ROOT/$NS/run
-
 hm_require_root_netns
 hm_require_built "$HOPMARK"
 
-cleanup()
-{
-	ip netns del "$NS" 2>/dev/null
-	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
-	rm -rf "${HM_RUN_ROOT:?}/$NS"
-	rmdir "$HM_RUN_ROOT" 2>/dev/null
-	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-hm_tmpdir
+hm_solo_node
 
-x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
-
-ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
-mkdir -p "$BPFFS" "$RUNDIR" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
 x ip link add v0 type veth peer name v1 && x ip link set v0 up ||
 	{ echo "Bail out! veth"; exit 1; }
 printf 'garbage\n{}\nnull\n' >"$HM_TMP/garbage.json"

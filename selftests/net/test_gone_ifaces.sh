@@ -15,33 +15,16 @@ set -u
 HM_PFX=${HM_PFX:-hmt-gone$$}
 . "$(dirname "$0")/../lib.sh"
 
-NS=$HM_PFX-x
-BPFFS=$HM_RUN_ROOT/$NS/bpf
-RUNDIR=$HM_RUN_ROOT/$NS/run
-
 hm_require_root_netns
 hm_require_built "$HOPMARK" "$HOPMARKD"
 command -v bpftool >/dev/null || hm_skip_all "needs bpftool"
 
 AGENT=
-cleanup()
+hm_solo_cleanup_hook()
 {
 	[ -z "$AGENT" ] || { kill "$AGENT" 2>/dev/null; wait "$AGENT" 2>/dev/null; }
-	ip netns del "$NS" 2>/dev/null
-	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
-	rm -rf "$HM_RUN_ROOT/$NS"
-	rmdir "$HM_RUN_ROOT" 2>/dev/null
-	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-hm_tmpdir
-
-x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
-
-ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
-mkdir -p "$BPFFS" "$RUNDIR" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
+hm_solo_node
 
 # configure DEV ID PREFIX: transit, an interface ID and an encap rule.
 configure()

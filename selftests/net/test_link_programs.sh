@@ -18,8 +18,6 @@ set -u
 HM_PFX=${HM_PFX:-hmt-pol$$}
 . "$(dirname "$0")/../lib.sh"
 
-NS=$HM_PFX-x
-BPFFS=$HM_RUN_ROOT/$NS/bpf
 OBJ=$HM_BPF_DIR
 
 hm_require_root_netns
@@ -27,23 +25,8 @@ hm_require_built "$HOPMARK" "$OBJ/hopmark_transit.bpf.o" "$OBJ/hopmark_decap.bpf
 command -v tc >/dev/null || hm_skip_all "needs tc"
 command -v clang >/dev/null || hm_skip_all "needs clang (for a foreign BPF program)"
 
-cleanup()
-{
-	ip netns del "$NS" 2>/dev/null
-	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
-	rm -rf "$HM_RUN_ROOT/$NS"
-	rmdir "$HM_RUN_ROOT" 2>/dev/null
-	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-hm_tmpdir
+hm_solo_node
 
-x() { TC_BPF_MNT=$BPFFS nsenter --net="/run/netns/$NS" "$@"; }
-
-ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
-mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
 x ip link add v0 type veth peer name v1
 x ip link add v2 type veth peer name v3
 for d in lo v0 v1 v2 v3; do x ip link set "$d" up; done

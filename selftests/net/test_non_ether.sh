@@ -19,32 +19,13 @@ set -u
 HM_PFX=${HM_PFX:-hmt-ne$$}
 . "$(dirname "$0")/../lib.sh"
 
-NS=$HM_PFX-x
-BPFFS=$HM_RUN_ROOT/$NS/bpf
-RUNDIR=$HM_RUN_ROOT/$NS
-
 hm_require_root_netns
 hm_require_built "$HOPMARK"
 command -v tc >/dev/null || hm_skip_all "needs tc"
 [ -c /dev/net/tun ] || hm_skip_all "needs /dev/net/tun"
 
-cleanup()
-{
-	ip netns del "$NS" 2>/dev/null
-	mountpoint -q "$BPFFS" 2>/dev/null && umount "$BPFFS"
-	rm -rf "$RUNDIR"
-	rmdir "$HM_RUN_ROOT" 2>/dev/null
-	[ -z "${HM_TMP:-}" ] || rm -rf "$HM_TMP"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-hm_tmpdir
+hm_solo_node
 
-x() { TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
-
-ip netns add "$NS" || { echo "Bail out! netns $NS"; exit 1; }
-mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "Bail out! bpffs"; exit 1; }
 {
 	x ip tuntap add dev tun0 mode tun &&
 	x ip link add v0 type veth peer name v1 &&
