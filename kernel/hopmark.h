@@ -250,7 +250,8 @@ static inline u64 hm_node_id_wide(const struct hopmark_net *hn)
  * hm_count() - count one packet on an interface
  * @hn: per-netns state
  * @hif: the interface's configuration, or NULL (counted for the netns only)
- * @cnt: enum hopmark_counter_attr, HOPMARK_CNT_INCR_INSERTED..HOPMARK_CNT_ERROR
+ * @cnt: enum hopmark_counter_attr, a datapath counter
+ *	 (HOPMARK_CNT_INCR_INSERTED..HOPMARK_CNT_ERROR, HOPMARK_CNT_HBH_LIMIT)
  *
  * Context: any; rcu_read_lock() held when @hif is not NULL.
  */

@@ -16,8 +16,9 @@
  *      counted _MALFORMED when its Hop-by-Hop header cannot be walked;
  *   4. writes the IOAM option header and the IOAM-Namespace;
  *   5. (its own fields)
- *   6. inserts the option (ipv6_hbh.c: 4n offset, 8n header, egress MTU)
- *      and counts the outcome: inserted, _MTU (sent without the option),
+ *   6. inserts the option (ipv6_hbh.c: 4n offset, 8n header, egress MTU,
+ *      the limits a Linux receiver enforces on the header) and counts the
+ *      outcome: inserted, _MTU or _HBH_LIMIT (sent without the option),
  *      _MALFORMED, _ERROR.
  *
  * Steps 1-4 are hm_encap_begin(), step 6 hm_encap_insert(). What applies
@@ -212,8 +213,10 @@ bool hm_encap_begin(struct hm_pkt *pkt, struct sk_buff *skb, u8 ioam_type,
  *
  * Step 6 of the file comment: writes Opt Data Len, adds the option to the
  * Hop-by-Hop header (hm_hbh_add_option()) and counts @cnt_inserted, or
- * _MTU (the packet goes without it), _MALFORMED or _ERROR, the packet
- * then unchanged.
+ * _MTU (the packet goes without it), _HBH_LIMIT (the packet goes without
+ * it: with it, the header would break a limit of ip6_parse_tlv() and the
+ * next Linux node would drop the packet, e.g. a 9th option),
+ * _MALFORMED or _ERROR, the packet then unchanged.
  */
 void hm_encap_insert(struct hm_pkt *pkt, struct sk_buff *skb, u8 *tlv,
 		     unsigned int len, int cnt_inserted)
@@ -226,6 +229,8 @@ void hm_encap_insert(struct hm_pkt *pkt, struct sk_buff *skb, u8 *tlv,
 		hm_count(pkt->hn, pkt->out_if, cnt_inserted);
 	else if (err == -EMSGSIZE)
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MTU);
+	else if (err == -ERANGE)
+		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_HBH_LIMIT);
 	else if (err == -EBADMSG)
 		hm_count(pkt->hn, pkt->out_if, HOPMARK_CNT_MALFORMED);
 	else

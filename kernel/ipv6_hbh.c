@@ -7,7 +7,10 @@
  * each starts at a 4n offset (RFC 9486 §2.1) and the header stays a
  * multiple of 8 octets (RFC 8200 §4.3), with Pad1/PadN padding runs of at
  * most HM_LINUX_PAD_RUN_MAX (7) octets, which is what Linux accepts
- * (ip6_parse_tlv()).
+ * (ip6_parse_tlv()). An added option never takes the header past any
+ * limit a Linux receiver enforces with its default sysctls
+ * (HM_LINUX_HBH_OPTS_MAX in lib/ipv6/ipv6.h): the next Linux node would
+ * drop the packet, and nothing would count the loss.
  *
  * A rewrite builds the new header in a per-CPU scratch buffer and moves
  * only the IPv6 header (and the link-layer header before it), so the
@@ -138,6 +141,37 @@ static void hm_put_pad(u8 *p, unsigned int n)
 	p[0] = HM_IPV6_TLV_PADN;
 	p[1] = n - HM_IPV6_TLV_HDR_LEN;
 	memset(p + HM_IPV6_TLV_HDR_LEN, 0, n - HM_IPV6_TLV_HDR_LEN);
+}
+
+/**
+ * hm_pad_run_linux_ok() - whether a padding run is one a Linux receiver keeps
+ * @hbh: the Hop-by-Hop header
+ * @off: offset in @hbh where the run starts
+ * @len: its bytes, as hm_pad_run() measured them (every PadN inside @hbh)
+ *
+ * ip6_parse_tlv() (net/ipv6/exthdrs.c) drops a packet with more than
+ * HM_LINUX_PAD_RUN_MAX padding octets in a row (Pad1 and PadN together,
+ * RFC 4942 §2.1.9.5) or with a PadN whose data is not all zero.
+ *
+ * Return: true when the run keeps both limits.
+ */
+static bool hm_pad_run_linux_ok(const u8 *hbh, unsigned int off,
+				unsigned int len)
+{
+	unsigned int end = off + len;
+
+	if (len > HM_LINUX_PAD_RUN_MAX)
+		return false;
+	while (off < end) {
+		if (hbh[off] == HM_IPV6_TLV_PAD1) {
+			off++;
+			continue;
+		}
+		if (memchr_inv(hbh + off + HM_IPV6_TLV_HDR_LEN, 0, hbh[off + 1]))
+			return false;
+		off += HM_IPV6_TLV_HDR_LEN + hbh[off + 1];
+	}
+	return true;
 }
 
 /**
@@ -372,39 +406,58 @@ static void hm_gso_fit(struct sk_buff *skb, unsigned int mtu)
  * option at a 4n offset, replacing the trailing padding. Trailing padding
  * keeps the header a multiple of 8 octets.
  *
- * Return: 0; -EMSGSIZE when the packet would exceed the egress MTU or the
- * header its 2048 bytes; -EBADMSG when the present header is malformed;
- * -ENOMEM. The packet is unchanged on error.
+ * The result must be a header every Linux node on the path keeps
+ * (ip6_parse_tlv() with default sysctls, HM_LINUX_HBH_OPTS_MAX): at most 8
+ * options other than Pad1/PadN, ours included; no padding run over
+ * HM_LINUX_PAD_RUN_MAX octets; PadN data all zero; 2048 bytes at most. What
+ * is kept of the old header (up to the end of its last option) is checked;
+ * its trailing padding is replaced, so it is not. The padding this adds
+ * cannot break a limit: before the option 0..3 octets, after the old last
+ * option (or alone at the start of a new or option-less header); after it
+ * 0..7 octets that end the header. Both runs are zero-filled.
+ *
+ * Return: 0; -ERANGE when the result would break one of those limits;
+ * -EMSGSIZE when the packet would exceed the egress MTU; -EBADMSG when the
+ * present header is malformed; -ENOMEM. The packet is unchanged on error.
  */
 int hm_hbh_add_option(struct sk_buff *skb, const u8 *tlv, unsigned int tlv_len)
 {
 	unsigned int old_len = hm_hbh_len(skb);
 	unsigned int end = HM_HBH_FIRST_OPT, last = HM_HBH_FIRST_OPT, ins, new_len;
 	const u8 *old = skb->data + HM_IPV6_HDR_LEN;
+	unsigned int n_opts = 0;
+	bool pad_ok = true;
 	u8 *buf;
 	int err;
 
 	if (ipv6_hdr(skb)->nexthdr == HM_NEXTHDR_HOP && !old_len)
 		return -EBADMSG;	/* truncated */
-	/* Find where the last non-padding option ends. */
+	/*
+	 * Find where the last non-padding option ends, counting the options
+	 * and checking the padding runs before each (they are kept).
+	 */
 	while (end < old_len) {
 		int pad = hm_pad_run(old, end, old_len);
 
 		if (pad < 0)
 			return -EBADMSG;
+		if (end + pad >= old_len)
+			break;		/* the trailing run, replaced */
+		if (!hm_pad_run_linux_ok(old, end, pad))
+			pad_ok = false;
 		end += pad;
-		if (end >= old_len)
-			break;
 		if (end + HM_IPV6_TLV_HDR_LEN > old_len ||
 		    end + HM_IPV6_TLV_HDR_LEN + old[end + 1] > old_len)
 			return -EBADMSG;
 		end += HM_IPV6_TLV_HDR_LEN + old[end + 1];
 		last = end;
+		n_opts++;
 	}
 	ins = round_up(last, 4);
 	new_len = round_up(ins + tlv_len, 8);
-	if (new_len > HM_HBH_MAX_LEN)
-		return -EMSGSIZE;
+	if (!pad_ok || n_opts + 1 > HM_LINUX_HBH_OPTS_MAX ||
+	    new_len > HM_HBH_MAX_LEN)
+		return -ERANGE;
 	if (new_len > old_len &&
 	    !hm_fits_mtu(skb, new_len - old_len, hm_egress_mtu(skb)))
 		return -EMSGSIZE;

@@ -273,7 +273,8 @@ enum hopmark_rec_attr {
  * records, per network namespace and, for QUEUED and RATE_LIMITED, per
  * IOAM-Namespace too (in NS_GET replies). Every record that was
  * produced but not sent is in exactly one of RATE_LIMITED, NO_LISTENER,
- * NOMEM, SEND_ERR. The enum only grows.
+ * NOMEM, SEND_ERR. The enum only grows: a counter added later goes at its
+ * end, whatever its kind, so that every number keeps its meaning.
  */
 enum hopmark_counter_attr {
 	HOPMARK_CNT_UNSPEC,
@@ -303,6 +304,14 @@ enum hopmark_counter_attr {
 	HOPMARK_CNT_EV_SEND_ERR,	/* multicast failed (e.g. receive
 					 * buffers full): lost for at least one
 					 * listener
+					 */
+	/* datapath, packets */
+	HOPMARK_CNT_HBH_LIMIT,		/* insertion would break a limit a Linux
+					 * receiver enforces on the Hop-by-Hop
+					 * header (over 8 options with ours, a
+					 * padding run over 7 octets, non-zero
+					 * PadN data, over 2048 bytes): not
+					 * inserted
 					 */
 	__HOPMARK_CNT_MAX,
 };

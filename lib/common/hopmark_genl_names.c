@@ -37,7 +37,8 @@
 	X(EV_RATE_LIMITED,	"events_rate_limited")			\
 	X(EV_NO_LISTENER,	"events_no_listener")			\
 	X(EV_NOMEM,		"events_nomem")				\
-	X(EV_SEND_ERR,		"events_send_err")
+	X(EV_SEND_ERR,		"events_send_err")			\
+	X(HBH_LIMIT,		"hbh_limit")
 
 #define HM_GENL_COUNTER_NAME(cnt, name)	[HOPMARK_CNT_##cnt] = name,
 #define HM_GENL_COUNTER_ONE(cnt, name)	+ 1

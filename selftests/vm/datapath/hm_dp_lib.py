@@ -330,6 +330,23 @@ def hbh_check(hbh):
     return errs
 
 
+def hbh_build(tlvs):
+    """A Hop-by-Hop header (hex, Next Header 0: the kernel sets it) of the
+    TLVs given as bytes, in order, then Pad1/PadN to 8n (RFC 8200 §4.3)."""
+    body = b"".join(tlvs)
+    pad = -(2 + len(body)) % 8
+    if pad == 1:
+        body += b"\x00"
+    elif pad:
+        body += bytes([1, pad - 2]) + bytes(pad - 2)
+    return bytes([0, (2 + len(body)) // 8 - 1]).hex() + body.hex()
+
+
+def hbh_n_options(hbh):
+    """Options other than Pad1 and PadN: net.ipv6.max_hbh_opts_number's count."""
+    return sum(1 for _, t, _ in hbh_options(hbh) if t not in (0, 1))
+
+
 def ioam_options(hbh):
     """[(ioam option type, body bytes after the 4-octet option header)]."""
     return [(d[1], d[2:]) for _, t, d in hbh_options(hbh) if t == 0x31]

@@ -238,7 +238,7 @@ reject if_config_removed_with_device 2 'attr=ifindex( |$)' 'not configured' -- i
 # ---- counters ----
 out=$(hm_gc -d counters_get)
 hm_check_match "counters_dump_starts_with_netns_totals" \
-	'^counters_get counters=\{ incr_inserted=0 .* events_send_err=0 \}$' "$(echo "$out" | head -n 1)"
+	'^counters_get counters=\{ incr_inserted=0 .* events_send_err=0 hbh_limit=0 \}$' "$(echo "$out" | head -n 1)"
 hm_check "counters_reset_accepted" "" "$(hm_gc counters_reset)"
 
 # ---- permissions ----
