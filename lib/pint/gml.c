@@ -414,15 +414,7 @@ nomem:
 	ret = -ENOMEM;
 	seterr(err, errlen, "out of memory");
 fail:
-	if (g->label) {
-		for (i = 0; i < g->nr_nodes; i++)
-			free(g->label[i]);
-	}
-	free(g->label);
-	free(g->id);
-	free(g->adj_off);
-	free(g->adj);
-	memset(g, 0, sizeof(*g));
+	gml_free(g);
 out:
 	free(cur_label);
 	free(map);
