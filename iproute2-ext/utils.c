@@ -397,6 +397,18 @@ const char *ifname_or_index(__u32 ifindex, char *buf)
 	return buf;
 }
 
+/* "Error: <message>", then ": <strerror(-err)>" when @reason, then ".". */
+static int hm_verrf(int err, bool reason, const char *fmt, va_list ap)
+{
+	jerr_errno(err);
+	fputs("Error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (reason && err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputs(".\n", stderr);
+	return HM_EXIT_FAIL;
+}
+
 /**
  * hm_errf() - print "Error: <message>: <strerror(-err)>" to stderr
  * @err:	negative errno (0: no reason appended)
@@ -407,16 +419,12 @@ const char *ifname_or_index(__u32 ifindex, char *buf)
 int hm_errf(int err, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	jerr_errno(err);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = hm_verrf(err, true, fmt, ap);
 	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputs(".\n", stderr);
-	return HM_EXIT_FAIL;
+	return ret;
 }
 
 /**
@@ -429,12 +437,10 @@ int hm_errf(int err, const char *fmt, ...)
 int hm_errf_errno(int err, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	jerr_errno(err);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = hm_verrf(err, false, fmt, ap);
 	va_end(ap);
-	fputs(".\n", stderr);
-	return HM_EXIT_FAIL;
+	return ret;
 }
