@@ -22,6 +22,7 @@
 
 #include "common/linktype.h"
 #include "hopmark.h"
+#include "fuzz_input.h"
 #include "ioam/option.h"
 
 static const int links[] = {
@@ -79,14 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	__u8 *copy;
 	int dlt, ret;
 
-	if (!size)
-		return 0;
-	/* An exact-size heap copy so that ASan sees any read past the input. */
-	len = size - 1;
-	copy = malloc(len ? len : 1);
+	copy = fuzz_tail_copy(data, size, &len);
 	if (!copy)
 		return 0;
-	memcpy(copy, data + 1, len);
 
 	if (data[0] % 7 == 6) {
 		dex(copy, len);

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
 
@@ -119,6 +120,24 @@ static inline void fuzz_put_be(__u8 *p, unsigned int n, __u64 v)
 		p[n] = v;
 		v >>= 8;
 	}
+}
+
+/*
+ * fuzz_tail_copy() - the input after its first octet (a selector), as an
+ * exact-size heap copy so that AddressSanitizer sees any read past it.
+ * Returns NULL when @size is 0 or memory runs out; free() the copy.
+ */
+static inline __u8 *fuzz_tail_copy(const __u8 *data, size_t size, size_t *len)
+{
+	__u8 *copy;
+
+	if (!size)
+		return NULL;
+	*len = size - 1;
+	copy = malloc(*len ? *len : 1);
+	if (copy)
+		memcpy(copy, data + 1, *len);
+	return copy;
 }
 
 #endif /* __HOPMARK_FUZZ_INPUT_H */

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "hopmark.h"
+#include "fuzz_input.h"
 
 static FILE *sink_file(void)
 {
@@ -56,14 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off, opt_len, len;
 	__u8 *copy;
 
-	if (!size)
-		return 0;
-	/* An exact-size heap copy so that ASan sees any read past the input. */
-	len = size - 1;
-	copy = malloc(len ? len : 1);
+	copy = fuzz_tail_copy(data, size, &len);
 	if (!copy)
 		return 0;
-	memcpy(copy, data + 1, len);
 
 	switch (data[0] % 3) {
 	case 0:
