@@ -27,20 +27,12 @@ int hm_ioam_next_option(const __u8 *pkt, size_t len, size_t *pos, size_t *opt_of
 	/* The TLVs start after Next Header and Hdr Ext Len. */
 	off = *pos < HM_IPV6_HDR_LEN + 2 ? HM_IPV6_HDR_LEN + 2 : *pos;
 	while (off < end) {
-		__u8 type = pkt[off];
-		size_t tlv_len;
+		size_t tlv_len = hm_ipv6_tlv_len(pkt, off, end);
 
-		if (type == HM_IPV6_TLV_PAD1) {
-			off++;
-			continue;
-		}
-		if (off + HM_IPV6_TLV_HDR_LEN > end)
-			break;
-		tlv_len = HM_IPV6_TLV_HDR_LEN + (size_t)pkt[off + 1];
-		if (off + tlv_len > end)
+		if (!tlv_len)
 			break;
 		/* Reserved and IOAM Option-Type: RFC 9486 §2.1. */
-		if (type == HM_IPV6_TLV_IOAM && tlv_len >= HM_IPV6_TLV_HDR_LEN + 2) {
+		if (pkt[off] == HM_IPV6_TLV_IOAM && tlv_len >= HM_IPV6_TLV_HDR_LEN + 2) {
 			*opt_off = off;
 			*pos = off + tlv_len;
 			return 1;

@@ -65,6 +65,27 @@ struct hm_ipv6_ext_hdr {
 #define HM_IPV6_TLV_DATA_MAX	255	/* Opt Data Len is one octet */
 #define HM_IPV6_TLV_HDR_LEN	2	/* Option Type, Opt Data Len */
 
+/**
+ * hm_ipv6_tlv_len() - length of the option TLV at @off (RFC 8200 §4.2)
+ * @opts:	the options area (Hop-by-Hop or Destination Options header)
+ * @off:	offset of the TLV's Option Type, below @end
+ * @end:	offset where the options end
+ *
+ * Return: bytes of the TLV (1 for Pad1, 2 + Opt Data Len otherwise), or 0
+ * when it runs past @end.
+ */
+static inline __u32 hm_ipv6_tlv_len(const __u8 *opts, __u32 off, __u32 end)
+{
+	__u32 len;
+
+	if (opts[off] == HM_IPV6_TLV_PAD1)
+		return 1;
+	if (end - off < HM_IPV6_TLV_HDR_LEN)
+		return 0;
+	len = HM_IPV6_TLV_HDR_LEN + opts[off + 1];
+	return len <= end - off ? len : 0;
+}
+
 /*
  * What a Linux receiver accepts in a Hop-by-Hop header with its default
  * sysctls (net/ipv6/exthdrs.c, ipv6_parse_hopopts() and ip6_parse_tlv()):

@@ -23,19 +23,11 @@ static int hm_hbh_walk(const __u8 *pkt, size_t off, size_t end, size_t hbh_off,
 	*trace_off = 0;
 	*other_off = 0;
 	while (off < end) {
-		__u8 type = pkt[off];
-		size_t tlv_len;
+		size_t tlv_len = hm_ipv6_tlv_len(pkt, off, end);
 
-		if (type == HM_IPV6_TLV_PAD1) {
-			off++;
-			continue;
-		}
-		if (end - off < 2)
+		if (!tlv_len)
 			return -EINVAL;
-		tlv_len = 2 + (size_t)pkt[off + 1];
-		if (tlv_len > end - off)
-			return -EINVAL;
-		if (type == HM_IPV6_TLV_IOAM) {
+		if (pkt[off] == HM_IPV6_TLV_IOAM) {
 			/* RFC 9486 §2.1: 4n alignment, and room for the IOAM Option-Type. */
 			if (tlv_len < 4 || (off - hbh_off) % 4)
 				return -EINVAL;
