@@ -305,7 +305,9 @@ static void usage(FILE *f)
 		"  -k HOPS   path length (1..%d), switch IDs drawn from 0..UNIVERSE-1 (default 1024)\n"
 		"  -t N      trials per cell (default 1000)\n"
 		"  -b LIST   digest widths (default 1,4,8,16); the full-ID column is always added\n"
-		"  -S LIST   schemes: baseline, xor, xor:P, hybrid (default baseline,xor,hybrid)\n"
+		"  -S LIST   schemes, one row each: baseline, xor, xor:P, ladder5,\n"
+		"            hybrid[:tau=T,p=P], multilayer[:tau=T,p=P,p=P...] (P may be C/d)\n"
+		"            (default baseline,xor,ladder5,hybrid,multilayer)\n"
 		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.)\n"
 		"  -s SEED   master seed (default 1); -j N worker threads (default 2)\n",
 		PINT_DECODE_MAX_HOPS);
@@ -314,9 +316,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static struct eval ev = { .trials = 1000, .seed = 1, .mark_p = 0.04, .ams_m = 8 };
-	const char *gml = NULL, *schemes_arg = "baseline,xor,hybrid";
+	const char *gml = NULL, *schemes_arg = "baseline,xor,ladder5,hybrid,multilayer";
 	char *schemes[16], *sdup, *tok, *save = NULL, err[512];
-	unsigned int universe = 1024, threads = 2, nr_schemes = 0, i, j, c, a;
+	unsigned int universe = 1024, threads = 2, nr_schemes = 0, name_w = 10, i, j, c, a;
 	struct pool pl = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	pthread_t th[16];
 	struct timespec t0, t1;
@@ -403,17 +405,40 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	sdup = strdup(schemes_arg);
-	for (tok = strtok_r(sdup, ",", &save); tok && nr_schemes < 16;
-	     tok = strtok_r(NULL, ",", &save)) {
-		struct pint_path_params p;
+	/*
+	 * -S is a comma-separated list, and a scheme's own parameters are too
+	 * ("hybrid:tau=0.5,p=0.2"): a token "tau=..." or "p=..." continues the
+	 * scheme before it.
+	 */
+	sdup = malloc(2 * strlen(schemes_arg) + 2);
+	for (tok = strtok_r(strcpy(sdup + strlen(schemes_arg) + 1, schemes_arg), ",", &save), c = 0;
+	     tok; tok = strtok_r(NULL, ",", &save)) {
+		int cont = nr_schemes && (!strncmp(tok, "tau=", 4) || !strncmp(tok, "p=", 2));
 
-		pint_path_params_init(&p, NULL, 8, 0);
-		if (pint_path_scheme(&p, tok, 25)) {
-			fprintf(stderr, "pint-eval: unknown scheme '%s'\n", tok);
+		if (!cont && nr_schemes == 16) {
+			fprintf(stderr, "pint-eval: -S: more than 16 schemes\n");
 			return 2;
 		}
-		schemes[nr_schemes++] = tok;
+		if (!cont)
+			schemes[nr_schemes++] = sdup + c;
+		else
+			sdup[c - 1] = ',';
+		c += sprintf(sdup + c, "%s", tok) + 1;
+	}
+	for (i = 0; i < nr_schemes; i++) {
+		struct pint_path_params p;
+		unsigned int d;
+
+		/* every path length the evaluator can run */
+		for (d = 1; d <= PINT_DECODE_MAX_HOPS; d++) {
+			pint_path_params_init(&p, NULL, 8, 0);
+			if (pint_path_scheme(&p, schemes[i], d)) {
+				fprintf(stderr, "pint-eval: -S: bad scheme '%s'\n", schemes[i]);
+				return 2;
+			}
+		}
+		if (strlen(schemes[i]) > name_w)
+			name_w = strlen(schemes[i]);
 	}
 
 	if (gml) {
@@ -500,7 +525,7 @@ int main(int argc, char **argv)
 
 	printf("%u trials per cell, seed %llu; packets to decode the whole path: median / p99\n\n",
 	       ev.trials, (unsigned long long)ev.seed);
-	printf("%-10s %-6s", "scheme", "decode");
+	printf("%-*s %-6s", (int)name_w, "scheme", "decode");
 	for (c = 0; c < ev.nr_bits; c++) {
 		char h[16];
 
@@ -526,7 +551,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (jb->bits == ev.bits[0] || (ev.nr_bits == 0))
-			printf("%-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
+			printf("%-*s %-6s", (int)name_w, jb->scheme, jb->aware ? "topo" : "blind");
 		snprintf(cell, sizeof(cell), "%lu / %lu%s", pct(jb->counts, ev.trials, 0.5),
 			 pct(jb->counts, ev.trials, 0.99), jb->failed || jb->wrong ? "!" : "");
 		printf(" %15s", cell);
@@ -567,7 +592,8 @@ int main(int argc, char **argv)
 				snprintf(w, sizeof(w), "b=%u", b->bits);
 			else
 				snprintf(w, sizeof(w), "full-ID");
-			printf("  %-8s %-8s blind %6lu  topo %6lu  (%.0f%% fewer)\n", b->scheme, w,
+			printf("  %-*s %-8s blind %6lu  topo %6lu  (%.0f%% fewer)\n", (int)name_w,
+			       b->scheme, w,
 			       pct(b->counts, ev.trials, 0.5), pct(t->counts, ev.trials, 0.5),
 			       100.0 * (1.0 - (double)pct(t->counts, ev.trials, 0.5) /
 					(double)pct(b->counts, ev.trials, 0.5)));

@@ -2,7 +2,8 @@
 /*
  * pint_path.c - PINT path-tracing schemes in userspace: turning a user's
  * layer description into the integer thresholds of struct pint_path_params,
- * the named schemes (Baseline, XOR, the multi-layer hybrid), and a whole-path
+ * the named schemes (Baseline, XOR, the paper's interleaving "hybrid" and
+ * "multilayer", hopmark's older "ladder5"), and a whole-path
  * encoder for simulation. The per-hop step itself is pint_path_hop() in
  * pint_path.h, shared with BPF.
  */
@@ -77,20 +78,20 @@ int pint_path_set_layers(struct pint_path_params *p, const struct pint_layer_spe
 }
 
 /*
- * The multi-layer scheme (PINT §4.2, "multi-layer"): a Baseline layer, whose
- * packets each pin one hop directly, and XOR layers of p = c/d for c = 1, 2,
- * 4, 8. While u hops are still unknown, the layer with p ~ 1/u is the one
- * whose packets most often hold exactly one unknown hop (probability about
- * 1/e); a spread of p keeps some layer near that optimum in every phase of
- * the decoding, and the peeled equations of the denser layers (like an LT
- * code's) finish the last hops. The weights were tuned with
- * build/bench/pint-eval for k = 25 and hold for other d (Documentation/
- * pint.rst records the tables).
+ * ladder5: the five-layer mixture hopmark used as "hybrid" before it had
+ * the paper's interleaving: a Baseline layer and XOR layers of p = c/d for
+ * c = 1, 2, 4, 8. While u hops are still unknown, the layer with p ~ 1/u
+ * is the one whose packets most often hold exactly one unknown hop
+ * (probability about 1/e); the spread of p keeps some layer near that in
+ * every phase of the decoding. The weights were tuned with
+ * build/bench/pint-eval at k = d = 25 only; at other path lengths they are
+ * not optimal, and the paper's interleaving beats them (Documentation/
+ * pint.rst, "Coding schemes compared").
  */
 static const struct {
 	double weight;
 	double c;	/* XOR layers: p = min(1, c / d); Baseline: 0 */
-} hybrid_layers[] = {
+} ladder5_layers[] = {
 	{ 0.15, 0 },
 	{ 0.25, 1.0 },
 	{ 0.25, 2.0 },
@@ -98,12 +99,112 @@ static const struct {
 	{ 0.15, 8.0 },
 };
 
+/*
+ * Defaults of "hybrid" (PINT §4.2, interleaving Baseline and XOR): each
+ * packet is a Baseline packet with probability tau, an XOR packet of
+ * probability p otherwise. tau = 1/2 and p = 1/5 were measured best with
+ * build/bench/pint-eval over k = 5..59 (Documentation/pint.rst).
+ */
+#define HYBRID_DEF_TAU	0.5
+#define HYBRID_DEF_P	0.2
+
+/* Default Baseline share of "multilayer" (Documentation/pint.rst). */
+#define MULTILAYER_DEF_TAU	0.5
+
+/*
+ * A probability value of a scheme string: "X" (0 < X <= 1) or, when
+ * @allow_d, "C/d": the constant C over the tuned path length @d (capped at
+ * 1), so that one string tunes itself to every path length.
+ * Return: 0 with *out set, or -EINVAL.
+ */
+static int parse_prob(const char *s, size_t len, unsigned int d, int allow_d, double *out)
+{
+	char buf[32], *end;
+	double x;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	x = strtod(buf, &end);
+	if (end == buf || !(x > 0))
+		return -EINVAL;
+	if (allow_d && !strcmp(end, "/d")) {
+		x /= d;
+		if (x > 1)
+			x = 1;
+	} else if (*end || x > 1) {
+		return -EINVAL;
+	}
+	*out = x;
+	return 0;
+}
+
+/*
+ * "hybrid[:tau=T,p=P]" and "multilayer[:tau=T,p=P,...]": a Baseline layer
+ * of weight tau, then the XOR layers of the p values given (multilayer:
+ * each p adds a layer, the layers share 1 - tau equally; hybrid: one p at
+ * most). @args is what follows the ':' (NULL: defaults only).
+ * Return: the number of layers written to @spec, or -EINVAL.
+ */
+static int parse_interleaved(const char *args, unsigned int d, int multi,
+			     struct pint_layer_spec *spec)
+{
+	static const double tower[] = { 1.0, 2.718281828459045, 15.154262241479262 };
+	double tau = multi ? MULTILAYER_DEF_TAU : HYBRID_DEF_TAU, p[PINT_PATH_MAX_LAYERS - 1];
+	unsigned int np = 0, i, have_tau = 0;
+	const char *s = args;
+
+	while (s && *s) {
+		size_t len = strcspn(s, ",");
+
+		if (len > 4 && !strncmp(s, "tau=", 4)) {
+			if (have_tau++ || parse_prob(s + 4, len - 4, d, 0, &tau) || !(tau < 1))
+				return -EINVAL;
+		} else if (len > 2 && !strncmp(s, "p=", 2)) {
+			if (np == (multi ? PINT_PATH_MAX_LAYERS - 1u : 1u) ||
+			    parse_prob(s + 2, len - 2, d, 1, &p[np]))
+				return -EINVAL;
+			np++;
+		} else {
+			return -EINVAL;
+		}
+		s += len;
+		if (*s == ',' && !*++s)
+			return -EINVAL;		/* trailing comma */
+	}
+	if (s && s == args)
+		return -EINVAL;			/* "hybrid:" with nothing after */
+	if (!np && !multi)
+		p[np++] = HYBRID_DEF_P;
+	/*
+	 * multilayer's default XOR layers: p_l = e^^(l-1) / d for l = 1, 2, ...
+	 * (e^^0 = 1, e^^1 = e, e^^2 = e^e), every layer with p < 1: log* d
+	 * layers, 3 for 16 <= d <= 64.
+	 */
+	for (i = 0; !np && i < sizeof(tower) / sizeof(tower[0]) && tower[i] < d; i++)
+		p[i] = tower[i] / d;
+	if (!np)
+		np = i;
+	if (!np)
+		p[np++] = 1;	/* d = 1: the only hop, xored alone */
+	spec[0].kind = PINT_LAYER_BASELINE;
+	spec[0].weight = tau;
+	for (i = 0; i < np; i++) {
+		spec[i + 1].kind = PINT_LAYER_XOR;
+		spec[i + 1].weight = (1 - tau) / np;
+		spec[i + 1].p = p[i];
+	}
+	return np + 1;
+}
+
 int pint_path_scheme(struct pint_path_params *p, const char *name, unsigned int d)
 {
 	struct pint_layer_spec spec[PINT_PATH_MAX_LAYERS];
 	unsigned int i, n;
 	char *end;
 	double x;
+	int r;
 
 	if (!name || d == 0)
 		return -EINVAL;
@@ -125,19 +226,29 @@ int pint_path_scheme(struct pint_path_params *p, const char *name, unsigned int 
 		spec[0].weight = 1;
 		spec[0].p = x;
 		n = 1;
-	} else if (!strcmp(name, "hybrid")) {
-		n = sizeof(hybrid_layers) / sizeof(hybrid_layers[0]);
+	} else if (!strcmp(name, "ladder5")) {
+		n = sizeof(ladder5_layers) / sizeof(ladder5_layers[0]);
 		for (i = 0; i < n; i++) {
-			spec[i].weight = hybrid_layers[i].weight;
-			if (hybrid_layers[i].c == 0) {
+			spec[i].weight = ladder5_layers[i].weight;
+			if (ladder5_layers[i].c == 0) {
 				spec[i].kind = PINT_LAYER_BASELINE;
 			} else {
 				spec[i].kind = PINT_LAYER_XOR;
-				spec[i].p = hybrid_layers[i].c / d;
+				spec[i].p = ladder5_layers[i].c / d;
 				if (spec[i].p > 1)
 					spec[i].p = 1;
 			}
 		}
+	} else if (!strcmp(name, "hybrid") || !strncmp(name, "hybrid:", 7)) {
+		r = parse_interleaved(name[6] ? name + 7 : NULL, d, 0, spec);
+		if (r < 0)
+			return r;
+		n = r;
+	} else if (!strcmp(name, "multilayer") || !strncmp(name, "multilayer:", 11)) {
+		r = parse_interleaved(name[10] ? name + 11 : NULL, d, 1, spec);
+		if (r < 0)
+			return r;
+		n = r;
 	} else {
 		return -EINVAL;
 	}
