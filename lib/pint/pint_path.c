@@ -102,11 +102,16 @@ static const struct {
 /*
  * Defaults of "hybrid" (PINT §4.2, interleaving Baseline and XOR): each
  * packet is a Baseline packet with probability tau, an XOR packet of
- * probability p otherwise. tau = 1/2 and p = 1/5 were measured best with
- * build/bench/pint-eval over k = 5..59 (Documentation/pint.rst).
+ * probability p otherwise. tau = 0.4 and p = min(5/d, 1/2) were measured
+ * with build/bench/pint-eval over k = d = 5..59 and b = 1..16
+ * (Documentation/pint.rst, "Coding schemes compared"): p near 5/d leaves
+ * the XOR packets with few enough acting hops that, once Baseline packets
+ * have pinned most hops, most XOR packets peel; above 1/2 (d < 10) an XOR
+ * packet would hold most of the path and rarely peel.
  */
-#define HYBRID_DEF_TAU	0.5
-#define HYBRID_DEF_P	0.2
+#define HYBRID_DEF_TAU	0.4
+#define HYBRID_DEF_C	5.0
+#define HYBRID_DEF_P_MAX 0.5
 
 /* Default Baseline share of "multilayer" (Documentation/pint.rst). */
 #define MULTILAYER_DEF_TAU	0.5
@@ -175,8 +180,12 @@ static int parse_interleaved(const char *args, unsigned int d, int multi,
 	}
 	if (s && s == args)
 		return -EINVAL;			/* "hybrid:" with nothing after */
-	if (!np && !multi)
-		p[np++] = HYBRID_DEF_P;
+	if (!np && !multi) {
+		p[0] = HYBRID_DEF_C / d;
+		if (p[0] > HYBRID_DEF_P_MAX)
+			p[0] = HYBRID_DEF_P_MAX;
+		np = 1;
+	}
 	/*
 	 * multilayer's default XOR layers: p_l = e^^(l-1) / d for l = 1, 2, ...
 	 * (e^^0 = 1, e^^1 = e, e^^2 = e^e), every layer with p < 1: log* d

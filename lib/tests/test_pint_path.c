@@ -77,10 +77,12 @@ again:
 	}
 }
 
-/* 3 schemes x 5 widths x 100 random paths, blind, IDs from 256. */
+/* 5 schemes x 5 widths x 100 random paths, blind, IDs from 256. */
 static void pint_decoder_recovers_random_paths_blind(void **state)
 {
-	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	static const char *const schemes[] = {
+		"baseline", "xor", "hybrid", "ladder5", "multilayer",
+	};
 	static const unsigned int widths[] = { 1, 4, 8, 16, 0 };
 	__u32 universe[256], ids[PINT_DECODE_MAX_HOPS];
 	struct pint_topo t = { .nr_nodes = 256, .node_id = universe };
@@ -89,7 +91,7 @@ static void pint_decoder_recovers_random_paths_blind(void **state)
 
 	for (i = 0; i < 256; i++)
 		universe[i] = i * 2654435761U >> 24 | i << 8;	/* scattered, unique */
-	for (s = 0; s < 3; s++) {
+	for (s = 0; s < sizeof(schemes) / sizeof(schemes[0]); s++) {
 		for (w = 0; w < 5; w++) {
 			for (i = 0; i < 100; i++) {
 				unsigned int k = 1 + rnd() % 30, j;
@@ -119,7 +121,7 @@ static void pint_decoder_recovers_random_paths_blind(void **state)
 			}
 		}
 	}
-	assert_int_equal(total, 1500);
+	assert_int_equal(total, 2500);
 }
 
 /* A random simple walk of k switches (node indices) on g; 0 if stuck. */
@@ -147,10 +149,12 @@ static int random_walk(const struct gml_graph *g, unsigned int *path, unsigned i
 	return 1;
 }
 
-/* US Carrier: 3 schemes x 3 widths x 2 decoders x 100 random walks. */
+/* US Carrier: 5 schemes x 3 widths x 2 decoders x 100 random walks. */
 static void pint_decoder_recovers_random_walks_on_us_carrier(void **state)
 {
-	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	static const char *const schemes[] = {
+		"baseline", "xor", "hybrid", "ladder5", "multilayer",
+	};
 	static const unsigned int widths[] = { 1, 4, 16 };
 	unsigned int s, w, a, i, total = 0, h;
 	unsigned long blind_sum = 0, aware_sum = 0;
@@ -163,7 +167,7 @@ static void pint_decoder_recovers_random_walks_on_us_carrier(void **state)
 	if (gml_load(TOPO_DIR "/UsCarrier.gml", &g, err, sizeof(err)))
 		fail_msg("%s", err);
 	gml_to_topo(&g, &t);
-	for (s = 0; s < 3; s++)
+	for (s = 0; s < sizeof(schemes) / sizeof(schemes[0]); s++)
 		for (w = 0; w < 3; w++)
 			for (i = 0; i < 100; i++) {
 				unsigned int k = 2 + rnd() % 20;
@@ -192,7 +196,7 @@ static void pint_decoder_recovers_random_walks_on_us_carrier(void **state)
 					total++;
 				}
 			}
-	assert_int_equal(total, 1800);
+	assert_int_equal(total, 3000);
 	/* adjacency can only remove wrong candidates: never slower on average */
 	if (aware_sum > blind_sum)
 		fail_msg("topology-aware used %lu packets in all, blind %lu", aware_sum, blind_sum);
@@ -343,6 +347,113 @@ static void pint_path_schemes_parse_and_validate(void **state)
 	assert_int_equal(pint_path_params_check(&p), 0);
 }
 
+/* The layers a scheme string gives: kinds, decider and act thresholds. */
+static void expect_layer(const struct pint_path_params *p, unsigned int l, int kind,
+			 __u32 decide_max, __u32 act_thresh, const char *what)
+{
+	if (p->layer[l].kind != kind || p->layer[l].decide_max != decide_max ||
+	    (kind == PINT_LAYER_XOR && p->layer[l].act_thresh != act_thresh))
+		fail_msg("%s layer %u: expected kind %d decide_max 0x%08x act 0x%08x, "
+			 "observed kind %d decide_max 0x%08x act 0x%08x", what, l, kind,
+			 decide_max, act_thresh, p->layer[l].kind, p->layer[l].decide_max,
+			 p->layer[l].act_thresh);
+}
+
+static void pint_path_interleaved_schemes_give_paper_thresholds(void **state)
+{
+	struct pint_path_params p, q;
+
+	assert_int_equal(pint_path_params_init(&p, NULL, 8, 0), 0);
+	assert_int_equal(pint_path_params_init(&q, NULL, 8, 0), 0);
+	/* Baseline with tau = 1/2, XOR(p = 0.2): floor(0.2 * 2^32) - 1 */
+	assert_int_equal(pint_path_scheme(&p, "hybrid:tau=0.5,p=0.2", 25), 0);
+	assert_int_equal(p.nr_layers, 2);
+	expect_layer(&p, 0, PINT_LAYER_BASELINE, 0x7fffffff, 0, "hybrid:tau=0.5,p=0.2");
+	expect_layer(&p, 1, PINT_LAYER_XOR, 0xffffffff, 0x33333332, "hybrid:tau=0.5,p=0.2");
+	/* the keys in any order; p = C/d scales with the tuned length */
+	assert_int_equal(pint_path_scheme(&p, "hybrid:p=4/d,tau=0.25", 16), 0);
+	expect_layer(&p, 0, PINT_LAYER_BASELINE, 0x3fffffff, 0, "hybrid:p=4/d,tau=0.25");
+	expect_layer(&p, 1, PINT_LAYER_XOR, 0xffffffff, 0x3fffffff, "hybrid:p=4/d,tau=0.25");
+	assert_int_equal(pint_path_scheme(&p, "hybrid:p=8/d", 4), 0);	/* capped at 1 */
+	expect_layer(&p, 1, PINT_LAYER_XOR, 0xffffffff, 0xffffffff, "hybrid:p=8/d d=4");
+	/* the default: tau = 0.4, p = min(5/d, 1/2) */
+	assert_int_equal(pint_path_scheme(&p, "hybrid", 25), 0);
+	assert_int_equal(pint_path_scheme(&q, "hybrid:tau=0.4,p=0.2", 25), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+	assert_int_equal(pint_path_scheme(&p, "hybrid:tau=0.4", 59), 0);
+	assert_int_equal(pint_path_scheme(&q, "hybrid:p=5/d", 59), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+	assert_int_equal(pint_path_scheme(&p, "hybrid", 5), 0);
+	assert_int_equal(pint_path_scheme(&q, "hybrid:p=0.5", 5), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+
+	/* multilayer at d = 25: Baseline 1/2, XOR p = 1/d, e/d, e^e/d, 1/6 each */
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 25), 0);
+	assert_int_equal(p.nr_layers, 4);
+	expect_layer(&p, 0, PINT_LAYER_BASELINE, 0x7fffffff, 0, "multilayer d=25");
+	expect_layer(&p, 1, PINT_LAYER_XOR, 2863311529U, 171798690U, "multilayer d=25");
+	expect_layer(&p, 2, PINT_LAYER_XOR, 3579139412U, 466997261U, "multilayer d=25");
+	expect_layer(&p, 3, PINT_LAYER_XOR, 0xffffffff, 2603482427U, "multilayer d=25");
+	/* log* d layers: e^e = 15.15 < 16 gives three, d = 15 two, d = 1 one of p = 1 */
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 16), 0);
+	assert_int_equal(p.nr_layers, 4);
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 15), 0);
+	assert_int_equal(p.nr_layers, 3);
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 5), 0);
+	assert_int_equal(p.nr_layers, 3);
+	expect_layer(&p, 1, PINT_LAYER_XOR, 0xbfffffff, 858993458U, "multilayer d=5");
+	expect_layer(&p, 2, PINT_LAYER_XOR, 0xffffffff, 2334986309U, "multilayer d=5");
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 1), 0);
+	assert_int_equal(p.nr_layers, 2);
+	expect_layer(&p, 1, PINT_LAYER_XOR, 0xffffffff, 0xffffffff, "multilayer d=1");
+	/* explicit layers: each p one layer, sharing 1 - tau */
+	assert_int_equal(pint_path_scheme(&p, "multilayer:tau=0.6,p=0.1,p=0.3", 10), 0);
+	assert_int_equal(p.nr_layers, 3);
+	expect_layer(&p, 0, PINT_LAYER_BASELINE, 2576980376U, 0, "multilayer:tau=0.6,...");
+	expect_layer(&p, 1, PINT_LAYER_XOR, 3435973835U, 429496728U, "multilayer:tau=0.6,...");
+	expect_layer(&p, 2, PINT_LAYER_XOR, 0xffffffff, 1288490187U, "multilayer:tau=0.6,...");
+	assert_int_equal(pint_path_scheme(&p, "multilayer:p=0.1,p=0.1,p=0.1,p=0.1,p=0.1,"
+					  "p=0.1,p=0.1", 10), 0);
+	assert_int_equal(p.nr_layers, PINT_PATH_MAX_LAYERS);
+	assert_int_equal(pint_path_params_check(&p), 0);
+
+	/* ladder5: the old five-layer mixture, p = 1/d, 2/d, 4/d, 8/d */
+	assert_int_equal(pint_path_scheme(&p, "ladder5", 25), 0);
+	assert_int_equal(p.nr_layers, 5);
+	expect_layer(&p, 0, PINT_LAYER_BASELINE, 644245093U, 0, "ladder5 d=25");
+	expect_layer(&p, 1, PINT_LAYER_XOR, 1717986917U, 171798690U, "ladder5 d=25");
+	expect_layer(&p, 4, PINT_LAYER_XOR, 0xffffffff, 1374389533U, "ladder5 d=25");
+}
+
+static void pint_path_scheme_strings_rejected(void **state)
+{
+	static const char *const bad[] = {
+		"hybrid:", "hybrid:tau=", "hybrid:p=", "hybrid:tau=0", "hybrid:tau=1",
+		"hybrid:tau=-0.5", "hybrid:tau=0.5/d", "hybrid:p=0", "hybrid:p=1.5",
+		"hybrid:p=0/d", "hybrid:p=-1/d", "hybrid:p=0.2x", "hybrid:p=0.2/k",
+		"hybrid:tau=0.5,", "hybrid:tau=0.5,,p=0.2", "hybrid:,", "hybrid:tau=0.5,tau=0.4",
+		"hybrid:p=0.1,p=0.2", "hybrid:q=0.1", "hybrid:tau 0.5", "hybridx", "hybrid;tau=0.5",
+		"multilayer:", "multilayer:p=0.1,p=0.1,p=0.1,p=0.1,p=0.1,p=0.1,p=0.1,p=0.1",
+		"multilayer:tau=1", "ladder5:1", "Hybrid", "",
+	};
+	struct pint_path_params p, before;
+	unsigned int i;
+
+	assert_int_equal(pint_path_params_init(&p, NULL, 8, 0), 0);
+	assert_int_equal(pint_path_scheme(&p, "hybrid", 25), 0);
+	before = p;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = pint_path_scheme(&p, bad[i], 25);
+
+		if (r != -EINVAL)
+			fail_msg("'%s': expected -EINVAL, observed %d", bad[i], r);
+		/* a refused string leaves the scheme as it was */
+		assert_memory_equal(&p, &before, sizeof(p));
+	}
+	assert_int_equal(pint_path_scheme(&p, NULL, 25), -EINVAL);
+	assert_int_equal(pint_path_scheme(&p, "multilayer", 0), -EINVAL);
+}
+
 /* Each packet lands in a layer with the layer's weight (5 sd). */
 static void pint_path_layers_follow_weights(void **state)
 {
@@ -399,6 +510,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pint_path_schemes_parse_and_validate),
+		cmocka_unit_test(pint_path_interleaved_schemes_give_paper_thresholds),
+		cmocka_unit_test(pint_path_scheme_strings_rejected),
 		cmocka_unit_test(pint_path_hop_writes_or_xors),
 		cmocka_unit_test(pint_path_layers_follow_weights),
 		cmocka_unit_test(pint_decoder_recovers_random_paths_blind),
