@@ -52,14 +52,15 @@ static void usage(FILE *f)
 		"       hopmark pint disable dev DEV\n"
 		"       hopmark pint set [ budget BITS ] [ hop-limit-start N ] [ seed N ]\n"
 		"                        [ ids LO-HI ] [ base-rtt NS ]\n"
-		"       hopmark pint query add path bits BITS [ scheme { hybrid | baseline | xor } ]\n"
-		"                                  [ max-hops D ] [ full-id ] [ weight W ]\n"
+		"       hopmark pint query add path bits BITS [ scheme SCHEME ] [ max-hops D ]\n"
+		"                                  [ full-id ] [ weight W ]\n"
 		"       hopmark pint query add latency bits BITS [ min NS ] [ max NS ] [ weight W ]\n"
 		"       hopmark pint query add util bits BITS [ weight W ]\n"
 		"       hopmark pint query del { path | latency | util }\n"
 		"       hopmark [ -j ] [ -s ] pint show [ time SEC ]\n"
 		"RATE := bits per second, with an optional k, m or g suffix (e.g. 10m)\n"
-		"BITS := 1..16 (the budget), 1..8 for latency and util\n");
+		"BITS := 1..16 (the budget), 1..8 for latency and util\n"
+		"SCHEME := { hybrid | baseline | xor | ladder5 | multilayer }\n");
 }
 
 /* ---------------- maps ---------------- */
@@ -364,15 +365,16 @@ static int do_query(int argc, char **argv)
 			if (!q.weight)
 				invarg("weight is a positive number of thousandths", *argv);
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "scheme")) {
+			int scheme;
+
 			NEXT_ARG();
-			if (!strcmp(*argv, "hybrid"))
-				q.scheme = PINT_SCHEME_HYBRID;
-			else if (!strcmp(*argv, "baseline"))
-				q.scheme = PINT_SCHEME_BASELINE;
-			else if (!strcmp(*argv, "xor"))
-				q.scheme = PINT_SCHEME_XOR;
-			else
-				invarg("scheme is hybrid, baseline or xor", *argv);
+			scheme = pint_scheme_from_name(*argv);
+			if (scheme < 0)
+				invarg(strchr(*argv, ':') ?
+				       "a domain's scheme is a name without parameters: hybrid, "
+				       "baseline, xor, ladder5 or multilayer (tuned by max-hops)" :
+				       "scheme is hybrid, baseline, xor, ladder5 or multilayer", *argv);
+			q.scheme = scheme;
 			q.have_scheme = true;
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "max-hops")) {
 			NEXT_ARG();

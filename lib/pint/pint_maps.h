@@ -106,10 +106,13 @@ struct pint_domain_cfg {
 #define PINT_DOM_F_CONFIGURED	(1U << 0)
 #define PINT_DOM_F_FULL_ID	(1U << 1)	/* path digests carry the switch ID */
 
-/* Path schemes (pint_path_scheme() names). */
-#define PINT_SCHEME_HYBRID	0
+/* Path schemes (pint_path_scheme() names, pint_scheme_name()). */
+#define PINT_SCHEME_HYBRID	0	/* the paper's Baseline + XOR interleaving */
 #define PINT_SCHEME_BASELINE	1
 #define PINT_SCHEME_XOR		2
+#define PINT_SCHEME_LADDER5	3	/* hopmark's older five-layer mixture */
+#define PINT_SCHEME_MULTILAYER	4	/* the paper's multi-layer form */
+#define PINT_SCHEME_MAX		5
 
 /**
  * struct pint_if_cfg - PINT role of an interface (pint_ifcfg[ifindex])

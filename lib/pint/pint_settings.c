@@ -27,16 +27,27 @@ static const unsigned int engine_kind[PINT_KIND_MAX] = {
 	[PINT_KIND_UTIL]	= PINT_Q_UTIL,
 };
 
+static const char *const scheme_names[PINT_SCHEME_MAX] = {
+	[PINT_SCHEME_HYBRID]	 = "hybrid",
+	[PINT_SCHEME_BASELINE]	 = "baseline",
+	[PINT_SCHEME_XOR]	 = "xor",
+	[PINT_SCHEME_LADDER5]	 = "ladder5",
+	[PINT_SCHEME_MULTILAYER] = "multilayer",
+};
+
 const char *pint_scheme_name(unsigned int scheme)
 {
-	switch (scheme) {
-	case PINT_SCHEME_BASELINE:
-		return "baseline";
-	case PINT_SCHEME_XOR:
-		return "xor";
-	default:
-		return "hybrid";
-	}
+	return scheme < PINT_SCHEME_MAX ? scheme_names[scheme] : "hybrid";
+}
+
+int pint_scheme_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < PINT_SCHEME_MAX; i++)
+		if (!strcmp(name, scheme_names[i]))
+			return i;
+	return -EINVAL;
 }
 
 void pint_cfg_defaults(struct pint_domain_cfg *cfg)

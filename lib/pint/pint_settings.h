@@ -47,11 +47,25 @@ extern const char *const pint_kind_names[PINT_KIND_MAX];
 
 /**
  * pint_scheme_name() - name of a path scheme, as pint_path_scheme() takes it
- * @scheme:	%PINT_SCHEME_HYBRID, %PINT_SCHEME_BASELINE or %PINT_SCHEME_XOR
+ * @scheme:	%PINT_SCHEME_HYBRID, _BASELINE, _XOR, _LADDER5 or _MULTILAYER
  *
- * Return: "hybrid", "baseline" or "xor"; "hybrid" for any other value.
+ * A domain stores its scheme by number and rebuilds it for its @path_d
+ * with the scheme's default parameters; the parameterised strings of
+ * pint_path_scheme() ("hybrid:tau=T,p=P", ...) are for the evaluator.
+ *
+ * Return: "hybrid", "baseline", "xor", "ladder5" or "multilayer";
+ * "hybrid" for any other value.
  */
 const char *pint_scheme_name(unsigned int scheme);
+
+/**
+ * pint_scheme_from_name() - the %PINT_SCHEME_* of a scheme name
+ * @name:	"hybrid", "baseline", "xor", "ladder5" or "multilayer" (exact)
+ *
+ * Return: the %PINT_SCHEME_* value, or -EINVAL for any other string
+ * (a parameterised one such as "hybrid:tau=0.5,p=0.2" included).
+ */
+int pint_scheme_from_name(const char *name);
 
 /**
  * pint_cfg_defaults() - give an unconfigured domain its defaults
@@ -60,7 +74,8 @@ const char *pint_scheme_name(unsigned int scheme);
  * A value with a non-zero budget is left as it is. Otherwise: budget
  * %PINT_WIRE_BITS, the default seeds (PINT_SEED_*), hop-limit start 64,
  * switch IDs 1..255, base RTT 100 us, latency scale 1 us..1 s, no query,
- * path scheme hybrid tuned for 16 hops, not %PINT_DOM_F_CONFIGURED.
+ * path scheme hybrid (Baseline 0.4, XOR p = 5/16) tuned for 16 hops, not
+ * %PINT_DOM_F_CONFIGURED.
  */
 void pint_cfg_defaults(struct pint_domain_cfg *cfg);
 

@@ -195,6 +195,44 @@ static void pint_settings_path_options_and_full_id(void **state)
 	assert_true(cfg.flags & PINT_DOM_F_FULL_ID);
 }
 
+/* Every scheme name round-trips and builds pint_path_scheme()'s layers for max-hops. */
+static void pint_settings_every_scheme_by_name(void **state)
+{
+	static const char *const names[] = { "hybrid", "baseline", "xor", "ladder5", "multilayer" };
+	static const char *const bad[] = { "hybrid:tau=0.5,p=0.2", "multilayer:tau=0.3", "HYBRID",
+					   "hybri", "", "xor:0.5" };
+	struct pint_domain_cfg cfg;
+	struct pint_path_params want;
+	char msg[MSG_LEN];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct pint_query_args q = {
+			.kind = PINT_KIND_PATH, .bits = 8, .have_scheme = true, .max_hops = 25,
+		};
+		int s = pint_scheme_from_name(names[i]);
+
+		if (s < 0 || strcmp(pint_scheme_name(s), names[i]))
+			fail_msg("'%s': expected a scheme that names itself, observed %d", names[i], s);
+		q.scheme = s;
+		fresh(&cfg);
+		assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), 0);
+		assert_int_equal(pint_path_params_init(&want, &cfg.plan.seeds, 8, 0), 0);
+		assert_int_equal(pint_path_scheme(&want, names[i], 25), 0);
+		if (memcmp(&want, &cfg.path, sizeof(want)))
+			fail_msg("scheme %s max-hops 25: the domain's layers differ from "
+				 "pint_path_scheme(\"%s\", 25)", names[i], names[i]);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (pint_scheme_from_name(bad[i]) != -EINVAL)
+			fail_msg("'%s': expected -EINVAL, observed %d", bad[i],
+				 pint_scheme_from_name(bad[i]));
+	assert_int_equal(pint_scheme_from_name(NULL), -EINVAL);
+	/* the default scheme of a domain is the paper's interleaving, "hybrid" */
+	fresh(&cfg);
+	assert_int_equal(cfg.path_scheme, PINT_SCHEME_HYBRID);
+}
+
 static void pint_settings_query_del(void **state)
 {
 	struct pint_domain_cfg cfg;
@@ -283,6 +321,7 @@ int main(void)
 		cmocka_unit_test(pint_settings_query_over_budget_refused),
 		cmocka_unit_test(pint_settings_latency_range_must_not_be_empty),
 		cmocka_unit_test(pint_settings_path_options_and_full_id),
+		cmocka_unit_test(pint_settings_every_scheme_by_name),
 		cmocka_unit_test(pint_settings_query_del),
 		cmocka_unit_test(pint_settings_budget_below_a_query_refused),
 		cmocka_unit_test(pint_settings_seed_and_ids),
