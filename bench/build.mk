@@ -19,6 +19,9 @@ $(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/
 HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies
 
 pint-eval-tables: $(BUILD)/bench/pint-eval
+	for k in 5 25 36 59; do \
+		$(BUILD)/bench/pint-eval -k $$k -t 1000 -S ladder5,hybrid,multilayer,hybrid:tau=0.5,p=0.2; \
+	done
 	$(BUILD)/bench/pint-eval -k 25 -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000

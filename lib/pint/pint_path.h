@@ -12,9 +12,9 @@
  *             (reservoir sampling: the last writer is uniform on the path);
  *   XOR       hop i xors h(ID_i, pid) into the digest when
  *             g(pid, i) <= act_thresh, i.e. with probability p.
- * The multi-layer (hybrid) scheme is a mixture of one Baseline layer and
- * XOR layers of different p. The sink recomputes D and g for every hop, so
- * it knows which hops acted, and peels the xors.
+ * The interleaved schemes (PINT §4.2; pint_path_scheme()) mix one Baseline
+ * layer and XOR layers of different p. The sink recomputes D and g for
+ * every hop, so it knows which hops acted, and peels the xors.
  *
  * Full-ID digests (PINT_PATH_F_FULL_ID): h(ID, pid) = ID itself (every ID
  * must be < 2^b). Otherwise h is the seeded value hash of pint_hash.h.
@@ -206,13 +206,35 @@ int pint_path_set_layers(struct pint_path_params *p, const struct pint_layer_spe
 			 unsigned int n);
 
 /**
- * pint_path_scheme() - one of the named schemes
+ * pint_path_scheme() - one of the named schemes (PINT §4.2, path tracing)
  * @p:		scheme (pint_path_params_init() done)
- * @name:	"baseline", "xor" (p = 1/@d), "xor:P" (p given), or "hybrid"
- *		(Baseline + XOR layers tuned for paths of up to @d hops)
+ * @name:	the scheme and its parameters:
+ *		"baseline"	Baseline on every packet;
+ *		"xor"		XOR on every packet, p = 1/@d;
+ *		"xor:P"		XOR on every packet, p = P;
+ *		"hybrid:tau=T,p=P"
+ *				the paper's interleaving: a packet is Baseline
+ *				with probability T, else XOR with p = P; T in
+ *				(0, 1), default 0.4; P in (0, 1] or "C/d" (C
+ *				over @d, capped at 1), default min(5/@d, 1/2);
+ *				either key may be left out, "hybrid" alone
+ *				takes both defaults;
+ *		"multilayer:tau=T,p=P1,p=P2,..."
+ *				the paper's multi-layer form: Baseline with
+ *				probability T (default 0.5), the other packets
+ *				shared equally by one XOR layer per p given (at
+ *				most %PINT_PATH_MAX_LAYERS - 1); without p, the
+ *				layers p = e^^(l-1) / @d for l = 1, 2, ... that
+ *				are below 1 (1/d, e/d, e^e/d: log* @d layers);
+ *		"ladder5"	hopmark's older mixture: Baseline 0.15, XOR
+ *				p = 1/@d, 2/@d, 4/@d, 8/@d with 0.25, 0.25,
+ *				0.20, 0.15 (tuned at @d = 25 only)
  * @d:		the longest path length the scheme is tuned for, in hops
  *
- * Return: 0, or -EINVAL for an unknown name or bad parameter.
+ * Keys are separated by ',' and appear at most once (p: once for hybrid).
+ *
+ * Return: 0; or -EINVAL for an unknown name, a bad, repeated or missing
+ * value, an empty key or @d = 0, @p then unchanged.
  */
 int pint_path_scheme(struct pint_path_params *p, const char *name, unsigned int d);
 
