@@ -369,11 +369,12 @@ static int do_query(int argc, char **argv)
 
 			NEXT_ARG();
 			scheme = pint_scheme_from_name(*argv);
+			if (scheme < 0 && strchr(*argv, ':'))
+				invarg("a domain's scheme is a name without parameters: hybrid, "
+				       "baseline, xor, ladder5 or multilayer (tuned by max-hops)",
+				       *argv);
 			if (scheme < 0)
-				invarg(strchr(*argv, ':') ?
-				       "a domain's scheme is a name without parameters: hybrid, "
-				       "baseline, xor, ladder5 or multilayer (tuned by max-hops)" :
-				       "scheme is hybrid, baseline, xor, ladder5 or multilayer", *argv);
+				invarg("scheme is hybrid, baseline, xor, ladder5 or multilayer", *argv);
 			q.scheme = scheme;
 			q.have_scheme = true;
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "max-hops")) {
