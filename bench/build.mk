@@ -12,8 +12,12 @@ bench: $(BUILD)/bench/pint-eval
 $(BUILD)/bench:
 	mkdir -p $@
 
-$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
-	$(CC) $(HM_CFLAGS) -pthread $< -o $@ $(HM_LIB) -lm
+# PPM and AMS2, the IP traceback schemes pint-eval compares PINT with.
+HM_TRACEBACK_SRCS	:= bench/traceback_ppm.c bench/traceback_ams2.c
+
+$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_TRACEBACK_SRCS) bench/traceback.h $(HM_LIB) \
+			  $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -pthread $< $(HM_TRACEBACK_SRCS) -o $@ $(HM_LIB) -lm
 
 # The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).
 HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies
