@@ -30,5 +30,7 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 # Smoke run: a few trials of every scheme, PPM and AMS2 on US Carrier; the
 # evaluator exits non-zero if any decoded path differs from the true one.
 HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
+# PPM and AMS2 reconstruct the true path, and AMS2 costs what its rule implies.
+HM_TESTS	+= $(CURDIR)/bench/test_traceback.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval
 include bench/latency.mk

@@ -60,8 +60,9 @@ struct tb_path {
  * @mark_p:	probability that a router marks a packet (0 < p < 1)
  * @ams_m:	AMS2: number of hash pairs, chosen by the 3-bit FlagID (1..8)
  * @ams_accept:	AMS2: a router is accepted as the child of the previous one
- *		when its edge values of at least this many distinct FlagIDs
- *		have been received (1..@ams_m; @ams_m = all of them)
+ *		once edge values of at least this many distinct FlagIDs have
+ *		arrived for its distance, all of them its own (1..@ams_m;
+ *		@ams_m = all of them)
  */
 struct tb_params {
 	double		mark_p;

@@ -18,11 +18,12 @@
  * neighbours at distance d (every shortest path towards the victim, a
  * superset of any one routing tree). It reconstructs outwards from itself
  * (§4.1): the child C of the router R accepted at distance d - 1 is
- * accepted at distance d when, for at least "accept" distinct FlagIDs j,
- * h_j(C) xor h'_j(R) is among the edge values received at distance d with
- * FlagID j (accept = m: all m hash pairs, the rule that makes a false
- * positive need m coincidences). The path is decoded when each distance
- * 0..k-1 has exactly one accepted router.
+ * accepted at distance d when edge values of at least "accept" distinct
+ * FlagIDs have arrived for distance d and, for every one of them, j,
+ * h_j(C) xor h'_j(R) is the value received (accept = m: all m hash pairs,
+ * the rule that makes a false positive need m coincidences). It waits
+ * while no child or several children pass. The path is decoded when each
+ * distance 0..k-1 has exactly one accepted router.
  *
  * As in traceback_ppm.c the 5-bit distance is let grow to the path length.
  */
@@ -34,6 +35,7 @@
 
 struct ams2_victim {
 	__u64		seen[TB_MAX_HOPS][TB_AMS2_MAX_M][4];	/* 256-bit sets */
+	unsigned int	nr_flagids[TB_MAX_HOPS];	/* FlagIDs seen per distance */
 	unsigned int	known;		/* distances 0..known-1 reconstructed */
 	unsigned int	router[TB_MAX_HOPS];	/* node index accepted at each */
 };
@@ -69,13 +71,16 @@ static void ams2_extend(struct ams2_victim *v, const struct tb_params *tp,
 	const struct gml_graph *g = path->g;
 
 	while (v->known < path->k) {
-		unsigned int d = v->known, nr = 0, pick = 0, e;
+		unsigned int d = v->known, nr = 0, pick = 0, e, need = v->nr_flagids[d];
 
+		/* consistent with every FlagID received at d, and enough of them */
+		if (need < tp->ams_accept)
+			return;
 		if (d == 0) {
 			/* the victim's only upstream neighbour: its access router */
 			unsigned int c = path->idx[path->k - 1];
 
-			if (ams2_matches(v, s1, s2, tp->ams_m, 0, g->id[c], NULL) < tp->ams_accept)
+			if (ams2_matches(v, s1, s2, tp->ams_m, 0, g->id[c], NULL) < need)
 				return;
 			v->router[v->known++] = c;
 			continue;
@@ -86,7 +91,7 @@ static void ams2_extend(struct ams2_victim *v, const struct tb_params *tp,
 			if (path->sink_dist[c] != (int)d)
 				continue;	/* not a child in the map */
 			if (ams2_matches(v, s1, s2, tp->ams_m, d, g->id[c],
-					 &g->id[v->router[d - 1]]) >= tp->ams_accept) {
+					 &g->id[v->router[d - 1]]) == need) {
 				nr++;
 				pick = c;
 			}
@@ -130,6 +135,8 @@ int tb_ams2_trial(const struct tb_params *tp, const struct tb_path *path, __u64 
 		e = edge[md][j];
 		if (ams2_has(&v, md, j, e))
 			continue;
+		if (!v.seen[md][j][0] && !v.seen[md][j][1] && !v.seen[md][j][2] && !v.seen[md][j][3])
+			v.nr_flagids[md]++;
 		v.seen[md][j][e >> 6] |= 1ULL << (e & 63);
 		if ((unsigned int)md == v.known) {
 			ams2_extend(&v, tp, path, s1, s2);
