@@ -63,6 +63,8 @@ struct eval {
 	double			mark_p;		/* PPM, AMS2; 0 = 1/k */
 	unsigned int		ams_m;
 	unsigned int		ams_accept;	/* 0 = ams_m */
+	unsigned int		factor_bits[MAX_BITS];	/* PINT widths to compare with */
+	unsigned int		nr_factor_bits;
 };
 
 struct job {
@@ -225,16 +227,48 @@ static unsigned long pct(const unsigned long *c, unsigned int n, double q)
 	return c[r ? r - 1 : 0];
 }
 
+/* Each baseline's packets over those of every PINT row at b=@bits. */
+static void print_factor(const struct eval *ev, const struct job *jobs, unsigned int nr,
+			 const struct job *const *tb, unsigned int bits)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < nr && (jobs[i].kind || jobs[i].bits != bits); i++)
+		;
+	if (i == nr)
+		return;	/* no such column */
+	printf("\nfactor against PINT at b=%u (baseline packets / PINT packets):\n", bits);
+	printf("  %-10s %-6s %11s %9s %11s %9s\n", "scheme", "decode", "PPM median", "PPM p99",
+	       "AMS2 median", "AMS2 p99");
+	for (i = 0; i < nr; i++) {
+		const struct job *jb = &jobs[i];
+		double m = pct(jb->counts, ev->trials, 0.5), q = pct(jb->counts, ev->trials, 0.99);
+
+		if (jb->kind || jb->bits != bits)
+			continue;
+		printf("  %-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
+		for (k = 1; k <= 2; k++) {
+			if (!tb[k]) {
+				printf(" %11s %9s", "-", "-");
+				continue;
+			}
+			printf(" %10.1fx %8.1fx", pct(tb[k]->counts, ev->trials, 0.5) / m,
+			       pct(tb[k]->counts, ev->trials, 0.99) / q);
+		}
+		printf("\n");
+	}
+}
+
 /*
- * The PPM and AMS2 lines, then each baseline's packets over those of every
- * PINT row at b=16 (the baselines' 16-bit IP ID budget). Return: 1 if a
+ * The PPM and AMS2 lines, then their factor against PINT at each width of
+ * -F (default b=16, the baselines' 16-bit IP ID budget). Return: 1 if a
  * baseline trial was not decoded or decoded a wrong path where its scheme
  * cannot (PPM's hash check, AMS2 with all m FlagIDs), else 0.
  */
 static int print_traceback(const struct eval *ev, const struct job *jobs, unsigned int nr)
 {
 	const struct job *tb[3] = { NULL, NULL, NULL };
-	unsigned int i, accept = ev->ams_accept ? ev->ams_accept : ev->ams_m;
+	unsigned int i, b, accept = ev->ams_accept ? ev->ams_accept : ev->ams_m;
 	char p[24];
 	int ret = 0;
 
@@ -265,31 +299,8 @@ static int print_traceback(const struct eval *ev, const struct job *jobs, unsign
 			ret = 1;
 		}
 	}
-	for (i = 0; i < nr && jobs[i].bits != 16; i++)
-		;
-	if (i == nr)
-		return ret;	/* no b=16 column to compare with */
-	printf("\nfactor against PINT at b=16 (baseline packets / PINT packets):\n");
-	printf("  %-10s %-6s %11s %9s %11s %9s\n", "scheme", "decode", "PPM median", "PPM p99",
-	       "AMS2 median", "AMS2 p99");
-	for (i = 0; i < nr; i++) {
-		const struct job *jb = &jobs[i];
-		double m = pct(jb->counts, ev->trials, 0.5), q = pct(jb->counts, ev->trials, 0.99);
-		unsigned int k;
-
-		if (jb->kind || jb->bits != 16)
-			continue;
-		printf("  %-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
-		for (k = 1; k <= 2; k++) {
-			if (!tb[k]) {
-				printf(" %11s %9s", "-", "-");
-				continue;
-			}
-			printf(" %10.1fx %8.1fx", pct(tb[k]->counts, ev->trials, 0.5) / m,
-			       pct(tb[k]->counts, ev->trials, 0.99) / q);
-		}
-		printf("\n");
-	}
+	for (b = 0; b < ev->nr_factor_bits; b++)
+		print_factor(ev, jobs, nr, tb, ev->factor_bits[b]);
 	return ret;
 }
 
@@ -306,6 +317,7 @@ static void usage(FILE *f)
 		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.;\n"
 		"            1/k: one over the path length)\n"
 		"  -A N      AMS2 accepts a router once N of its m = 8 FlagIDs match (default 8)\n"
+		"  -F LIST   PINT widths to print PPM's and AMS2's factor against (default 16)\n"
 		"  -s SEED   master seed (default 1); -j N worker threads (default 2)\n",
 		PINT_DECODE_MAX_HOPS);
 }
@@ -322,8 +334,10 @@ int main(int argc, char **argv)
 	int opt, ret = 0;
 
 	ev.nr_bits = 4;
+	ev.nr_factor_bits = 1;
+	ev.factor_bits[0] = 16;
 	ev.bits[0] = 1, ev.bits[1] = 4, ev.bits[2] = 8, ev.bits[3] = 16;
-	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:A:h")) != -1) {
+	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:A:F:h")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -393,6 +407,20 @@ int main(int argc, char **argv)
 				fprintf(stderr, "pint-eval: bad -p '%s'\n", optarg);
 				return 2;
 			}
+			break;
+		case 'F':
+			ev.nr_factor_bits = 0;
+			sdup = strdup(optarg);
+			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				unsigned long b = strtoul(tok, &end, 0);
+
+				if (*end || b < 1 || b > 32 || ev.nr_factor_bits >= MAX_BITS) {
+					fprintf(stderr, "pint-eval: bad -F '%s'\n", optarg);
+					return 2;
+				}
+				ev.factor_bits[ev.nr_factor_bits++] = b;
+			}
+			free(sdup);
 			break;
 		case 'A':
 			ev.ams_accept = strtoul(optarg, &end, 0);
