@@ -26,6 +26,11 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 	$(BUILD)/bench/pint-eval -k 25 -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -k 5 -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 16 -p 1/k
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 16 -A 7
 
 # Smoke run: a few trials of every scheme, PPM and AMS2 on US Carrier; the
 # evaluator exits non-zero if any decoded path differs from the true one.
