@@ -36,13 +36,10 @@
 #define MAX_BITS	8
 #define MAX_PACKETS	20000000UL
 
+/* The evaluator's random source, the one the baselines use (traceback.h). */
 static __u64 splitmix64(__u64 *s)
 {
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return tb_rand64(s);
 }
 
 struct eval {

@@ -21,6 +21,7 @@
 #define __HOPMARK_BENCH_TRACEBACK_H
 
 #include <linux/types.h>
+#include <math.h>
 
 #include "pint/gml.h"
 
@@ -110,7 +111,13 @@ static inline __u64 tb_rand64(__u64 *s)
  *
  * Return: that distance (0..@k - 1), or -1 if no router marked.
  */
-int tb_marker_distance(double p, unsigned int k, __u64 *rng);
+static inline int tb_marker_distance(double p, unsigned int k, __u64 *rng)
+{
+	double u = ((tb_rand64(rng) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+	double d = floor(log(u) / log1p(-p));	/* geometric: failures before a mark */
+
+	return d < k ? (int)d : -1;
+}
 
 /**
  * tb_ppm_trial() - one PPM traceback of a fixed path

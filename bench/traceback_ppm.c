@@ -27,7 +27,6 @@
  * paths (a real 5-bit field wraps and the routers past 31 hops are lost).
  */
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 
 #include "pint/pint_hash.h"
@@ -37,14 +36,6 @@
 #define PPM_MAX_COMBOS	4096U
 /* Most routers kept per distance during reconstruction. */
 #define PPM_MAX_CANDS	16U
-
-int tb_marker_distance(double p, unsigned int k, __u64 *rng)
-{
-	double u = ((tb_rand64(rng) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
-	double d = floor(log(u) / log1p(-p));
-
-	return d < k ? (int)d : -1;
-}
 
 /* Address bits at even positions, hash bits at odd ones (Savage §4.3). */
 static __u64 ppm_interleave(__u32 addr, __u32 hash)
