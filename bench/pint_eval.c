@@ -2,16 +2,10 @@
 /*
  * pint_eval.c - build/bench/pint-eval: how many packets PINT needs to trace
  * a whole path, against the IP traceback schemes it is compared with in the
- * PINT paper (Ben Basat et al., SIGCOMM 2020, §6 path tracing):
- *   PPM   Savage, Wetherall, Karlin, Anderson, "Practical network support
- *         for IP traceback", SIGCOMM 2000: edge sampling with 8 fragments
- *         per router in the 16-bit IP ID (3-bit offset, 5-bit distance,
- *         8-bit xored edge fragment), marking probability p;
- *   AMS2  Song, Perrig, "Advanced and authenticated marking schemes for IP
- *         traceback", INFOCOM 2001, Advanced Marking Scheme II: 5-bit
- *         distance, 3-bit FlagID choosing one of m = 8 hash functions,
- *         8-bit edge hash; the victim identifies each router among the
- *         upstream neighbours of the previous one in its router map.
+ * PINT paper (Ben Basat et al., SIGCOMM 2020, §6 path tracing), PPM
+ * (Savage et al., SIGCOMM 2000) and AMS2 (Song, Perrig, INFOCOM 2001),
+ * simulated bit for bit in bench/traceback_ppm.c and traceback_ams2.c;
+ * their factor against PINT is printed for the widths of -F.
  *
  * For a topology (GML), the path is a longest shortest path (the diameter)
  * and the decoder knows the set of switches (topology-blind) or also the
