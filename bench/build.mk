@@ -12,8 +12,12 @@ bench: $(BUILD)/bench/pint-eval
 $(BUILD)/bench:
 	mkdir -p $@
 
-$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
-	$(CC) $(HM_CFLAGS) -pthread $< -o $@ $(HM_LIB) -lm
+# PPM and AMS2, the IP traceback schemes pint-eval compares PINT with.
+HM_TRACEBACK_SRCS	:= bench/traceback_ppm.c bench/traceback_ams2.c
+
+$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_TRACEBACK_SRCS) bench/traceback.h $(HM_LIB) \
+			  $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -pthread $< $(HM_TRACEBACK_SRCS) -o $@ $(HM_LIB) -lm
 
 # The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).
 HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies
@@ -25,9 +29,16 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 	$(BUILD)/bench/pint-eval -k 25 -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000
 	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/UsCarrier.gml -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -k 5 -t 1000 -S hybrid -b 1,4,16 -F 1,4,16
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 16 -p 1/k
+	$(BUILD)/bench/pint-eval -g $(HM_TOPOLOGIES)/Kdl.gml -t 1000 -S hybrid -b 16 -A 7
 
 # Smoke run: a few trials of every scheme, PPM and AMS2 on US Carrier; the
 # evaluator exits non-zero if any decoded path differs from the true one.
 HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
+# PPM and AMS2 reconstruct the true path, and AMS2 costs what its rule implies.
+HM_TESTS	+= $(CURDIR)/bench/test_traceback.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval
 include bench/latency.mk

@@ -2,16 +2,10 @@
 /*
  * pint_eval.c - build/bench/pint-eval: how many packets PINT needs to trace
  * a whole path, against the IP traceback schemes it is compared with in the
- * PINT paper (Ben Basat et al., SIGCOMM 2020, §6 path tracing):
- *   PPM   Savage, Wetherall, Karlin, Anderson, "Practical network support
- *         for IP traceback", SIGCOMM 2000: edge sampling with 8 fragments
- *         per router in the 16-bit IP ID (3-bit offset, 5-bit distance,
- *         8-bit xored edge fragment), marking probability p;
- *   AMS2  Song, Perrig, "Advanced and authenticated marking schemes for IP
- *         traceback", INFOCOM 2001, Advanced Marking Scheme II: 5-bit
- *         distance, 3-bit FlagID choosing one of m = 8 hash functions,
- *         8-bit edge hash; the victim identifies each router among the
- *         upstream neighbours of the previous one in its router map.
+ * PINT paper (Ben Basat et al., SIGCOMM 2020, §6 path tracing), PPM
+ * (Savage et al., SIGCOMM 2000) and AMS2 (Song, Perrig, INFOCOM 2001),
+ * simulated bit for bit in bench/traceback_ppm.c and traceback_ams2.c;
+ * their factor against PINT is printed for the widths of -F.
  *
  * For a topology (GML), the path is a longest shortest path (the diameter)
  * and the decoder knows the set of switches (topology-blind) or also the
@@ -31,22 +25,15 @@
 
 #include "pint/gml.h"
 #include "pint/pint_path.h"
+#include "traceback.h"
 
 #define MAX_BITS	8
 #define MAX_PACKETS	20000000UL
 
+/* The evaluator's random source, the one the baselines use (traceback.h). */
 static __u64 splitmix64(__u64 *s)
 {
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double uniform01(__u64 *s)
-{
-	return ((splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+	return tb_rand64(s);
 }
 
 struct eval {
@@ -64,8 +51,11 @@ struct eval {
 	__u64			seed;
 	unsigned int		bits[MAX_BITS];
 	unsigned int		nr_bits;
-	double			mark_p;
+	double			mark_p;		/* PPM, AMS2; 0 = 1/k */
 	unsigned int		ams_m;
+	unsigned int		ams_accept;	/* 0 = ams_m */
+	unsigned int		factor_bits[MAX_BITS];	/* PINT widths to compare with */
+	unsigned int		nr_factor_bits;
 };
 
 struct job {
@@ -144,105 +134,38 @@ static int run_pint(struct job *jb)
 	return 0;
 }
 
-/* Distance (from the sink) of the last router that marked, or -1. */
-static int ppm_marker(const struct eval *ev, __u64 *rng)
-{
-	double u = uniform01(rng);
-	double dd = floor(log(u) / log1p(-ev->mark_p));
-
-	return dd < ev->k ? (int)dd : -1;
-}
-
-static int run_ppm(struct job *jb)
+/* PPM and AMS2 on the trial's path (bench/traceback_ppm.c, traceback_ams2.c). */
+static int run_traceback(struct job *jb)
 {
 	const struct eval *ev = jb->ev;
-	__u64 rng = ev->seed * 0x100000001b3ULL + 101;
-	unsigned char seen[PINT_DECODE_MAX_HOPS];
-	unsigned int t, full;
+	__u64 rng = ev->seed * 0x100000001b3ULL + (jb->kind == 1 ? 101 : 202);
+	struct tb_params tp = {
+		.mark_p = ev->mark_p ? ev->mark_p : 1.0 / ev->k,
+		.ams_m = ev->ams_m,
+		.ams_accept = ev->ams_accept ? ev->ams_accept : ev->ams_m,
+	};
+	__u32 ids[PINT_DECODE_MAX_HOPS];
+	struct tb_path path = {
+		.k = ev->k,
+		.id = ids,
+		.g = ev->have_graph ? &ev->g : NULL,
+		.idx = ev->path_idx,
+		.sink_dist = ev->sink_dist,
+	};
+	unsigned int t;
 
 	for (t = 0; t < ev->trials; t++) {
-		unsigned long n = 0;
+		struct tb_result res;
+		int err;
 
-		memset(seen, 0, sizeof(seen));
-		full = 0;
-		while (full < ev->k && n < MAX_PACKETS) {
-			int d = ppm_marker(ev, &rng);
-			unsigned int frag = splitmix64(&rng) % 8;
-
-			n++;
-			if (d < 0 || (seen[d] & (1U << frag)))
-				continue;
-			seen[d] |= 1U << frag;
-			if (seen[d] == 0xff)
-				full++;
-		}
-		if (full < ev->k)
-			jb->failed++;
-		jb->counts[t] = n;
-	}
-	return 0;
-}
-
-/* AMS2: hash j of router id, 8 bits. */
-static unsigned int ams_hash(__u32 seed, unsigned int j, __u32 id)
-{
-	return pint_hash32(seed + j * 0x9e3779b9U, id, j) & 0xff;
-}
-
-static int run_ams2(struct job *jb)
-{
-	const struct eval *ev = jb->ev;
-	__u64 rng = ev->seed * 0x100000001b3ULL + 202;
-	unsigned int seenj[PINT_DECODE_MAX_HOPS];
-	unsigned int t, known;
-
-	for (t = 0; t < ev->trials; t++) {
-		__u32 seed = splitmix64(&rng);
-		unsigned long n = 0;
-
-		memset(seenj, 0, sizeof(seenj));
-		known = 0;	/* routers at distance 0..known-1 identified */
-		while (known < ev->k && n < MAX_PACKETS) {
-			int d = ppm_marker(ev, &rng);
-			unsigned int j = splitmix64(&rng) % ev->ams_m;
-
-			n++;
-			if (d < 0)
-				continue;
-			seenj[d] |= 1U << j;
-			/* identify routers in order from the victim outwards */
-			while (known < ev->k && seenj[known]) {
-				unsigned int dist = known;
-				unsigned int r = ev->path_idx[ev->k - 1 - dist];
-				unsigned int prev, e, cands = 0;
-
-				if (dist == 0) {
-					/* the victim's upstream router: its only neighbour */
-					known++;
-					continue;
-				}
-				prev = ev->path_idx[ev->k - dist];
-				for (e = ev->g.adj_off[prev]; e < ev->g.adj_off[prev + 1]; e++) {
-					unsigned int c = ev->g.adj[e], jj, ok = 1;
-
-					/* children of prev in the victim's shortest-path map */
-					if (ev->sink_dist[c] != (int)dist)
-						continue;
-					for (jj = 0; jj < ev->ams_m && ok; jj++)
-						if ((seenj[dist] & (1U << jj)) &&
-						    ams_hash(seed, jj, ev->g.id[c]) !=
-						    ams_hash(seed, jj, ev->g.id[r]))
-							ok = 0;
-					cands += ok;
-				}
-				if (cands != 1)
-					break;
-				known++;
-			}
-		}
-		if (known < ev->k)
-			jb->failed++;
-		jb->counts[t] = n;
+		trial_path(ev, &rng, ids);
+		err = jb->kind == 1 ? tb_ppm_trial(&tp, &path, &rng, MAX_PACKETS, &res) :
+				      tb_ams2_trial(&tp, &path, &rng, MAX_PACKETS, &res);
+		if (err)
+			return err;
+		jb->failed += !res.decoded;
+		jb->wrong += res.wrong;
+		jb->counts[t] = res.packets;
 	}
 	return 0;
 }
@@ -251,9 +174,8 @@ static int run_job(struct job *jb)
 {
 	switch (jb->kind) {
 	case 1:
-		return run_ppm(jb);
 	case 2:
-		return run_ams2(jb);
+		return run_traceback(jb);
 	default:
 		return run_pint(jb);
 	}
@@ -296,11 +218,88 @@ static unsigned long pct(const unsigned long *c, unsigned int n, double q)
 	return c[r ? r - 1 : 0];
 }
 
+/* Each baseline's packets over those of every PINT row at b=@bits. */
+static void print_factor(const struct eval *ev, const struct job *jobs, unsigned int nr,
+			 const struct job *const *tb, unsigned int bits)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < nr && (jobs[i].kind || jobs[i].bits != bits); i++)
+		;
+	if (i == nr)
+		return;	/* no such column */
+	printf("\nfactor against PINT at b=%u (baseline packets / PINT packets):\n", bits);
+	printf("  %-10s %-6s %11s %9s %11s %9s\n", "scheme", "decode", "PPM median", "PPM p99",
+	       "AMS2 median", "AMS2 p99");
+	for (i = 0; i < nr; i++) {
+		const struct job *jb = &jobs[i];
+		double m = pct(jb->counts, ev->trials, 0.5), q = pct(jb->counts, ev->trials, 0.99);
+
+		if (jb->kind || jb->bits != bits)
+			continue;
+		printf("  %-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
+		for (k = 1; k <= 2; k++) {
+			if (!tb[k]) {
+				printf(" %11s %9s", "-", "-");
+				continue;
+			}
+			printf(" %10.1fx %8.1fx", pct(tb[k]->counts, ev->trials, 0.5) / m,
+			       pct(tb[k]->counts, ev->trials, 0.99) / q);
+		}
+		printf("\n");
+	}
+}
+
+/*
+ * The PPM and AMS2 lines, then their factor against PINT at each width of
+ * -F (default b=16, the baselines' 16-bit IP ID budget). Return: 1 if a
+ * baseline trial was not decoded or decoded a wrong path where its scheme
+ * cannot (PPM's hash check, AMS2 with all m FlagIDs), else 0.
+ */
+static int print_traceback(const struct eval *ev, const struct job *jobs, unsigned int nr)
+{
+	const struct job *tb[3] = { NULL, NULL, NULL };
+	unsigned int i, b, accept = ev->ams_accept ? ev->ams_accept : ev->ams_m;
+	char p[24];
+	int ret = 0;
+
+	if (ev->mark_p)
+		snprintf(p, sizeof(p), "p=%.3g", ev->mark_p);
+	else
+		snprintf(p, sizeof(p), "p=1/k=%.3g", 1.0 / ev->k);
+	for (i = 0; i < nr; i++) {
+		const struct job *jb = &jobs[i];
+		char st[64] = "";
+
+		if (!jb->kind)
+			continue;
+		tb[jb->kind] = jb;
+		if (jb->failed || jb->wrong)
+			snprintf(st, sizeof(st), " (%u not decoded, %u wrong)", jb->failed, jb->wrong);
+		if (jb->kind == 1)
+			printf("PPM  (Savage et al. 2000; 16 bits: 3-bit offset, 5-bit distance, 8-bit "
+			       "fragment; %s): %lu / %lu%s\n", p, pct(jb->counts, ev->trials, 0.5),
+			       pct(jb->counts, ev->trials, 0.99), st);
+		else
+			printf("AMS2 (Song, Perrig 2001; 16 bits: 3-bit FlagID, 5-bit distance, 8-bit "
+			       "edge; accept %u of m=%u; %s): %lu / %lu%s\n", accept, ev->ams_m, p,
+			       pct(jb->counts, ev->trials, 0.5), pct(jb->counts, ev->trials, 0.99), st);
+		if (jb->failed || (jb->wrong && (jb->kind == 1 || accept == ev->ams_m))) {
+			fprintf(stderr, "pint-eval: %s: %u not decoded, %u wrong\n",
+				jb->kind == 1 ? "PPM" : "AMS2", jb->failed, jb->wrong);
+			ret = 1;
+		}
+	}
+	for (b = 0; b < ev->nr_factor_bits; b++)
+		print_factor(ev, jobs, nr, tb, ev->factor_bits[b]);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pint-eval (-g FILE.gml | -k HOPS) [-t TRIALS] [-b BITS,...] [-s SEED]\n"
-		"                 [-u UNIVERSE] [-S SCHEME,...] [-j THREADS] [-p MARK_P]\n"
+		"                 [-u UNIVERSE] [-S SCHEME,...] [-j THREADS] [-p MARK_P|1/k] [-A N]\n"
 		"  -g FILE   topology (Internet Topology Zoo GML); path = a longest shortest path\n"
 		"  -k HOPS   path length (1..%d), switch IDs drawn from 0..UNIVERSE-1 (default 1024)\n"
 		"  -t N      trials per cell (default 1000)\n"
@@ -308,7 +307,10 @@ static void usage(FILE *f)
 		"  -S LIST   schemes, one row each: baseline, xor, xor:P, ladder5,\n"
 		"            hybrid[:tau=T,p=P], multilayer[:tau=T,p=P,p=P...] (P may be C/d)\n"
 		"            (default baseline,xor,ladder5,hybrid,multilayer)\n"
-		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.)\n"
+		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.;\n"
+		"            1/k: one over the path length)\n"
+		"  -A N      AMS2 accepts a router once N of its m = 8 FlagIDs match (default 8)\n"
+		"  -F LIST   PINT widths to print PPM's and AMS2's factor against (default 16)\n"
 		"  -s SEED   master seed (default 1); -j N worker threads (default 2)\n",
 		PINT_DECODE_MAX_HOPS);
 }
@@ -325,8 +327,10 @@ int main(int argc, char **argv)
 	int opt, ret = 0;
 
 	ev.nr_bits = 4;
+	ev.nr_factor_bits = 1;
+	ev.factor_bits[0] = 16;
 	ev.bits[0] = 1, ev.bits[1] = 4, ev.bits[2] = 8, ev.bits[3] = 16;
-	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:A:F:h")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -387,9 +391,34 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'p':
+			if (!strcmp(optarg, "1/k")) {
+				ev.mark_p = 0;	/* set once k is known */
+				break;
+			}
 			ev.mark_p = strtod(optarg, &end);
 			if (*end || !(ev.mark_p > 0 && ev.mark_p < 1)) {
 				fprintf(stderr, "pint-eval: bad -p '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'F':
+			ev.nr_factor_bits = 0;
+			sdup = strdup(optarg);
+			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				unsigned long b = strtoul(tok, &end, 0);
+
+				if (*end || b < 1 || b > 32 || ev.nr_factor_bits >= MAX_BITS) {
+					fprintf(stderr, "pint-eval: bad -F '%s'\n", optarg);
+					return 2;
+				}
+				ev.factor_bits[ev.nr_factor_bits++] = b;
+			}
+			free(sdup);
+			break;
+		case 'A':
+			ev.ams_accept = strtoul(optarg, &end, 0);
+			if (*end || ev.ams_accept < 1 || ev.ams_accept > ev.ams_m) {
+				fprintf(stderr, "pint-eval: bad -A '%s' (1..%u)\n", optarg, ev.ams_m);
 				return 2;
 			}
 			break;
@@ -566,18 +595,8 @@ int main(int argc, char **argv)
 		j++;
 	}
 	printf("\n");
-	for (i = 0; i < pl.nr; i++) {
-		struct job *jb = &pl.jobs[i];
-
-		if (jb->kind == 1)
-			printf("PPM  (Savage et al. 2000; 16 bits: 8 fragments, p=%.3g): %lu / %lu%s\n",
-			       ev.mark_p, pct(jb->counts, ev.trials, 0.5),
-			       pct(jb->counts, ev.trials, 0.99), jb->failed ? " (some not decoded)" : "");
-		else if (jb->kind == 2)
-			printf("AMS2 (Song, Perrig 2001; 16 bits: m=%u hashes of 8 bits, p=%.3g): "
-			       "%lu / %lu%s\n", ev.ams_m, ev.mark_p, pct(jb->counts, ev.trials, 0.5),
-			       pct(jb->counts, ev.trials, 0.99), jb->failed ? " (some not decoded)" : "");
-	}
+	if (print_traceback(&ev, pl.jobs, pl.nr))
+		ret = 1;
 	if (ev.have_graph) {
 		printf("\ntopology-aware vs blind, median packets (reduction):\n");
 		for (i = 0; i < pl.nr; i++) {
