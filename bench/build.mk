@@ -28,3 +28,4 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval
 include bench/latency.mk
+include bench/concurrency.mk
