@@ -576,6 +576,25 @@ static unsigned long qul(const unsigned long *v, unsigned int n, double q)
 	return v[i ? i - 1 : 0];
 }
 
+/*
+ * Standard error of the mean of @n paired differences @d, relative to the
+ * mean @base of the alone runs: the "+-" of an extra.
+ */
+static double rel_se(const double *d, unsigned int n, double base)
+{
+	double s = 0, s2 = 0, var;
+	unsigned int i;
+
+	if (n < 2 || !(base > 0))
+		return 0;
+	for (i = 0; i < n; i++) {
+		s += d[i];
+		s2 += d[i] * d[i];
+	}
+	var = (s2 - s * s / n) / (n - 1);
+	return var > 0 ? sqrt(var / n) / base : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct params p = { .k = 25, .universe = 1024, .n = 10000, .trials = 200, .seed = 1,
@@ -585,7 +604,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	pthread_t *th;
 	unsigned long *pk, *pk_alone;
-	double *a, *b, *d, freq[C_COUNT][Q_COUNT], mean_a, mean_b, sa, sb;
+	double *a, *b, *d, freq[C_COUNT][Q_COUNT], mean_a, mean_b, sa, sb, se;
 	unsigned int t, i, failures = 0;
 	int opt, c, q;
 
@@ -734,14 +753,17 @@ int main(int argc, char **argv)
 		sa = sb = 0;
 		for (t = 0; t < p.trials; t++) {
 			pk[t] = sh.runs[(size_t)t * C_COUNT + c].path_pk;
-			sa += sh.runs[(size_t)t * C_COUNT + C_PATH].path_pk;
+			a[t] = sh.runs[(size_t)t * C_COUNT + C_PATH].path_pk;
+			d[t] = (double)pk[t] - a[t];
+			sa += a[t];
 			sb += pk[t];
 		}
 		qsort(pk, p.trials, sizeof(*pk), cmp_ul);
 		printf("  %-22s %5lu / %-5lu", conf_name[c], qul(pk, p.trials, 0.5),
 		       qul(pk, p.trials, 0.99));
 		if (c != C_PATH)
-			printf("  extra %+6.1f%%  (expected %+6.1f%%)", 100 * (sb / sa - 1),
+			printf("  extra %+6.1f%% +- %.1f%%  (expected %+6.1f%%)", 100 * (sb / sa - 1),
+			       100 * rel_se(d, p.trials, sa / p.trials),
 			       100 * (1 / freq[c][Q_PATH] - 1));
 		printf("\n");
 	}
@@ -758,14 +780,15 @@ int main(int argc, char **argv)
 			mean_a += sh.runs[(size_t)t * C_COUNT + C_LAT].lat_err;
 			mean_b += b[t];
 		}
+		se = rel_se(d, p.trials, mean_a / p.trials);
 		qsort(b, p.trials, sizeof(*b), cmp_double);
 		qsort(d, p.trials, sizeof(*d), cmp_double);
 		printf("  %-22s %5.2f%% [%5.2f .. %5.2f]", conf_name[c], 100 * qd(b, p.trials, 0.5),
 		       100 * qd(b, p.trials, 0.1), 100 * qd(b, p.trials, 0.9));
 		if (c != C_LAT)
-			printf("  extra %+5.2f points [%+5.2f .. %+5.2f], mean %+5.1f%% relative",
-			       100 * qd(d, p.trials, 0.5), 100 * qd(d, p.trials, 0.1),
-			       100 * qd(d, p.trials, 0.9), 100 * (mean_b / mean_a - 1));
+			printf("  extra %+5.2f points [%+5.2f .. %+5.2f], mean %+5.1f%% +- %.1f%% "
+			       "relative", 100 * qd(d, p.trials, 0.5), 100 * qd(d, p.trials, 0.1),
+			       100 * qd(d, p.trials, 0.9), 100 * (mean_b / mean_a - 1), 100 * se);
 		printf("\n");
 	}
 
@@ -791,5 +814,12 @@ int main(int argc, char **argv)
 	       failures ? "FAILED" : "ok", 100 * LAT_ERR_BOUND);
 	printf("(%.1f s on %u threads)\n",
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, p.threads);
+	free(sh.runs);
+	free(th);
+	free(pk);
+	free(pk_alone);
+	free(a);
+	free(b);
+	free(d);
 	return failures ? 1 : 0;
 }
