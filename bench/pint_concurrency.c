@@ -78,8 +78,8 @@ enum { C_PATH, C_LAT, C_UTIL, C_EQUAL, C_U16, C_U256, C_COUNT };
 
 static const char *const conf_name[C_COUNT] = {
 	[C_PATH] = "path alone", [C_LAT] = "latency alone", [C_UTIL] = "util alone",
-	[C_EQUAL] = "shared, equal weights", [C_U16] = "shared, util on 1/16",
-	[C_U256] = "shared, util on 1/256",
+	[C_EQUAL] = "shared, equal weights", [C_U16] = "shared, util w 0.044",
+	[C_U256] = "shared, util w 0.003",
 };
 
 /* Query indices in a shared plan: the settings' kind order. */
@@ -227,18 +227,28 @@ static __u32 hop_step(const struct pint_domain_cfg *cfg, __u32 set, __u32 pid, _
 	return digest;
 }
 
-/* The settings of configuration @c, as the CLI would write them. */
+/*
+ * Weight of the utilisation query in each shared plan, in 1/1000 (path and
+ * latency keep weight 1000): equal weights put every query on 2/3 of the
+ * packets; 44 puts util on 1/15.9 of them (HPCC-PINT's p = 1/16), 3 on
+ * 1/223 (near its p = 1/256). The plan prints the exact fractions.
+ */
+static const __u32 util_weight[C_COUNT] = {
+	[C_EQUAL] = 1000, [C_U16] = 44, [C_U256] = 3,
+};
+
+/*
+ * The settings of configuration @c, as `hopmark pint query add` writes
+ * them: budget 16, 8-bit queries, the engine's plan for their weights.
+ */
 static int conf_build(struct pint_domain_cfg *cfg, int c, const struct params *p, __u32 seed)
 {
-	static const unsigned int all_masks[3] = { 0x3, 0x5, 0x6 };	/* PL, PU, LU */
 	struct pint_query_args qa[Q_COUNT] = {
 		{ .kind = PINT_KIND_PATH, .bits = BITS, .max_hops = p->k },
 		{ .kind = PINT_KIND_LATENCY, .bits = BITS, .lat_min_ns = LAT_MIN_NS,
 		  .lat_max_ns = LAT_MAX_NS },
-		{ .kind = PINT_KIND_UTIL, .bits = BITS },
+		{ .kind = PINT_KIND_UTIL, .bits = BITS, .weight = util_weight[c] },
 	};
-	struct pint_query q[Q_COUNT];
-	double probs[3], pu;
 	char msg[256];
 	int i, err;
 
@@ -248,32 +258,16 @@ static int conf_build(struct pint_domain_cfg *cfg, int c, const struct params *p
 	cfg->base_rtt_ns = BASE_RTT_NS;
 	pint_cfg_set_seed(cfg, seed);
 	err = pint_cfg_set_ids(cfg, 1, p->universe);
+	if (err)
+		snprintf(msg, sizeof(msg), "switch IDs 1..%u: too many", p->universe);
 	for (i = 0; i < Q_COUNT && !err; i++) {
 		if (c < C_FIRST_SHARED && c != i)
 			continue;
 		err = pint_cfg_query_add(cfg, &qa[i], msg, sizeof(msg));
 	}
-	if (err) {
-		fprintf(stderr, "pint-concurrency: settings: %s\n", err == -ERANGE ? "ID range" : msg);
-		return err;
-	}
-	if (c == C_EQUAL || c < C_FIRST_SHARED)
-		return 0;	/* the engine's default plan (weights 1) */
-	/*
-	 * Util on a fraction pu of packets, with path or latency (half each);
-	 * the other packets carry path and latency: an explicit plan
-	 * (pint_query_plan_explicit(), what a weight cannot express exactly).
-	 */
-	pu = c == C_U16 ? 1.0 / 16 : 1.0 / 256;
-	probs[0] = 1 - pu;
-	probs[1] = probs[2] = pu / 2;
-	for (i = 0; i < Q_COUNT; i++) {
-		q[i].kind = cfg->plan.kind[i];
-		q[i].bits = cfg->plan.bits[i];
-		q[i].weight = 1;
-	}
-	return pint_query_plan_explicit(&cfg->plan, &cfg->plan.seeds, BUDGET, q, Q_COUNT,
-					all_masks, probs, 3);
+	if (err)
+		fprintf(stderr, "pint-concurrency: settings: %s\n", msg);
+	return err;
 }
 
 static int cmp_double(const void *a, const void *b)
