@@ -73,13 +73,13 @@
 #define LAT_ERR_BOUND	0.20
 
 /* Configurations of one trial: each query alone, then the shared plans. */
-enum { C_PATH, C_LAT, C_UTIL, C_EQUAL, C_U16, C_U256, C_COUNT };
+enum { C_PATH, C_LAT, C_UTIL, C_EQUAL, C_UTIL_W44, C_UTIL_W3, C_COUNT };
 #define C_FIRST_SHARED	C_EQUAL
 
 static const char *const conf_name[C_COUNT] = {
 	[C_PATH] = "path alone", [C_LAT] = "latency alone", [C_UTIL] = "util alone",
-	[C_EQUAL] = "shared, equal weights", [C_U16] = "shared, util w 0.044",
-	[C_U256] = "shared, util w 0.003",
+	[C_EQUAL] = "shared, equal weights", [C_UTIL_W44] = "shared, util w 0.044",
+	[C_UTIL_W3] = "shared, util w 0.003",
 };
 
 /* Query indices in a shared plan: the settings' kind order. */
@@ -234,7 +234,7 @@ static __u32 hop_step(const struct pint_domain_cfg *cfg, __u32 set, __u32 pid, _
  * 1/223 (near its p = 1/256). The plan prints the exact fractions.
  */
 static const __u32 util_weight[C_COUNT] = {
-	[C_EQUAL] = 1000, [C_U16] = 44, [C_U256] = 3,
+	[C_EQUAL] = 1000, [C_UTIL_W44] = 44, [C_UTIL_W3] = 3,
 };
 
 /*
