@@ -42,3 +42,4 @@ HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
 HM_TESTS	+= $(CURDIR)/bench/test_traceback.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-eval
 include bench/latency.mk
+include bench/concurrency.mk
