@@ -17,6 +17,8 @@ static const struct pint_seeds pint_default_seeds = {
 static int plan_head(struct pint_query_plan *plan, const struct pint_seeds *seeds,
 		     unsigned int budget, const struct pint_query *q, unsigned int n)
 {
+	/* Copied first: @seeds may point into @plan (rebuilding a plan in place). */
+	struct pint_seeds s = seeds ? *seeds : pint_default_seeds;
 	unsigned int i;
 
 	if (budget < 1 || budget > 32 || n < 1 || n > PINT_QUERY_MAX)
@@ -26,7 +28,7 @@ static int plan_head(struct pint_query_plan *plan, const struct pint_seeds *seed
 			return -EINVAL;
 	}
 	memset(plan, 0, sizeof(*plan));
-	plan->seeds = seeds ? *seeds : pint_default_seeds;
+	plan->seeds = s;
 	plan->budget = budget;
 	plan->nr_queries = n;
 	for (i = 0; i < n; i++) {

@@ -92,6 +92,22 @@ static void pint_query_selection_depends_on_pid_and_seed_only(void **state)
 	assert_true(diff > 350 && diff < 650);	/* independent seeds: ~half differ */
 }
 
+static void pint_query_rebuild_in_place_keeps_seeds(void **state)
+{
+	const struct pint_query q[2] = { { PINT_Q_PATH, 8, 1 }, { PINT_Q_LATENCY, 8, 1 } };
+	const unsigned int masks[1] = { 0x3 };
+	const double prob[1] = { 1.0 };
+	const struct pint_seeds s1 = { 1, 2, 3 };
+	struct pint_query_plan plan;
+
+	/* A caller rebuilding a plan from its own seeds must keep them. */
+	assert_int_equal(pint_query_plan_build(&plan, &s1, 16, q, 2), 0);
+	assert_int_equal(pint_query_plan_build(&plan, &plan.seeds, 16, q, 2), 0);
+	assert_memory_equal(&plan.seeds, &s1, sizeof(s1));
+	assert_int_equal(pint_query_plan_explicit(&plan, &plan.seeds, 16, q, 2, masks, prob, 1), 0);
+	assert_memory_equal(&plan.seeds, &s1, sizeof(s1));
+}
+
 static void pint_query_explicit_distribution(void **state)
 {
 	const struct pint_query q[3] = {
@@ -156,6 +172,7 @@ int main(void)
 		cmocka_unit_test(pint_query_all_fit_on_every_packet),
 		cmocka_unit_test(pint_query_greedy_pairs_follow_weights),
 		cmocka_unit_test(pint_query_selection_depends_on_pid_and_seed_only),
+		cmocka_unit_test(pint_query_rebuild_in_place_keeps_seeds),
 		cmocka_unit_test(pint_query_explicit_distribution),
 		cmocka_unit_test(pint_query_rejects_bad_plans),
 		cmocka_unit_test(pint_field_get_set_pack_queries),
