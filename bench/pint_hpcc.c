@@ -314,12 +314,14 @@ enum fb_kind { FB_INT, FB_PINT };
  * @name:	table label
  * @kind:	exact INT or PINT through the sink
  * @p_inv:	PINT: 1 of @p_inv packets carries the utilisation query
+ * @win_T:	PINT: the tx window is T, without the datapath's floor
  * @cfg:	PINT: the domain's settings the sink is built from
  */
 struct scheme {
 	char			name[16];
 	enum fb_kind		kind;
 	unsigned int		p_inv;
+	int			win_T;
 	struct pint_domain_cfg	cfg;
 };
 
@@ -341,11 +343,18 @@ static int scheme_parse(struct scheme *sc, const char *word, __u64 T_ps)
 		return -EINVAL;
 	sc->kind = FB_PINT;
 	sc->p_inv = 1;
-	if (word[4]) {
+	end = (char *)word + 4;
+	if (*end >= '0' && *end <= '9') {
 		sc->p_inv = strtoul(word + 4, &end, 10);
-		if (*end || sc->p_inv < 1 || sc->p_inv > 65536)
+		if (sc->p_inv < 1 || sc->p_inv > 65536)
 			return -EINVAL;
 	}
+	if (*end == 'T') {
+		sc->win_T = 1;
+		end++;
+	}
+	if (*end)
+		return -EINVAL;
 	sc->cfg.flags = PINT_DOM_F_CONFIGURED;
 	sc->cfg.hop_limit_start = 64;
 	sc->cfg.q_path = PINT_QUERY_NONE;
@@ -488,7 +497,8 @@ static struct ev heap_pop(struct heap *h)
  * struct sim - one run: a network, a set of flows, one scheme
  * @stop_ps:	0, or the time the run ends (long-lived mode)
  * @meas_from_ps: measurement window start (long-lived mode)
- * @win_ns:	PINT tx window the datapath uses
+ * @win_ns:	PINT tx window of this run
+ * @win_dp_ns:	the datapath's (max(T, PINT_TX_WIN_MIN_NS) or -W)
  */
 struct sim {
 	struct net		*net;
@@ -502,7 +512,7 @@ struct sim {
 	unsigned int		*free_slots;
 	unsigned int		n_free_slots;
 	__u64			stop_ps, meas_from_ps;
-	__u64			win_ns;
+	__u64			win_ns, win_dp_ns;
 	unsigned long		packets, fb_samples;
 	unsigned int		done;
 };
@@ -829,6 +839,7 @@ static unsigned int sim_run(struct sim *s)
 	for (i = MAX_SLOTS; i-- > 0;)
 		s->free_slots[s->n_free_slots++] = i;
 	net_reset(s->net);
+	s->win_ns = s->sc->win_T ? s->net->T_ps / PS_PER_NS : s->win_dp_ns;
 	if (s->sc->kind == FB_PINT) {
 		s->sink = pint_sink_new(&s->sc->cfg);
 		if (!s->sink) {
@@ -1062,19 +1073,21 @@ static void net_T(struct net *n)
 
 static void print_header(const struct net *n, const struct opts *o)
 {
-	printf("# %s; 100 Gb/s links, 1 us each; T = %.2f us; PINT tx window %.1f us\n",
-	       n->name, n->T_ps / 1e6, datapath_win_ns(o, n->T_ps) / 1e3);
+	printf("# %s; 100 Gb/s links, 1 us each; T = %.2f us; PINT tx window %.1f us"
+	       " (schemes ending in T: %.2f us)\n", n->name, n->T_ps / 1e6,
+	       datapath_win_ns(o, n->T_ps) / 1e3, n->T_ps / 1e6);
 }
 
 static void run_fct(const struct opts *o, enum topo_kind tk, const struct workload *w,
-		    double load, struct scheme *sc, unsigned int n_sc)
+		    struct scheme *sc, unsigned int n_sc)
 {
+	static struct summary sum[MAX_LOADS][MAX_SCHEMES];
+	unsigned int left[MAX_LOADS][MAX_SCHEMES], nfl[MAX_LOADS], i, b, li;
+	__u64 maxq[MAX_LOADS][MAX_SCHEMES];
+	unsigned long fb[MAX_LOADS][MAX_SCHEMES];
+	double dur_ms;
 	struct net net;
 	struct sim s;
-	struct summary sum[MAX_SCHEMES];
-	unsigned int left[MAX_SCHEMES], i, b;
-	__u64 maxq[MAX_SCHEMES];
-	unsigned long fb[MAX_SCHEMES], pk[MAX_SCHEMES];
 
 	net_init(&net, tk);
 	net_T(&net);
@@ -1085,33 +1098,63 @@ static void run_fct(const struct opts *o, enum topo_kind tk, const struct worklo
 		perror("calloc");
 		exit(1);
 	}
-	s.win_ns = datapath_win_ns(o, net.T_ps);
-	gen_flows(&s, w, load, (__u64)(o->dur_ms * PS_PER_MS), o->seed);
-	for (i = 0; i < n_sc; i++) {
-		s.sc = &sc[i];
-		left[i] = sim_run(&s);
-		summarize(&s, &sum[i]);
-		maxq[i] = max_backlog(&net);
-		fb[i] = s.fb_samples;
-		pk[i] = s.packets;
+	s.win_dp_ns = datapath_win_ns(o, net.T_ps);
+	/* About the same number of flows on both: the fat-tree has 16 sources. */
+	dur_ms = o->dur_ms ? o->dur_ms : tk == TOPO_FATTREE ? 20 : 200;
+	for (li = 0; li < o->n_loads; li++) {
+		nfl[li] = gen_flows(&s, w, o->loads[li], (__u64)(dur_ms * PS_PER_MS), o->seed);
+		for (i = 0; i < n_sc; i++) {
+			s.sc = &sc[i];
+			left[li][i] = sim_run(&s);
+			summarize(&s, &sum[li][i]);
+			maxq[li][i] = max_backlog(&net);
+			fb[li][i] = s.fb_samples;
+		}
+		free(s.flows);
+		s.flows = NULL;
 	}
 	print_header(&net, o);
-	printf("%s, load %.0f %%, %u flows arriving over %.1f ms, seed %llu\n",
-	       w->desc, load * 100, s.n_flows, o->dur_ms, (unsigned long long)o->seed);
-	printf("%-9s %-9s %7s %7s %7s %7s\n", "scheme", "size", "flows", "p50", "p95", "p99");
-	for (i = 0; i < n_sc; i++) {
-		for (b = 0; b <= NR_BUCKETS; b++)
-			printf("%-9s %-9s %7zu %7.2f %7.2f %7.2f\n", sc[i].name,
-			       b < NR_BUCKETS ? bucket_name[b] : "all", sum[i].n[b],
-			       sum[i].p50[b], sum[i].p95[b], sum[i].p99[b]);
-	}
-	printf("%-9s %10s %12s %12s %10s\n", "scheme", "unfinished", "packets", "feedback",
-	       "max queue");
-	for (i = 0; i < n_sc; i++)
-		printf("%-9s %10u %12lu %12lu %7.1f KB\n", sc[i].name, left[i], pk[i], fb[i],
-		       maxq[i] / 1000.0);
+	printf("%s, flows arriving over %.0f ms, seed %llu; slowdown p50 / p95\n", w->desc,
+	       dur_ms, (unsigned long long)o->seed);
+	printf("%-7s %-9s", "scheme", "size");
+	for (li = 0; li < o->n_loads; li++)
+		printf("  %5.0f%% %-5s", o->loads[li] * 100, "load");
 	printf("\n");
-	free(s.flows);
+	for (i = 0; i < n_sc; i++)
+		for (b = 0; b <= NR_BUCKETS; b++) {
+			printf("%-7s %-9s", sc[i].name, b < NR_BUCKETS ? bucket_name[b] : "all");
+			for (li = 0; li < o->n_loads; li++)
+				printf("  %5.2f %5.2f", sum[li][i].p50[b], sum[li][i].p95[b]);
+			printf("\n");
+		}
+	printf("%-17s", "flows (all sizes)");
+	for (li = 0; li < o->n_loads; li++)
+		printf("  %11zu", sum[li][0].n[NR_BUCKETS]);
+	printf("\n");
+	for (i = 0; i < n_sc; i++) {
+		printf("%-7s %-9s", sc[i].name, "p99 all");
+		for (li = 0; li < o->n_loads; li++)
+			printf("  %11.2f", sum[li][i].p99[NR_BUCKETS]);
+		printf("\n");
+	}
+	for (i = 0; i < n_sc; i++) {
+		printf("%-7s %-9s", sc[i].name, "max q KB");
+		for (li = 0; li < o->n_loads; li++)
+			printf("  %11.1f", maxq[li][i] / 1000.0);
+		printf("\n");
+	}
+	for (i = 0; i < n_sc; i++) {
+		printf("%-7s %-9s", sc[i].name, "feedback");
+		for (li = 0; li < o->n_loads; li++)
+			printf("  %11lu", fb[li][i]);
+		printf("\n");
+	}
+	for (li = 0; li < o->n_loads; li++)
+		for (i = 0; i < n_sc; i++)
+			if (left[li][i] || sum[li][i].n[NR_BUCKETS] != nfl[li])
+				printf("%s at %.0f %%: %u of %u flows unfinished\n", sc[i].name,
+				       o->loads[li] * 100, left[li][i], nfl[li]);
+	printf("\n");
 	free(s.pkts);
 	free(s.h.e);
 	free(s.free_slots);
@@ -1129,7 +1172,7 @@ static void run_long(const struct opts *o, struct scheme *sc, unsigned int n_sc)
 	struct sim s;
 	struct flow fl[2];
 	unsigned int i, nf;
-	__u64 rng = o->seed;
+	__u64 rng;
 	double util;
 
 	net_init(&net, TOPO_DUMBBELL);
@@ -1141,7 +1184,7 @@ static void run_long(const struct opts *o, struct scheme *sc, unsigned int n_sc)
 		perror("calloc");
 		exit(1);
 	}
-	s.win_ns = datapath_win_ns(o, net.T_ps);
+	s.win_dp_ns = datapath_win_ns(o, net.T_ps);
 	s.stop_ps = (__u64)(o->long_ms * PS_PER_MS);
 	s.meas_from_ps = s.stop_ps / 2;
 	print_header(&net, o);
@@ -1151,6 +1194,7 @@ static void run_long(const struct opts *o, struct scheme *sc, unsigned int n_sc)
 	       "first's share");
 	for (nf = 1; nf <= 2; nf++) {
 		for (i = 0; i < n_sc; i++) {
+			rng = o->seed;	/* the same flows under every scheme */
 			memset(fl, 0, sizeof(fl));
 			fl[0].src = 0;
 			fl[0].dst = net.n_left;
@@ -1204,10 +1248,10 @@ static void parse_list(char *arg, char **words, unsigned int *n, unsigned int ma
 int main(int argc, char **argv)
 {
 	static char def_schemes[] = "int,pint,pint16";
-	struct opts o = { .dur_ms = 10, .seed = 1 };
+	struct opts o = { .seed = 1 };
 	char *words[MAX_SCHEMES > MAX_LOADS ? MAX_SCHEMES : MAX_LOADS], *end;
 	struct scheme sc[MAX_SCHEMES];
-	unsigned int i, n, t, wi, li;
+	unsigned int i, n, t, wi;
 	struct timespec t0, t1;
 	int c, err;
 
@@ -1215,7 +1259,8 @@ int main(int argc, char **argv)
 	o.topos[1] = TOPO_FATTREE;
 	o.n_topos = 2;
 	o.wl[0] = &workloads[0];
-	o.n_wl = 1;
+	o.wl[1] = &workloads[1];
+	o.n_wl = 2;
 	o.loads[0] = 0.3, o.loads[1] = 0.5, o.loads[2] = 0.7;
 	o.n_loads = 3;
 	parse_list(def_schemes, o.scheme_words, &o.n_schemes, MAX_SCHEMES);
@@ -1315,9 +1360,7 @@ int main(int argc, char **argv)
 			}
 			free(tmp.links);
 			for (wi = 0; wi < o.n_wl; wi++)
-				for (li = 0; li < o.n_loads; li++)
-					run_fct(&o, o.topos[t], o.wl[wi], o.loads[li], sc,
-						o.n_schemes);
+				run_fct(&o, o.topos[t], o.wl[wi], sc, o.n_schemes);
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
