@@ -22,8 +22,9 @@ $(BUILD)/bench/pint-hpcc: bench/pint_hpcc.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/
 	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) -ljson-c -lm
 
 pint-hpcc-tables: $(BUILD)/bench/pint-hpcc
-	$(BUILD)/bench/pint-hpcc -L 2
+	$(BUILD)/bench/pint-hpcc -L 10 -S int,pint,pint16,pintT,pint16T
 	$(BUILD)/bench/pint-hpcc
+	$(BUILD)/bench/pint-hpcc -T dumbbell -w websearch -S int,pint,pintT,pint16T
 
 # The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).
 HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies

@@ -793,10 +793,6 @@ static void ev_ack(struct sim *s, unsigned int pi, __u64 now)
 	if (f->snd_una >= f->size) {
 		f->done = 1;
 		f->fct_ps = now - f->start_ps;
-		if (getenv("PINT_HPCC_DEBUG"))
-			fprintf(stderr, "flow %u %u->%u size %llu start %.1f us fct %.1f us ideal %.1f us\n",
-				fi, f->src, f->dst, (unsigned long long)f->size, f->start_ps / 1e6,
-				f->fct_ps / 1e6, f->ideal_ps / 1e6);
 		s->free_slots[s->n_free_slots++] = f->slot;
 		s->done++;
 		return;
@@ -1118,7 +1114,7 @@ static void run_fct(const struct opts *o, enum topo_kind tk, const struct worklo
 	       dur_ms, (unsigned long long)o->seed);
 	printf("%-7s %-9s", "scheme", "size");
 	for (li = 0; li < o->n_loads; li++)
-		printf("  %5.0f%% %-5s", o->loads[li] * 100, "load");
+		printf("  %5.0f%% load", o->loads[li] * 100);
 	printf("\n");
 	for (i = 0; i < n_sc; i++)
 		for (b = 0; b <= NR_BUCKETS; b++) {
