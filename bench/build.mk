@@ -25,6 +25,8 @@ pint-hpcc-tables: $(BUILD)/bench/pint-hpcc
 	$(BUILD)/bench/pint-hpcc -L 10 -S int,pint,pint16,pintT,pint16T
 	$(BUILD)/bench/pint-hpcc
 	$(BUILD)/bench/pint-hpcc -T dumbbell -w websearch -S int,pint,pintT,pint16T
+	$(BUILD)/bench/pint-hpcc -T fattree -w websearch -l 50 -s 2
+	$(BUILD)/bench/pint-hpcc -T fattree -w websearch -l 50 -s 3
 
 # The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).
 HM_TOPOLOGIES	:= $(CURDIR)/lib/tests/data/topologies
