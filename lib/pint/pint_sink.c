@@ -83,6 +83,8 @@ struct pint_flow {
  * @topo:	the same as a struct pint_topo (no adjacency: topology-blind),
  *		or a copy of the one pint_sink_set_topology() lends
  * @dec_flags:	flags of every flow's decoder (PINT_DEC_F_TOPO_AWARE)
+ * @last_util:	8-bit utilisation code of the last record pint_sink_add()
+ *		took, -1 when that record carried no utilisation field
  * @bucket:	flow hash table
  * @order:	flows in arrival order (JSON output)
  * @st:		counters
@@ -94,6 +96,7 @@ struct pint_sink {
 	__u32			*ids;
 	struct pint_topo	topo;
 	unsigned int		dec_flags;
+	int			last_util;
 	struct pint_flow	*bucket[PINT_SINK_BUCKETS];
 	struct pint_flow	**order;	/* flows in arrival order */
 	struct pint_sink_stats	st;
@@ -133,6 +136,7 @@ struct pint_sink *pint_sink_new(const struct pint_domain_cfg *cfg)
 	if (!s)
 		return NULL;
 	s->cfg = *cfg;
+	s->last_util = -1;
 	if (cfg->q_lat != PINT_QUERY_NONE) {
 		if (pint_lat_table_for_range(&s->lat, cfg->lat.bits, cfg->lat_min_ns,
 					     cfg->lat_max_ns)) {
@@ -195,6 +199,11 @@ void pint_sink_free(struct pint_sink *s)
 const struct pint_sink_stats *pint_sink_stats(const struct pint_sink *s)
 {
 	return &s->st;
+}
+
+int pint_sink_last_util(const struct pint_sink *s)
+{
+	return s->last_util < 0 ? -ENOENT : s->last_util;
 }
 
 static unsigned int key_hash(const struct pint_flow_key *k)
@@ -277,6 +286,7 @@ int pint_sink_add(struct pint_sink *s, const void *data, size_t size)
 	double ns;
 
 	s->st.records++;
+	s->last_util = -1;
 	if (size < sizeof(r)) {
 		s->st.bad_records++;
 		return -EINVAL;
@@ -330,6 +340,7 @@ int pint_sink_add(struct pint_sink *s, const void *data, size_t size)
 					      plan->bits[q]);
 		f->util_samples++;
 		f->util_last = field;
+		s->last_util = (int)field;
 		if (field > f->util_max)
 			f->util_max = field;
 	}

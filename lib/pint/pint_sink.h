@@ -119,6 +119,22 @@ struct json_object *pint_sink_to_json(const struct pint_sink *s);
 const struct pint_sink_stats *pint_sink_stats(const struct pint_sink *s);
 
 /**
+ * pint_sink_last_util() - the utilisation the last record carried
+ * @s:		state
+ *
+ * What a receiver echoes to the sender per packet for HPCC (PINT §5,
+ * congestion control): the utilisation field of the record last given to
+ * pint_sink_add(), as the 8-bit code of lib/pint/pint_util.h (a field of
+ * fewer bits mapped back with pint_util_field_code8()); pint_util_decode()
+ * turns it into U.
+ *
+ * Return: the code, 0..255; -ENOENT when that record carried no
+ * utilisation field (its query subset has none), was malformed or was
+ * refused, or before the first record.
+ */
+int pint_sink_last_util(const struct pint_sink *s);
+
+/**
  * struct pint_frame_info - PINT fields of an Ethernet frame
  * @pid:	packet ID, as the datapath computes it
  * @family:	4 or 6

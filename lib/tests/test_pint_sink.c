@@ -308,11 +308,59 @@ static void pint_sink_topology_aware_needs_fewer_packets(void **state)
 	gml_free(&g);
 }
 
+/*
+ * pint_sink_last_util(): per record, the code of the path's largest U when
+ * the record's subset carries the utilisation query, -ENOENT otherwise
+ * (what an HPCC receiver echoes per packet).
+ */
+static void pint_sink_last_util_is_the_records_max(void **state)
+{
+	static const __u32 path[4] = { 11, 12, 13, 14 };
+	static const __u64 lat[4] = { 2000, 2000, 2000, 2000 };
+	__u32 u[4] = { 30000, 62000, 1000, 5 };
+	unsigned int i, with = 0, without = 0;
+	struct pint_domain_cfg c;
+	struct pint_record r;
+	struct pint_sink *s;
+	__u64 seed = 7;
+	__u32 set;
+	int code;
+
+	domain(&c);
+	s = pint_sink_new(&c);
+	assert_non_null(s);
+	assert_int_equal(pint_sink_last_util(s), -ENOENT);
+	for (i = 0; i < 200; i++) {
+		u[1] = 40000 + 100 * i;
+		packet(&c, (__u32)rnd(&seed), path, 4, lat, u, &r);
+		assert_true(pint_sink_add(s, &r, sizeof(r)) >= 0);
+		code = pint_sink_last_util(s);
+		set = pint_query_select(&c.plan, r.pid);
+		if (c.plan.set[set].offset[c.q_util] == PINT_QUERY_NONE) {
+			if (code != -ENOENT)
+				fail_msg("record %u without the util query: expected -ENOENT, got %d",
+					 i, code);
+			without++;
+			continue;
+		}
+		if (code != pint_util_encode(u[1]))
+			fail_msg("record %u: expected code %u (U %u/65536), got %d", i,
+				 pint_util_encode(u[1]), u[1], code);
+		with++;
+	}
+	/* Both kinds occur with the 3-query plan in a 16-bit budget. */
+	assert_true(with > 0 && without > 0);
+	assert_int_equal(pint_sink_add(s, &r, 3), -EINVAL);
+	assert_int_equal(pint_sink_last_util(s), -ENOENT);
+	pint_sink_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pint_sink_decodes_path_latency_and_max_util),
 		cmocka_unit_test(pint_sink_refuses_bad_records),
+		cmocka_unit_test(pint_sink_last_util_is_the_records_max),
 		cmocka_unit_test(pint_sink_topology_aware_needs_fewer_packets),
 		cmocka_unit_test(pint_frame_parse_matches_definition),
 	};
