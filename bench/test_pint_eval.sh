@@ -27,14 +27,14 @@ check_counts() {
 		echo "$out" | sed 's/^/# /'
 		return 1
 	}
-	cell=$(echo "$out" | awk -v s="$1" '$1 == s && $2 == "blind" { print $3, $5 }')
+	cell=$(echo "$out" | awk -v s="$1" '$1 == s && $2 == "blind" && $4 == "/" { print $3, $5; exit }')
 	med=${cell% *}
 	p99=${cell#* }
 	case "$med$p99" in
 	''|*[!0-9]*)
 		echo "# $1: no b=16 cell in the output"
 		echo "$out" | sed 's/^/# /'
-		return 1
+		return 2
 		;;
 	esac
 	echo "# $1 k=$paper_k b=16: expected median $paper_med +-$med_tol%," \
@@ -69,9 +69,10 @@ else
 	echo "not ok 3 - pint_eval_hybrid_k25_b16_counts_match_paper"
 fi
 # The tolerance must tell schemes apart: Baseline needs about twice the packets.
-if check_counts baseline; then
-	echo "# the tolerance accepts Baseline: it cannot tell a wrong scheme"
-	echo "not ok 4 - pint_eval_count_check_rejects_baseline"
-else
-	echo "ok 4 - pint_eval_count_check_rejects_baseline"
-fi
+check_counts baseline
+case $? in
+0)	echo "# the tolerance accepts Baseline: it cannot tell a wrong scheme"
+	echo "not ok 4 - pint_eval_count_check_rejects_baseline" ;;
+1)	echo "ok 4 - pint_eval_count_check_rejects_baseline" ;;
+*)	echo "not ok 4 - pint_eval_count_check_rejects_baseline" ;;
+esac
