@@ -21,11 +21,12 @@ med_tol=20
 p99_tol=30
 
 # check_counts SCHEME: 0 when its k=25, b=16 median and p99 are within the
-# tolerance of the paper's figure; prints expected vs observed either way.
+# tolerance of the paper's figure, 1 when outside, 2 when the evaluator
+# failed or printed no such row; prints expected vs observed.
 check_counts() {
 	out=$("$eval_bin" -k $paper_k -t 300 -b 16 -s 1 -S "$1" 2>&1) || {
 		echo "$out" | sed 's/^/# /'
-		return 1
+		return 2
 	}
 	cell=$(echo "$out" | awk -v s="$1" '$1 == s && $2 == "blind" && $4 == "/" { print $3, $5; exit }')
 	med=${cell% *}
