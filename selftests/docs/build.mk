@@ -13,7 +13,8 @@
 #                          instead of their quick: forms (minutes)
 
 HM_DOC_TESTS := \
-	selftests/docs/test_doc_tables_checker.py
+	selftests/docs/test_doc_tables_checker.py \
+	selftests/docs/test_doc_tables.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(HM_DOC_TESTS))
 
