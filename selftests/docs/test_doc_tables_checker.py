@@ -146,6 +146,10 @@ def main():
                block('/bin/echo hello', ['hello']), 1, ['not a path inside'])
         expect(tmp, 'program_from_PATH_fails', block('echo hello', ['hello']), 1,
                ['not a path inside'])
+        expect(tmp, 'inline_python3_computation_passes',
+               block("python3 -c 'print(6 * 7)'", ['42']), 0, ['ok 3 - '])
+        expect(tmp, 'python3_running_a_file_fails',
+               block('python3 /tmp/x.py', ['42']), 1, ['not a path inside'])
         expect(tmp, 'failing_command_fails', block(EVAL + ' -t 0', []), 1,
                ['exit status 2', 'expected 1 .. 100000'])
         expect(tmp, 'command_over_its_budget_fails',
