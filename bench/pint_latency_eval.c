@@ -183,6 +183,23 @@ static void feed(double x, __u64 pid, unsigned int hop,
 	}
 }
 
+/*
+ * The sink's memory per (flow, hop), which k trades against the p99
+ * error: raise *items and *bytes to the largest sketch of @sk.
+ */
+static void sketch_size(struct kll_sketch *sk[V_COUNT][HOPS], size_t *items, size_t *bytes)
+{
+	unsigned int v, h;
+
+	for (v = 0; v < V_COUNT; v++)
+		for (h = 0; h < HOPS; h++) {
+			if (kll_retained(sk[v][h]) > *items)
+				*items = kll_retained(sk[v][h]);
+			if (kll_serialized_size(sk[v][h]) > *bytes)
+				*bytes = kll_serialized_size(sk[v][h]);
+		}
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -219,6 +236,8 @@ int main(int argc, char **argv)
 	double *lat[HOPS], *sorted;
 	/* err[cp][variant][q][hop]: sum over trials of the relative error */
 	static double err[16][V_COUNT][2][HOPS];
+	/* largest sketch at each checkpoint, over trials, variants and hops */
+	size_t most_items[16] = { 0 }, most_bytes[16] = { 0 };
 	unsigned long tr;
 	unsigned int h, v, qi;
 	int opt, ret;
@@ -288,6 +307,7 @@ int main(int argc, char **argv)
 			feed(lat[chosen][n], pid, chosen, sk, &tbl8, &tbl4);
 			if (next < ncp && n + 1 == cp[next]) {
 				evaluate(lat, sorted, n + 1, sk, &tbl8, &tbl4, err[next]);
+				sketch_size(sk, &most_items[next], &most_bytes[next]);
 				next++;
 			}
 		}
@@ -318,7 +338,9 @@ int main(int argc, char **argv)
 					printf(" %5.1f%%", 100.0 * err[c][v][qi][h] / trials);
 			printf("\n");
 		}
-		printf("\n");
+		printf("%9s  KLL sketch per (flow, hop): at most %zu items (%zu bytes), "
+		       "%zu bytes serialised\n\n", "", most_items[c], 8 * most_items[c],
+		       most_bytes[c]);
 	}
 	for (h = 0; h < HOPS; h++)
 		free(lat[h]);

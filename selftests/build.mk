@@ -15,6 +15,7 @@ include selftests/vm/build.mk
 include selftests/vm/module/build.mk
 include selftests/vm/userspace/build.mk
 include selftests/vm/datapath/build.mk
+include selftests/docs/build.mk
 
 .PHONY: check-build
 check-build: all $(HM_TEST_DEPS)

@@ -38,6 +38,7 @@ my @TIERS = (
 	[ 'vm-module',		qr{/selftests/vm/module/} ],
 	[ 'vm-datapath',	qr{/selftests/vm/datapath/} ],
 	[ 'vm-userspace',	qr{/selftests/vm/userspace/} ],
+	[ 'docs',		qr{/selftests/docs/} ],
 	[ 'other',		qr{} ],
 );
 
