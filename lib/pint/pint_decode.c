@@ -194,6 +194,8 @@ static int constrain(struct pint_decoder *d, unsigned int h, __u32 pid, __u32 x)
 		d->dirty |= 1ULL << h;
 		return 1;
 	}
+	/* into scratch first: a packet found inconsistent (and maybe then
+	 * ignored as coming from an unknown switch) must not empty the set */
 	for (w = 0; w < d->nwords; w++) {
 		__u64 m = s[w], keep = 0;
 
@@ -205,11 +207,12 @@ static int constrain(struct pint_decoder *d, unsigned int h, __u32 pid, __u32 x)
 			if (pint_path_value_digest(&d->p, d->topo.node_id[idx], pid) == x)
 				keep |= 1ULL << b;
 		}
-		s[w] = keep;
+		d->scratch[w] = keep;
 		c += __builtin_popcountll(keep);
 	}
 	if (!c)
 		return -1;
+	memcpy(s, d->scratch, d->nwords * sizeof(*s));
 	if (c == d->cnt[h])
 		return 0;
 	d->cnt[h] = c;
