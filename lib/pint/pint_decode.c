@@ -70,7 +70,6 @@ struct pint_decoder {
 	filter_fn		filter;		/* hashed digests: pick_filter() */
 	struct pint_id_idx	*by_id;		/* full-ID digests: sorted */
 	unsigned int		*scratch;	/* nr_nodes node indices */
-	unsigned int		*nbr;		/* topology-aware: nr_nodes node indices */
 	__u32			*mark;		/* topology-aware: nw words */
 	__u32			hop_block[PINT_DECODE_MAX_HOPS + 1];	/* act hash word 2 */
 	__u32			base_thresh[PINT_DECODE_MAX_HOPS + 1];
@@ -78,7 +77,9 @@ struct pint_decoder {
 	unsigned int		cnt[PINT_DECODE_MAX_HOPS];
 	int			known[PINT_DECODE_MAX_HOPS];	/* node index or -1 */
 	__u64			unknown;	/* hops not yet known */
-	__u64			dirty;		/* hops whose set changed */
+	__u64			dirty_down;	/* changed: hop h - 1 to prune by hop h */
+	__u64			dirty_up;	/* changed: hop h + 1 to prune by hop h */
+	int			has_isolated;	/* topology-aware: a switch without links */
 	unsigned int		nr_eqs;
 	struct pint_eq		*eqs;
 	unsigned long		path_packets;
@@ -165,11 +166,13 @@ struct pint_decoder *pint_decoder_new(const struct pint_path_params *p,
 	else
 		d->vstate = malloc((size_t)n * sizeof(*d->vstate));
 	if (flags & PINT_DEC_F_TOPO_AWARE) {
-		d->nbr = malloc((size_t)n * sizeof(*d->nbr));
 		d->mark = calloc(d->nw, sizeof(*d->mark));
+		for (i = 0; i < n; i++)
+			if (topo->adj_off[i] == topo->adj_off[i + 1])
+				d->has_isolated = 1;
 	}
 	if (!d->slots || !d->scratch || !d->eqs || (!d->by_id && !d->vstate) ||
-	    ((flags & PINT_DEC_F_TOPO_AWARE) && (!d->nbr || !d->mark))) {
+	    ((flags & PINT_DEC_F_TOPO_AWARE) && !d->mark)) {
 		pint_decoder_free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -201,7 +204,6 @@ void pint_decoder_free(struct pint_decoder *d)
 	free(d->vstate);
 	free(d->by_id);
 	free(d->scratch);
-	free(d->nbr);
 	free(d->mark);
 	free(d->eqs);
 	free(d);
@@ -214,7 +216,8 @@ void pint_decoder_reset(struct pint_decoder *d)
 	d->complete = 0;
 	d->path_packets = 0;
 	d->unknown = 0;
-	d->dirty = 0;
+	d->dirty_down = 0;
+	d->dirty_up = 0;
 }
 
 static __u32 *slot(const struct pint_decoder *d, unsigned int h)
@@ -428,7 +431,8 @@ static int constrain(struct pint_decoder *d, unsigned int h, __u32 pid, __u32 x)
 		if (d->cnt[h] == 1)
 			return 0;
 		store(d, h, &r->idx, 1);
-		d->dirty |= 1ULL << h;
+		d->dirty_down |= 1ULL << h;
+		d->dirty_up |= 1ULL << h;
 		return 1;
 	}
 	if (is_full(d, h)) {
@@ -455,76 +459,127 @@ static int constrain(struct pint_decoder *d, unsigned int h, __u32 pid, __u32 x)
 	if (c == d->cnt[h])
 		return 0;
 	store(d, h, d->scratch, c);
-	d->dirty |= 1ULL << h;
+	d->dirty_down |= 1ULL << h;
+	d->dirty_up |= 1ULL << h;
 	return 1;
 }
 
-static void mark_neighbours(struct pint_decoder *d, unsigned int u, unsigned int *m)
+/* Set-bit count of a 32-bit word (no popcnt instruction in the baseline ISA). */
+static inline unsigned int popcount32(__u32 x)
+{
+	x = x - ((x >> 1) & 0x55555555U);
+	x = (x & 0x33333333U) + ((x >> 2) & 0x33333333U);
+	x = (x + (x >> 4)) & 0x0f0f0f0fU;
+	return (x * 0x01010101U) >> 24;
+}
+
+/* The nodes of a bitmap of nw words, into out. Return: their number. */
+static unsigned int bitmap_list(const __u32 *s, unsigned int nw, unsigned int *out)
+{
+	unsigned int i, c = 0;
+
+	for (i = 0; i < nw; i++) {
+		__u32 w = s[i];
+
+		while (w) {
+			out[c++] = i * 32 + __builtin_ctz(w);
+			w &= w - 1;
+		}
+	}
+	return c;
+}
+
+static void mark_neighbours(struct pint_decoder *d, unsigned int u)
 {
 	unsigned int e;
 
 	for (e = d->topo.adj_off[u]; e < d->topo.adj_off[u + 1]; e++) {
 		unsigned int v = d->topo.adj[e];
 
-		if (d->mark[v / 32] & (1U << (v % 32)))
-			continue;
 		d->mark[v / 32] |= 1U << (v % 32);
-		d->nbr[(*m)++] = v;
 	}
 }
 
-static int marked(const struct pint_decoder *d, unsigned int v)
+/*
+ * Hop t (next to h) changed by prune_adjacent(h, t): t's other neighbour
+ * must be pruned by it, h need not: every switch of h had a neighbour in
+ * t's old set, and that neighbour, adjacent to h's set, stayed. Unless t
+ * was the whole universe, which switches without links are no neighbour
+ * of: then h loses those of its own.
+ */
+static void pruned(struct pint_decoder *d, unsigned int h, unsigned int t, int was_full)
 {
-	return !!(d->mark[v / 32] & (1U << (v % 32)));
+	if (t < h)
+		d->dirty_down |= 1ULL << t;
+	else
+		d->dirty_up |= 1ULL << t;
+	if (was_full && d->has_isolated) {
+		if (t < h)
+			d->dirty_up |= 1ULL << t;
+		else
+			d->dirty_down |= 1ULL << t;
+	}
 }
 
-/* Topology-aware: hop t keeps only neighbours of hop h's candidates. */
+/*
+ * Topology-aware: hop t keeps only neighbours of hop h's candidates. The
+ * neighbours are a bitmap (mark); a target held as a bitmap is intersected
+ * word by word, one held as a list is filtered in place.
+ */
 static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t)
 {
-	const __u32 *s = slot(d, h), *dst = slot(d, t);
-	const unsigned int *res = d->scratch;
-	unsigned int i, m = 0, c = 0;
+	const __u32 *s = slot(d, h);
+	__u32 *dst = slot(d, t);
+	unsigned int i, c = 0;
+	int was_full;
 
 	if (is_full(d, h))
 		return 0;
+	memset(d->mark, 0, d->nw * sizeof(*d->mark));
 	if (is_list(d, h)) {
 		for (i = 0; i < d->cnt[h]; i++)
-			mark_neighbours(d, s[i], &m);
+			mark_neighbours(d, s[i]);
 	} else {
 		for (i = 0; i < d->nw; i++) {
 			__u32 w = s[i];
 
 			while (w) {
-				mark_neighbours(d, i * 32 + __builtin_ctz(w), &m);
+				mark_neighbours(d, i * 32 + __builtin_ctz(w));
 				w &= w - 1;
 			}
 		}
 	}
-	if (is_full(d, t)) {
-		res = d->nbr;
-		c = m;
-	} else if (is_list(d, t)) {
-		for (i = 0; i < d->cnt[t]; i++)
-			if (marked(d, dst[i]))
-				d->scratch[c++] = dst[i];
-	} else {
-		for (i = 0; i < d->nw; i++) {
-			__u32 w = dst[i] & d->mark[i];
-
-			while (w) {
-				d->scratch[c++] = i * 32 + __builtin_ctz(w);
-				w &= w - 1;
-			}
-		}
+	if (is_list(d, t)) {
+		for (i = 0; i < d->cnt[t]; i++)	/* in place: c <= i */
+			if (d->mark[dst[i] / 32] & (1U << (dst[i] % 32)))
+				dst[c++] = dst[i];
+		if (!c)
+			return -1;
+		if (c == d->cnt[t])
+			return 0;
+		d->cnt[t] = c;
+		pruned(d, h, t, 0);
+		return 1;
 	}
-	for (i = 0; i < m; i++)
-		d->mark[d->nbr[i] / 32] = 0;
+	was_full = is_full(d, t);
+	/* full or bitmap: count first, so that a failure changes nothing */
+	for (i = 0; i < d->nw; i++)
+		c += popcount32(was_full ? d->mark[i] : d->mark[i] & dst[i]);
 	if (!c)
 		return -1;
 	if (c == d->cnt[t])
 		return 0;
-	store(d, t, res, c);
-	d->dirty |= 1ULL << t;
+	if (!was_full)
+		for (i = 0; i < d->nw; i++)
+			d->mark[i] &= dst[i];
+	if (c <= d->nw) {
+		bitmap_list(d->mark, d->nw, d->scratch);
+		store(d, t, d->scratch, c);
+	} else {
+		memcpy(dst, d->mark, d->nw * sizeof(*dst));
+		d->cnt[t] = c;
+	}
+	pruned(d, h, t, was_full);
 	return 1;
 }
 
@@ -579,22 +634,30 @@ static int peel(struct pint_decoder *d, unsigned int h)
 	return 0;
 }
 
-/* Propagate every change until nothing moves. Return: -1 on inconsistency. */
+/*
+ * Propagate every change until nothing moves. The order of the prunes and
+ * peels does not matter: each only removes switches no solution can use,
+ * so all orders reach the same sets (and the same inconsistency, if any).
+ * Return: -1 on inconsistency.
+ */
 static int propagate(struct pint_decoder *d)
 {
-	while (d->dirty) {
-		unsigned int h = __builtin_ctzll(d->dirty);
+	while (d->dirty_down | d->dirty_up) {
+		unsigned int h = __builtin_ctzll(d->dirty_down | d->dirty_up);
+		__u64 bit = 1ULL << h;
+		int down = !!(d->dirty_down & bit), up = !!(d->dirty_up & bit);
 
-		d->dirty &= ~(1ULL << h);
+		d->dirty_down &= ~bit;
+		d->dirty_up &= ~bit;
 		if (d->flags & PINT_DEC_F_TOPO_AWARE) {
-			if (h > 0 && prune_adjacent(d, h, h - 1) < 0)
+			if (down && h > 0 && prune_adjacent(d, h, h - 1) < 0)
 				return -1;
-			if (h + 1 < d->k && prune_adjacent(d, h, h + 1) < 0)
+			if (up && h + 1 < d->k && prune_adjacent(d, h, h + 1) < 0)
 				return -1;
 		}
-		if (d->cnt[h] == 1 && (d->unknown & (1ULL << h))) {
+		if (d->cnt[h] == 1 && (d->unknown & bit)) {
 			d->known[h] = set_index(d, h);
-			d->unknown &= ~(1ULL << h);
+			d->unknown &= ~bit;
 			if (peel(d, h) < 0)
 				return -1;
 		}

@@ -5,7 +5,8 @@
  * of every size around the filter's block widths (with each form of the
  * filter: scalar, AVX2, AVX-512), an ignored packet that
  * must leave the inference alone, an empty candidate set, a route change
- * back to the full universe, loops and ignored hop counts.
+ * back to the full universe, loops and ignored hop counts, topology-aware
+ * pruning with and without links.
  * (test_pint_path.c decodes thousands of random paths.)
  */
 #include <errno.h>
@@ -365,6 +366,40 @@ static void pint_decoder_topology_pins_neighbours(void **state)
 	gml_free(&g);
 }
 
+/*
+ * Topology-aware with a switch that has no link (Z): hop 2's first packet
+ * leaves {B, Z} (Z's digest collides with B's); hop 1 becomes the
+ * neighbours of {B, Z}, {A}, and Z, the neighbour of nobody, leaves hop 2
+ * in turn: one packet decodes the path.
+ */
+static void pint_decoder_switch_without_links_leaves_when_neighbour_narrows(void **state)
+{
+	__u32 u[3] = { 10, 20, 30 }, ids[2] = { 10, 20 }, got[2];
+	unsigned int adj_off[4] = { 0, 1, 2, 2 }, adj[2] = { 1, 0 };	/* A-B; Z alone */
+	struct pint_topo t = { .nr_nodes = 3, .node_id = u, .adj_off = adj_off, .adj = adj };
+	struct pint_path_params p;
+	struct pint_decoder *d;
+	unsigned int r;
+	__u32 pid;
+
+	params(&p, "baseline", 2, 0, 2);
+	d = pint_decoder_new(&p, &t, PINT_DEC_F_TOPO_AWARE, 4);
+	assert_non_null(d);
+	do {
+		pid = rnd();
+	} while (baseline_writer(&p, pid, 2) != 2 ||
+		 pint_path_value_digest(&p, 30, pid) != pint_path_value_digest(&p, 20, pid) ||
+		 pint_path_value_digest(&p, 10, pid) == pint_path_value_digest(&p, 20, pid));
+	r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, ids, 2), 2);
+	if (!(r & PINT_DEC_NEW_PATH))
+		fail_msg("one packet: flags 0x%x, candidates %d / %d; expected the path decoded",
+			 r, pint_decoder_candidates(d, 1), pint_decoder_candidates(d, 2));
+	assert_int_equal(pint_decoder_path(d, got, 2), 2);
+	assert_int_equal(got[0], 10);
+	assert_int_equal(got[1], 20);
+	pint_decoder_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +408,7 @@ int main(void)
 		cmocka_unit_test(pint_decoder_restart_returns_to_full_universe),
 		cmocka_unit_test(pint_decoder_empty_set_loop_and_ignored_hops),
 		cmocka_unit_test(pint_decoder_topology_pins_neighbours),
+		cmocka_unit_test(pint_decoder_switch_without_links_leaves_when_neighbour_narrows),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
