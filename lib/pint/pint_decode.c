@@ -521,10 +521,67 @@ static void pruned(struct pint_decoder *d, unsigned int h, unsigned int t, int w
 	}
 }
 
+/* Has node v a neighbour in the bitmap s? */
+static int has_neighbour_in(const struct pint_decoder *d, unsigned int v, const __u32 *s)
+{
+	unsigned int e;
+
+	for (e = d->topo.adj_off[v]; e < d->topo.adj_off[v + 1]; e++) {
+		unsigned int u = d->topo.adj[e];
+
+		if (s[u / 32] & (1U << (u % 32)))
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * Topology-aware: hop t keeps only neighbours of hop h's candidates. The
- * neighbours are a bitmap (mark); a target held as a bitmap is intersected
- * word by word, one held as a list is filtered in place.
+ * prune_adjacent() from the smaller side: each switch of hop t (not the
+ * whole universe) looks for a neighbour among hop h's switches.
+ */
+static int prune_from_target(struct pint_decoder *d, unsigned int h, unsigned int t)
+{
+	const __u32 *s = slot(d, h), *dst = slot(d, t), *hs = s;
+	unsigned int i, c = 0;
+
+	if (is_list(d, h)) {
+		memset(d->mark, 0, d->nw * sizeof(*d->mark));
+		for (i = 0; i < d->cnt[h]; i++)
+			d->mark[s[i] / 32] |= 1U << (s[i] % 32);
+		hs = d->mark;
+	}
+	if (is_list(d, t)) {
+		for (i = 0; i < d->cnt[t]; i++)
+			if (has_neighbour_in(d, dst[i], hs))
+				d->scratch[c++] = dst[i];
+	} else {
+		for (i = 0; i < d->nw; i++) {
+			__u32 w = dst[i];
+
+			while (w) {
+				unsigned int v = i * 32 + __builtin_ctz(w);
+
+				w &= w - 1;
+				if (has_neighbour_in(d, v, hs))
+					d->scratch[c++] = v;
+			}
+		}
+	}
+	if (!c)
+		return -1;
+	if (c == d->cnt[t])
+		return 0;
+	store(d, t, d->scratch, c);
+	pruned(d, h, t, 0);
+	return 1;
+}
+
+/*
+ * Topology-aware: hop t keeps only neighbours of hop h's candidates. From
+ * the smaller side: a smaller t checks its own switches' links
+ * (prune_from_target()); otherwise h's neighbours are marked in a bitmap,
+ * a target held as a bitmap is intersected word by word, one held as a
+ * list is filtered in place.
  */
 static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t)
 {
@@ -535,6 +592,8 @@ static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t
 
 	if (is_full(d, h))
 		return 0;
+	if (!is_full(d, t) && d->cnt[t] < d->cnt[h])
+		return prune_from_target(d, h, t);
 	memset(d->mark, 0, d->nw * sizeof(*d->mark));
 	if (is_list(d, h)) {
 		for (i = 0; i < d->cnt[h]; i++)
