@@ -80,6 +80,10 @@ struct pint_decoder {
 	__u64			dirty_down;	/* changed: hop h - 1 to prune by hop h */
 	__u64			dirty_up;	/* changed: hop h + 1 to prune by hop h */
 	int			has_isolated;	/* topology-aware: a switch without links */
+	unsigned int		*isolated;	/* topology-aware: those switches */
+	unsigned int		nr_isolated;
+	unsigned int		avg_deg;	/* topology-aware: mean links, rounded up */
+	unsigned int		avg_deg2;	/* and its square */
 	unsigned int		nr_eqs;
 	struct pint_eq		*eqs;
 	unsigned long		path_packets;
@@ -169,10 +173,18 @@ struct pint_decoder *pint_decoder_new(const struct pint_path_params *p,
 		d->mark = calloc(d->nw, sizeof(*d->mark));
 		for (i = 0; i < n; i++)
 			if (topo->adj_off[i] == topo->adj_off[i + 1])
-				d->has_isolated = 1;
+				d->nr_isolated++;
+		d->isolated = malloc((d->nr_isolated + 1) * sizeof(*d->isolated));
+		d->nr_isolated = 0;
+		for (i = 0; d->isolated && i < n; i++)
+			if (topo->adj_off[i] == topo->adj_off[i + 1])
+				d->isolated[d->nr_isolated++] = i;
+		d->has_isolated = d->nr_isolated > 0;
+		d->avg_deg = (topo->adj_off[n] + n - 1) / n;
+		d->avg_deg2 = d->avg_deg * d->avg_deg;
 	}
 	if (!d->slots || !d->scratch || !d->eqs || (!d->by_id && !d->vstate) ||
-	    ((flags & PINT_DEC_F_TOPO_AWARE) && !d->mark)) {
+	    ((flags & PINT_DEC_F_TOPO_AWARE) && (!d->mark || !d->isolated))) {
 		pint_decoder_free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -205,6 +217,7 @@ void pint_decoder_free(struct pint_decoder *d)
 	free(d->by_id);
 	free(d->scratch);
 	free(d->mark);
+	free(d->isolated);
 	free(d->eqs);
 	free(d);
 }
@@ -577,11 +590,71 @@ static int prune_from_target(struct pint_decoder *d, unsigned int h, unsigned in
 }
 
 /*
+ * prune_adjacent() when hop h (held as a bitmap) is most of the universe:
+ * a switch is a neighbour of none of h's switches iff all its links lead
+ * outside h, so only the neighbours of the few switches outside h (and
+ * the switches without links) can leave hop t (the universe or a bitmap).
+ */
+static int prune_from_complement(struct pint_decoder *d, unsigned int h, unsigned int t)
+{
+	const __u32 *s = slot(d, h);
+	__u32 *dst = slot(d, t);
+	unsigned int i, e, nx = 0, n = d->topo.nr_nodes;
+	__u32 last = n % 32 ? (1U << (n % 32)) - 1 : ~0U;
+	int was_full = is_full(d, t);
+
+	memset(d->mark, 0, d->nw * sizeof(*d->mark));	/* switches looked at */
+	for (i = 0; i < d->nw; i++) {
+		__u32 w = ~s[i] & (i + 1 == d->nw ? last : ~0U);
+
+		while (w) {
+			unsigned int u = i * 32 + __builtin_ctz(w);
+
+			w &= w - 1;
+			for (e = d->topo.adj_off[u]; e < d->topo.adj_off[u + 1]; e++) {
+				unsigned int v = d->topo.adj[e];
+
+				if (d->mark[v / 32] & (1U << (v % 32)))
+					continue;
+				d->mark[v / 32] |= 1U << (v % 32);
+				if ((was_full || (dst[v / 32] & (1U << (v % 32)))) &&
+				    !has_neighbour_in(d, v, s))
+					d->scratch[nx++] = v;
+			}
+		}
+	}
+	for (i = 0; i < d->nr_isolated; i++) {
+		unsigned int v = d->isolated[i];
+
+		if (was_full || (dst[v / 32] & (1U << (v % 32))))
+			d->scratch[nx++] = v;
+	}
+	if (!nx)
+		return 0;
+	if (nx == d->cnt[t])
+		return -1;
+	if (was_full) {
+		memset(dst, 0xff, d->nw * sizeof(*dst));
+		dst[d->nw - 1] = last;
+	}
+	for (i = 0; i < nx; i++)
+		dst[d->scratch[i] / 32] &= ~(1U << (d->scratch[i] % 32));
+	d->cnt[t] -= nx;
+	if (d->cnt[t] <= d->nw) {
+		bitmap_list(dst, d->nw, d->scratch);
+		store(d, t, d->scratch, d->cnt[t]);
+	}
+	pruned(d, h, t, was_full);
+	return 1;
+}
+
+/*
  * Topology-aware: hop t keeps only neighbours of hop h's candidates. From
- * the smaller side: a smaller t checks its own switches' links
- * (prune_from_target()); otherwise h's neighbours are marked in a bitmap,
- * a target held as a bitmap is intersected word by word, one held as a
- * list is filtered in place.
+ * the cheapest side: a smaller t checks its own switches' links
+ * (prune_from_target()); an h that is most of the universe lets only the
+ * neighbours of what it lacks go (prune_from_complement()); otherwise h's
+ * neighbours are marked in a bitmap, a target held as a bitmap is
+ * intersected word by word, one held as a list is filtered in place.
  */
 static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t)
 {
@@ -594,6 +667,12 @@ static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t
 		return 0;
 	if (!is_full(d, t) && d->cnt[t] < d->cnt[h])
 		return prune_from_target(d, h, t);
+	/* marking costs deg per switch of h; the complement about deg^2 per
+	 * switch outside h */
+	if (!is_list(d, h) && !is_list(d, t) &&
+	    (d->topo.nr_nodes - d->cnt[h]) * d->avg_deg2 <
+	    d->cnt[h] * d->avg_deg)
+		return prune_from_complement(d, h, t);
 	memset(d->mark, 0, d->nw * sizeof(*d->mark));
 	if (is_list(d, h)) {
 		for (i = 0; i < d->cnt[h]; i++)
