@@ -167,8 +167,8 @@ struct pint_decoder *pint_decoder_new(const struct pint_path_params *p,
 	d->eqs = calloc(PINT_DEC_MAX_EQS, sizeof(*d->eqs));
 	if (p->flags & PINT_PATH_F_FULL_ID)
 		d->by_id = malloc((size_t)n * sizeof(*d->by_id));
-	else
-		d->vstate = malloc((size_t)n * sizeof(*d->vstate));
+	else if (posix_memalign((void **)&d->vstate, 64, (size_t)n * sizeof(*d->vstate)))
+		d->vstate = NULL;	/* cache-line aligned: no split loads in the filter */
 	if (flags & PINT_DEC_F_TOPO_AWARE) {
 		d->mark = calloc(d->nw, sizeof(*d->mark));
 		for (i = 0; i < n; i++)
