@@ -82,8 +82,8 @@ struct pint_decoder {
 	int			has_isolated;	/* topology-aware: a switch without links */
 	unsigned int		*isolated;	/* topology-aware: those switches */
 	unsigned int		nr_isolated;
-	unsigned int		avg_deg;	/* topology-aware: mean links, rounded up */
-	unsigned int		avg_deg2;	/* and its square */
+	__u64			avg_deg;	/* topology-aware: mean links, rounded up */
+	__u64			avg_deg2;	/* and its square */
 	unsigned int		nr_eqs;
 	struct pint_eq		*eqs;
 	unsigned long		path_packets;
@@ -180,8 +180,8 @@ struct pint_decoder *pint_decoder_new(const struct pint_path_params *p,
 			if (topo->adj_off[i] == topo->adj_off[i + 1])
 				d->isolated[d->nr_isolated++] = i;
 		d->has_isolated = d->nr_isolated > 0;
-		d->avg_deg = (topo->adj_off[n] + n - 1) / n;
-		d->avg_deg2 = d->avg_deg * d->avg_deg;
+		d->avg_deg = ((__u64)topo->adj_off[n] + n - 1) / n;
+		d->avg_deg2 = (__u64)d->avg_deg * d->avg_deg;
 	}
 	if (!d->slots || !d->scratch || !d->eqs || (!d->by_id && !d->vstate) ||
 	    ((flags & PINT_DEC_F_TOPO_AWARE) && (!d->mark || !d->isolated))) {
@@ -670,8 +670,8 @@ static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t
 	/* marking costs deg per switch of h; the complement about deg^2 per
 	 * switch outside h */
 	if (!is_list(d, h) && !is_list(d, t) &&
-	    (d->topo.nr_nodes - d->cnt[h]) * d->avg_deg2 <
-	    d->cnt[h] * d->avg_deg)
+	    (__u64)(d->topo.nr_nodes - d->cnt[h]) * d->avg_deg2 <
+	    (__u64)d->cnt[h] * d->avg_deg)
 		return prune_from_complement(d, h, t);
 	memset(d->mark, 0, d->nw * sizeof(*d->mark));
 	if (is_list(d, h)) {
