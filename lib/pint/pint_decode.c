@@ -14,15 +14,18 @@
  * known equation that does not hold) can only mean the packets came over
  * different paths: the route changed, and the inference restarts.
  *
- * Why it is fast (issue 10, "Faster decoding at the sink"): a set is kept
- * as the list of its survivors once small, so a packet hashes only the
- * switches still possible at its hop, not the whole universe; the one
- * scan of the whole universe a hop needs (its first constraint) hashes 16
- * switches at a time, from each switch's first MurmurHash3 round computed
- * once per decoder; per packet the act hash's first round is computed
- * once for all hops. Only the representation changed: every set, count,
- * equation and result is what the bitmap-only decoder had after every
- * packet (build/bench/pint-eval's tables are identical).
+ * Why it is fast (issue 10, "Faster decoding at the sink"; numbers in
+ * Documentation/pint.rst, "Decoder speed"): a set is kept as the list of
+ * its survivors once small, so a packet hashes only the switches still
+ * possible at its hop, not the whole universe; the one scan of the whole
+ * universe a hop needs (its first constraint) hashes 16 switches at a
+ * time (AVX-512; 8 with AVX2), from each switch's first MurmurHash3 round
+ * computed once per decoder; per packet the act hash's first round is
+ * computed once for all hops; topology-aware pruning skips the prunes
+ * that cannot remove anything and runs each from its cheaper side. Only
+ * the representation and the order of the prunes changed: every set,
+ * count, equation and result is what the bitmap-only decoder had after
+ * every packet (build/bench/pint-eval's tables are identical).
  */
 #include <errno.h>
 #include <stdlib.h>
