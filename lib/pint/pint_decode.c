@@ -356,6 +356,20 @@ static unsigned int filter_all_avx512(const __u32 *vs, unsigned int n, __u32 vke
 	return filter_tail(vs, i, n, vkey, mask, x, out, c);
 }
 
+/* murmur_tail_rot() of 8 rotated states h, xored with the rotated key k */
+#define PINT_TAIL256(h)								\
+	do {									\
+		h = _mm256_xor_si256(h, k);					\
+		h = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(h, 2), h), c1); \
+		h = _mm256_xor_si256(h, eight);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));		\
+		h = _mm256_mullo_epi32(h, m1);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 13));		\
+		h = _mm256_mullo_epi32(h, m2);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));		\
+		h = _mm256_cmpeq_epi32(_mm256_and_si256(h, mk), xx);		\
+	} while (0)
+
 __attribute__((target("avx2")))
 static unsigned int filter_all_avx2(const __u32 *vs, unsigned int n, __u32 vkey,
 				    __u32 mask, __u32 x, unsigned int *out)
@@ -366,19 +380,16 @@ static unsigned int filter_all_avx2(const __u32 *vs, unsigned int n, __u32 vkey,
 	const __m256i xx = _mm256_set1_epi32(x);
 	unsigned int i = 0, c = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		__m256i h = _mm256_xor_si256(_mm256_loadu_si256((const void *)(vs + i)), k);
+	/* 16 switches a round: two independent chains hide the multiplies' latency */
+	for (; i + 16 <= n; i += 16) {
+		__m256i a = _mm256_loadu_si256((const void *)(vs + i));
+		__m256i b = _mm256_loadu_si256((const void *)(vs + i + 8));
 		unsigned int eq;
 
-		h = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(h, 2), h), c1);
-		h = _mm256_xor_si256(h, eight);
-		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
-		h = _mm256_mullo_epi32(h, m1);
-		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 13));
-		h = _mm256_mullo_epi32(h, m2);
-		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
-		h = _mm256_cmpeq_epi32(_mm256_and_si256(h, mk), xx);
-		eq = _mm256_movemask_ps(_mm256_castsi256_ps(h));
+		PINT_TAIL256(a);
+		PINT_TAIL256(b);
+		eq = _mm256_movemask_ps(_mm256_castsi256_ps(a)) |
+		     _mm256_movemask_ps(_mm256_castsi256_ps(b)) << 8;
 		while (eq) {
 			out[c++] = i + __builtin_ctz(eq);
 			eq &= eq - 1;
