@@ -325,6 +325,25 @@ static unsigned int filter_all_scalar(const __u32 *vs, unsigned int n, __u32 vke
 #define PINT_DEC_X86_SIMD 1
 #include <immintrin.h>
 
+/*
+ * murmur_tail_rot() & mask of the 16 rotated states at vs + i, xored with
+ * the rotated key k, compared with x: the mask of the matching lanes.
+ */
+#define PINT_MATCH512(eq)							\
+	do {									\
+		__m512i h = _mm512_xor_si512(_mm512_loadu_si512((const void *)(vs + i)), k); \
+										\
+		h = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(h, 2), h), c1); \
+		/* ((h ^ 8) ^ (h ^ 8) >> 16) == h ^ h >> 16 ^ 8: one xor3 */	\
+		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), eight, 0x96); \
+		h = _mm512_mullo_epi32(h, m1);					\
+		h = _mm512_xor_si512(h, _mm512_srli_epi32(h, 13));		\
+		h = _mm512_mullo_epi32(h, m2);					\
+		/* (h ^ h >> 16) & mask */					\
+		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), mk, 0x28); \
+		eq = _mm512_cmpeq_epi32_mask(h, xx);				\
+	} while (0)
+
 __attribute__((target("avx512f,popcnt")))
 static unsigned int filter_all_avx512(const __u32 *vs, unsigned int n, __u32 vkey,
 				      __u32 mask, __u32 x, unsigned int *out)
@@ -335,26 +354,29 @@ static unsigned int filter_all_avx512(const __u32 *vs, unsigned int n, __u32 vke
 	const __m512i xx = _mm512_set1_epi32(x), sixteen = _mm512_set1_epi32(16);
 	__m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 	unsigned int i = 0, c = 0;
+	__mmask16 eq;
 
-	for (; i + 16 <= n; i += 16) {
-		__m512i h = _mm512_xor_si512(_mm512_loadu_si512((const void *)(vs + i)), k);
-		__mmask16 eq;
-
-		h = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(h, 2), h), c1);
-		/* ((h ^ 8) ^ (h ^ 8) >> 16) == h ^ h >> 16 ^ 8: one three-way xor */
-		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), eight, 0x96);
-		h = _mm512_mullo_epi32(h, m1);
-		h = _mm512_xor_si512(h, _mm512_srli_epi32(h, 13));
-		h = _mm512_mullo_epi32(h, m2);
-		/* (h ^ h >> 16) & mask */
-		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), mk, 0x28);
-		eq = _mm512_cmpeq_epi32_mask(h, xx);
-		/* the matches' indices, packed, and no branch (b = 4: one
-		 * switch in 16 matches, at random); the 16 entries stored fit
-		 * below n as c <= i */
-		_mm512_storeu_si512((void *)(out + c), _mm512_maskz_compress_epi32(eq, idx));
-		c += __builtin_popcount(eq);
-		idx = _mm512_add_epi32(idx, sixteen);
+	if (mask < 0x40) {
+		/*
+		 * b <= 6: a block of 16 holds a match often and at random, so
+		 * the matches' indices are packed without a branch; the 16
+		 * entries stored fit below n as c <= i.
+		 */
+		for (; i + 16 <= n; i += 16) {
+			PINT_MATCH512(eq);
+			_mm512_storeu_si512((void *)(out + c), _mm512_maskz_compress_epi32(eq, idx));
+			c += __builtin_popcount(eq);
+			idx = _mm512_add_epi32(idx, sixteen);
+		}
+	} else {
+		/* wider digests: a match is rare, the branch is well predicted */
+		for (; i + 16 <= n; i += 16) {
+			PINT_MATCH512(eq);
+			while (eq) {
+				out[c++] = i + __builtin_ctz(eq);
+				eq &= eq - 1;
+			}
+		}
 	}
 	return filter_tail(vs, i, n, vkey, mask, x, out, c);
 }
