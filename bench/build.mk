@@ -31,6 +31,10 @@ pint-eval-tables: $(BUILD)/bench/pint-eval
 pint-decode-speed: $(BUILD)/bench/pint-decode-bench
 	$(BUILD)/bench/pint-decode-bench -g $(HM_TOPOLOGIES)/Kdl.gml
 
+# Documentation/pint.rst's decoder speed tables are rerun by the doc-table
+# test (their packet counts; the timings are lines starting with "(").
+HM_TEST_DEPS	+= $(BUILD)/bench/pint-decode-bench
+
 # Smoke run: a few trials of every scheme, PPM and AMS2 on US Carrier; the
 # evaluator exits non-zero if any decoded path differs from the true one.
 HM_TESTS	+= $(CURDIR)/bench/test_pint_eval.sh
