@@ -13,6 +13,19 @@
  * a decoded path is never a hash-collision guess. An empty set (or a fully
  * known equation that does not hold) can only mean the packets came over
  * different paths: the route changed, and the inference restarts.
+ *
+ * Why it is fast (issue 10, "Faster decoding at the sink"; numbers in
+ * Documentation/pint.rst, "Decoder speed"): a set is kept as the list of
+ * its survivors once small, so a packet hashes only the switches still
+ * possible at its hop, not the whole universe; the one scan of the whole
+ * universe a hop needs (its first constraint) hashes 16 switches at a
+ * time (AVX-512; 8 with AVX2), from each switch's first MurmurHash3 round
+ * computed once per decoder; per packet the act hash's first round is
+ * computed once for all hops; topology-aware pruning skips the prunes
+ * that cannot remove anything and runs each from its cheaper side. Only
+ * the representation and the order of the prunes changed: every set,
+ * count, equation and result is what the bitmap-only decoder had after
+ * every packet (build/bench/pint-eval's tables are identical).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,32 +41,90 @@ struct pint_eq {
 	__u64	unknown;	/* bit i: hop i + 1 still unknown */
 };
 
+/* filter_all_*(): the nodes whose digest is x (below). */
+typedef unsigned int (*filter_fn)(const __u32 *vs, unsigned int n, __u32 vkey, __u32 mask,
+				  __u32 x, unsigned int *out);
+
 struct pint_id_idx {
 	__u32		id;
 	unsigned int	idx;
 };
 
+/*
+ * Hop h's candidate set lives in slot h, nw 32-bit words (one bit per
+ * switch, as many bytes as a bitmap), in one of three forms told apart by
+ * cnt[h] alone:
+ *   cnt[h] == nr_nodes		every switch (the slot is not read)
+ *   cnt[h] <= nw		a list of cnt[h] node indices, in any order
+ *   otherwise			a bitmap over node indices
+ * A list of up to nw entries fits the bitmap's room, so a decoder never
+ * allocates after pint_decoder_new().
+ */
 struct pint_decoder {
 	struct pint_path_params	p;
 	struct pint_topo	topo;
 	unsigned int		flags;
 	unsigned int		max_hops;
-	unsigned int		nwords;		/* 64-bit words per candidate set */
-	__u64			last_mask;	/* valid bits of the last word */
-	struct pint_id_idx	*by_id;		/* sorted, for full-ID digests */
-	__u64			*cand;		/* PINT_DECODE_MAX_HOPS sets */
-	__u64			*scratch;
+	__u32			mask;		/* pint_bits_mask(p.bits) */
+	unsigned int		nw;		/* 32-bit words per slot */
+	__u32			*slots;		/* PINT_DECODE_MAX_HOPS slots */
+	__u32			*vstate;	/* hashed digests: value hash after the ID,
+						 * rotated (murmur_tail_rot()) */
+	filter_fn		filter;		/* hashed digests: pick_filter() */
+	struct pint_id_idx	*by_id;		/* full-ID digests: sorted */
+	unsigned int		*scratch;	/* nr_nodes node indices */
+	__u32			*mark;		/* topology-aware: nw words */
+	__u32			hop_block[PINT_DECODE_MAX_HOPS + 1];	/* act hash word 2 */
+	__u32			base_thresh[PINT_DECODE_MAX_HOPS + 1];
 	unsigned int		k;		/* hop count, 0 = nothing yet */
 	unsigned int		cnt[PINT_DECODE_MAX_HOPS];
 	int			known[PINT_DECODE_MAX_HOPS];	/* node index or -1 */
 	__u64			unknown;	/* hops not yet known */
-	__u64			dirty;		/* hops whose set changed */
+	__u64			dirty_down;	/* changed: hop h - 1 to prune by hop h */
+	__u64			dirty_up;	/* changed: hop h + 1 to prune by hop h */
+	int			has_isolated;	/* topology-aware: a switch without links */
+	unsigned int		*isolated;	/* topology-aware: those switches */
+	unsigned int		nr_isolated;
+	__u64			avg_deg;	/* topology-aware: mean links, rounded up */
+	__u64			avg_deg2;	/* and its square */
 	unsigned int		nr_eqs;
 	struct pint_eq		*eqs;
 	unsigned long		path_packets;
 	int			complete;
 	struct pint_decoder_stats stats;
 };
+
+/*
+ * pint_hash32(seed, a, b) split at its second word: murmur_tail(
+ * pint_murmur_round(seed, a), murmur_block(b)). The decoder keeps the
+ * first part per switch (value hash) or per packet (act hash).
+ */
+static inline __u32 murmur_block(__u32 k)
+{
+	k *= 0xcc9e2d51U;
+	k = pint_rotl32(k, 15);
+	return k * 0x1b873593U;
+}
+
+static inline __u32 murmur_tail(__u32 h, __u32 kb)
+{
+	h ^= kb;
+	h = pint_rotl32(h, 13);
+	h = h * 5 + 0xe6546b64U;
+	return pint_fmix32(h ^ 8);	/* 8: length in octets */
+}
+
+/*
+ * murmur_tail(h, kb) from rotl(h, 13) and rotl(kb, 13): the rotation of
+ * the second round commutes with the xor, so a switch's state is kept
+ * rotated and the filter's innermost loop has one operation less.
+ */
+static inline __u32 murmur_tail_rot(__u32 hr, __u32 kr)
+{
+	return pint_fmix32(((hr ^ kr) * 5 + 0xe6546b64U) ^ 8);
+}
+
+static filter_fn pick_filter(void);
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -92,22 +163,51 @@ struct pint_decoder *pint_decoder_new(const struct pint_path_params *p,
 	d->topo = *topo;
 	d->flags = flags;
 	d->max_hops = max_hops;
-	d->nwords = (n + 63) / 64;
-	d->last_mask = (n % 64) ? (1ULL << (n % 64)) - 1 : ~0ULL;
-	d->cand = calloc((size_t)PINT_DECODE_MAX_HOPS * d->nwords, sizeof(__u64));
-	d->scratch = calloc(d->nwords, sizeof(__u64));
+	d->mask = pint_bits_mask(p->bits);
+	d->nw = (n + 31) / 32;
+	d->slots = malloc((size_t)PINT_DECODE_MAX_HOPS * d->nw * sizeof(*d->slots));
+	d->scratch = malloc((size_t)n * sizeof(*d->scratch));
 	d->eqs = calloc(PINT_DEC_MAX_EQS, sizeof(*d->eqs));
-	d->by_id = calloc(n, sizeof(*d->by_id));
-	if (!d->cand || !d->scratch || !d->eqs || !d->by_id) {
+	if (p->flags & PINT_PATH_F_FULL_ID)
+		d->by_id = malloc((size_t)n * sizeof(*d->by_id));
+	else if (posix_memalign((void **)&d->vstate, 64, (size_t)n * sizeof(*d->vstate)))
+		d->vstate = NULL;	/* cache-line aligned: no split loads in the filter */
+	if (flags & PINT_DEC_F_TOPO_AWARE) {
+		d->mark = calloc(d->nw, sizeof(*d->mark));
+		for (i = 0; i < n; i++)
+			if (topo->adj_off[i] == topo->adj_off[i + 1])
+				d->nr_isolated++;
+		d->isolated = malloc((d->nr_isolated + 1) * sizeof(*d->isolated));
+		d->nr_isolated = 0;
+		for (i = 0; d->isolated && i < n; i++)
+			if (topo->adj_off[i] == topo->adj_off[i + 1])
+				d->isolated[d->nr_isolated++] = i;
+		d->has_isolated = d->nr_isolated > 0;
+		d->avg_deg = ((__u64)topo->adj_off[n] + n - 1) / n;
+		d->avg_deg2 = (__u64)d->avg_deg * d->avg_deg;
+	}
+	if (!d->slots || !d->scratch || !d->eqs || (!d->by_id && !d->vstate) ||
+	    ((flags & PINT_DEC_F_TOPO_AWARE) && (!d->mark || !d->isolated))) {
 		pint_decoder_free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (i = 0; i < n; i++) {
-		d->by_id[i].id = topo->node_id[i];
-		d->by_id[i].idx = i;
+	if (d->by_id) {
+		for (i = 0; i < n; i++) {
+			d->by_id[i].id = topo->node_id[i];
+			d->by_id[i].idx = i;
+		}
+		qsort(d->by_id, n, sizeof(*d->by_id), cmp_id);
+	} else {
+		for (i = 0; i < n; i++)
+			d->vstate[i] = pint_rotl32(pint_murmur_round(p->seeds.value,
+								     topo->node_id[i]), 13);
+		d->filter = pick_filter();
 	}
-	qsort(d->by_id, n, sizeof(*d->by_id), cmp_id);
+	for (i = 1; i <= PINT_DECODE_MAX_HOPS; i++) {
+		d->hop_block[i] = murmur_block(i);
+		d->base_thresh[i] = pint_prob_thresh_baseline(i);
+	}
 	return d;
 }
 
@@ -115,10 +215,13 @@ void pint_decoder_free(struct pint_decoder *d)
 {
 	if (!d)
 		return;
-	free(d->cand);
-	free(d->scratch);
-	free(d->eqs);
+	free(d->slots);
+	free(d->vstate);
 	free(d->by_id);
+	free(d->scratch);
+	free(d->mark);
+	free(d->isolated);
+	free(d->eqs);
 	free(d);
 }
 
@@ -129,144 +232,552 @@ void pint_decoder_reset(struct pint_decoder *d)
 	d->complete = 0;
 	d->path_packets = 0;
 	d->unknown = 0;
-	d->dirty = 0;
+	d->dirty_down = 0;
+	d->dirty_up = 0;
 }
 
-static __u64 *cset(const struct pint_decoder *d, unsigned int h)
+static __u32 *slot(const struct pint_decoder *d, unsigned int h)
 {
-	return d->cand + (size_t)h * d->nwords;
+	return d->slots + (size_t)h * d->nw;
+}
+
+static int is_full(const struct pint_decoder *d, unsigned int h)
+{
+	return d->cnt[h] == d->topo.nr_nodes;
+}
+
+static int is_list(const struct pint_decoder *d, unsigned int h)
+{
+	return d->cnt[h] <= d->nw && !is_full(d, h);
 }
 
 static void start(struct pint_decoder *d, unsigned int k)
 {
-	unsigned int h, w;
+	unsigned int h;
 
 	pint_decoder_reset(d);
 	d->k = k;
 	d->stats.packets_to_decode = 0;
 	d->unknown = k == 64 ? ~0ULL : (1ULL << k) - 1;
 	for (h = 0; h < k; h++) {
-		__u64 *s = cset(d, h);
-
-		for (w = 0; w < d->nwords; w++)
-			s[w] = ~0ULL;
-		s[d->nwords - 1] = d->last_mask;
 		d->cnt[h] = d->topo.nr_nodes;
 		d->known[h] = -1;
 	}
 }
 
-static unsigned int popcount_set(const struct pint_decoder *d, const __u64 *s)
+/* Hop h's set becomes the c (1 <= c < nr_nodes) distinct nodes of list. */
+static void store(struct pint_decoder *d, unsigned int h, const unsigned int *list,
+		  unsigned int c)
 {
-	unsigned int w, c = 0;
+	__u32 *s = slot(d, h);
+	unsigned int i;
 
-	for (w = 0; w < d->nwords; w++)
-		c += __builtin_popcountll(s[w]);
+	d->cnt[h] = c;
+	if (c <= d->nw) {
+		memcpy(s, list, c * sizeof(*s));
+		return;
+	}
+	memset(s, 0, d->nw * sizeof(*s));
+	for (i = 0; i < c; i++)
+		s[list[i] / 32] |= 1U << (list[i] % 32);
+}
+
+/* The low b bits of h(ID of node idx, pid), vkey = rotl(murmur_block(pid), 13). */
+static inline __u32 node_digest(const struct pint_decoder *d, unsigned int idx, __u32 vkey)
+{
+	if (d->p.flags & PINT_PATH_F_FULL_ID)
+		return d->topo.node_id[idx] & d->mask;
+	return murmur_tail_rot(d->vstate[idx], vkey) & d->mask;
+}
+
+static inline __u32 value_key(__u32 pid)
+{
+	return pint_rotl32(murmur_block(pid), 13);
+}
+
+/*
+ * Every node of the universe whose digest is x, into out (ascending): the
+ * only loop over the whole universe, once per hop and inference. Three
+ * forms of the same arithmetic (murmur_tail_rot() on 16 or 8 switches at a
+ * time with AVX-512 or AVX2, or one at a time), chosen per decoder by
+ * pick_filter(); test_pint_decode checks each against a brute-force count.
+ */
+/* Nodes from..n-1; c matches already in out. */
+static inline unsigned int filter_tail(const __u32 *vs, unsigned int from, unsigned int n,
+				       __u32 vkey, __u32 mask, __u32 x, unsigned int *out,
+				       unsigned int c)
+{
+	unsigned int i;
+
+	for (i = from; i < n; i++)
+		if ((murmur_tail_rot(vs[i], vkey) & mask) == x)
+			out[c++] = i;
 	return c;
+}
+
+static unsigned int filter_all_scalar(const __u32 *vs, unsigned int n, __u32 vkey,
+				      __u32 mask, __u32 x, unsigned int *out)
+{
+	return filter_tail(vs, 0, n, vkey, mask, x, out, 0);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PINT_DEC_X86_SIMD 1
+#include <immintrin.h>
+
+/*
+ * murmur_tail_rot() & mask of the 16 rotated states at vs + i, xored with
+ * the rotated key k, compared with x: the mask of the matching lanes.
+ */
+#define PINT_MATCH512(eq)							\
+	do {									\
+		__m512i h = _mm512_xor_si512(_mm512_loadu_si512((const void *)(vs + i)), k); \
+										\
+		h = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(h, 2), h), c1); \
+		/* ((h ^ 8) ^ (h ^ 8) >> 16) == h ^ h >> 16 ^ 8: one xor3 */	\
+		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), eight, 0x96); \
+		h = _mm512_mullo_epi32(h, m1);					\
+		h = _mm512_xor_si512(h, _mm512_srli_epi32(h, 13));		\
+		h = _mm512_mullo_epi32(h, m2);					\
+		/* (h ^ h >> 16) & mask */					\
+		h = _mm512_ternarylogic_epi32(h, _mm512_srli_epi32(h, 16), mk, 0x28); \
+		eq = _mm512_cmpeq_epi32_mask(h, xx);				\
+	} while (0)
+
+__attribute__((target("avx512f,popcnt")))
+static unsigned int filter_all_avx512(const __u32 *vs, unsigned int n, __u32 vkey,
+				      __u32 mask, __u32 x, unsigned int *out)
+{
+	const __m512i k = _mm512_set1_epi32(vkey), c1 = _mm512_set1_epi32(0xe6546b64U);
+	const __m512i eight = _mm512_set1_epi32(8), m1 = _mm512_set1_epi32(0x85ebca6bU);
+	const __m512i m2 = _mm512_set1_epi32(0xc2b2ae35U), mk = _mm512_set1_epi32(mask);
+	const __m512i xx = _mm512_set1_epi32(x), sixteen = _mm512_set1_epi32(16);
+	__m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	unsigned int i = 0, c = 0;
+	__mmask16 eq;
+
+	if (mask < 0x40) {
+		/*
+		 * b <= 6: a block of 16 holds a match often and at random, so
+		 * the matches' indices are packed without a branch; the 16
+		 * entries stored fit below n as c <= i.
+		 */
+		for (; i + 16 <= n; i += 16) {
+			PINT_MATCH512(eq);
+			_mm512_storeu_si512((void *)(out + c), _mm512_maskz_compress_epi32(eq, idx));
+			c += __builtin_popcount(eq);
+			idx = _mm512_add_epi32(idx, sixteen);
+		}
+	} else {
+		/* wider digests: a match is rare, the branch is well predicted */
+		for (; i + 16 <= n; i += 16) {
+			PINT_MATCH512(eq);
+			while (eq) {
+				out[c++] = i + __builtin_ctz(eq);
+				eq &= eq - 1;
+			}
+		}
+	}
+	return filter_tail(vs, i, n, vkey, mask, x, out, c);
+}
+
+/* murmur_tail_rot() of 8 rotated states h, xored with the rotated key k */
+#define PINT_TAIL256(h)								\
+	do {									\
+		h = _mm256_xor_si256(h, k);					\
+		h = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(h, 2), h), c1); \
+		h = _mm256_xor_si256(h, eight);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));		\
+		h = _mm256_mullo_epi32(h, m1);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 13));		\
+		h = _mm256_mullo_epi32(h, m2);					\
+		h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));		\
+		h = _mm256_cmpeq_epi32(_mm256_and_si256(h, mk), xx);		\
+	} while (0)
+
+__attribute__((target("avx2")))
+static unsigned int filter_all_avx2(const __u32 *vs, unsigned int n, __u32 vkey,
+				    __u32 mask, __u32 x, unsigned int *out)
+{
+	const __m256i k = _mm256_set1_epi32(vkey), c1 = _mm256_set1_epi32(0xe6546b64U);
+	const __m256i eight = _mm256_set1_epi32(8), m1 = _mm256_set1_epi32(0x85ebca6bU);
+	const __m256i m2 = _mm256_set1_epi32(0xc2b2ae35U), mk = _mm256_set1_epi32(mask);
+	const __m256i xx = _mm256_set1_epi32(x);
+	unsigned int i = 0, c = 0;
+
+	/* 16 switches a round: two independent chains hide the multiplies' latency */
+	for (; i + 16 <= n; i += 16) {
+		__m256i a = _mm256_loadu_si256((const void *)(vs + i));
+		__m256i b = _mm256_loadu_si256((const void *)(vs + i + 8));
+		unsigned int eq;
+
+		PINT_TAIL256(a);
+		PINT_TAIL256(b);
+		eq = _mm256_movemask_ps(_mm256_castsi256_ps(a)) |
+		     _mm256_movemask_ps(_mm256_castsi256_ps(b)) << 8;
+		while (eq) {
+			out[c++] = i + __builtin_ctz(eq);
+			eq &= eq - 1;
+		}
+	}
+	return filter_tail(vs, i, n, vkey, mask, x, out, c);
+}
+#endif
+
+/*
+ * The widest form this CPU runs; HM_PINT_DECODE_SIMD=scalar, avx2 or
+ * avx512 asks for a narrower one (tests, comparisons), never a wider one.
+ */
+static filter_fn pick_filter(void)
+{
+#ifdef PINT_DEC_X86_SIMD
+	const char *want = getenv("HM_PINT_DECODE_SIMD");
+	int level = 2;
+
+	if (want && !strcmp(want, "scalar"))
+		level = 0;
+	else if (want && !strcmp(want, "avx2"))
+		level = 1;
+	__builtin_cpu_init();
+	if (level >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt"))
+		return filter_all_avx512;
+	if (level >= 1 && __builtin_cpu_supports("avx2"))
+		return filter_all_avx2;
+#endif
+	return filter_all_scalar;
+}
+
+/* Is node idx in hop h's set? */
+static int has(const struct pint_decoder *d, unsigned int h, unsigned int idx)
+{
+	const __u32 *s = slot(d, h);
+	unsigned int i;
+
+	if (is_full(d, h))
+		return 1;
+	if (!is_list(d, h))
+		return !!(s[idx / 32] & (1U << (idx % 32)));
+	for (i = 0; i < d->cnt[h]; i++)
+		if (s[i] == idx)
+			return 1;
+	return 0;
 }
 
 /*
  * Keep at hop h only the switches whose digest on packet pid is x.
- * Return: -1 if the set became empty, 1 if it shrank, 0 if unchanged.
+ * Return: -1 if the set would become empty (it is kept as it was: the
+ * packet may then be ignored), 1 if it shrank, 0 if unchanged.
  */
 static int constrain(struct pint_decoder *d, unsigned int h, __u32 pid, __u32 x)
 {
-	__u64 *s = cset(d, h);
-	unsigned int w, c = 0;
+	const __u32 *s = slot(d, h);
+	__u32 vkey = value_key(pid);
+	unsigned int i, c = 0;
 
 	if (d->p.flags & PINT_PATH_F_FULL_ID) {
 		struct pint_id_idx key = { .id = x }, *r;
-		unsigned int idx;
-		int had;
 
 		r = bsearch(&key, d->by_id, d->topo.nr_nodes, sizeof(*r), cmp_id);
-		if (!r)
-			return -1;
-		idx = r->idx;
-		had = !!(s[idx / 64] & (1ULL << (idx % 64)));
-		if (!had)
+		if (!r || !has(d, h, r->idx))
 			return -1;
 		if (d->cnt[h] == 1)
 			return 0;
-		memset(s, 0, d->nwords * sizeof(*s));
-		s[idx / 64] = 1ULL << (idx % 64);
-		d->cnt[h] = 1;
-		d->dirty |= 1ULL << h;
+		store(d, h, &r->idx, 1);
+		d->dirty_down |= 1ULL << h;
+		d->dirty_up |= 1ULL << h;
 		return 1;
 	}
-	for (w = 0; w < d->nwords; w++) {
-		__u64 m = s[w], keep = 0;
+	if (is_full(d, h)) {
+		c = d->filter(d->vstate, d->topo.nr_nodes, vkey, d->mask, x, d->scratch);
+	} else if (is_list(d, h)) {
+		for (i = 0; i < d->cnt[h]; i++)
+			if (node_digest(d, s[i], vkey) == x)
+				d->scratch[c++] = s[i];
+	} else {
+		for (i = 0; i < d->nw; i++) {
+			__u32 m = s[i];
 
-		while (m) {
-			unsigned int b = __builtin_ctzll(m);
-			unsigned int idx = w * 64 + b;
+			while (m) {
+				unsigned int idx = i * 32 + __builtin_ctz(m);
 
-			m &= m - 1;
-			if (pint_path_value_digest(&d->p, d->topo.node_id[idx], pid) == x)
-				keep |= 1ULL << b;
+				m &= m - 1;
+				if (node_digest(d, idx, vkey) == x)
+					d->scratch[c++] = idx;
+			}
 		}
-		s[w] = keep;
-		c += __builtin_popcountll(keep);
 	}
 	if (!c)
 		return -1;
 	if (c == d->cnt[h])
 		return 0;
-	d->cnt[h] = c;
-	d->dirty |= 1ULL << h;
+	store(d, h, d->scratch, c);
+	d->dirty_down |= 1ULL << h;
+	d->dirty_up |= 1ULL << h;
 	return 1;
 }
 
-/* Topology-aware: hop t keeps only neighbours of hop h's candidates. */
-static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t)
+/* Set-bit count of a 32-bit word (no popcnt instruction in the baseline ISA). */
+static inline unsigned int popcount32(__u32 x)
 {
-	const __u64 *s = cset(d, h);
-	__u64 *dst = cset(d, t);
-	unsigned int w, c;
+	x = x - ((x >> 1) & 0x55555555U);
+	x = (x & 0x33333333U) + ((x >> 2) & 0x33333333U);
+	x = (x + (x >> 4)) & 0x0f0f0f0fU;
+	return (x * 0x01010101U) >> 24;
+}
 
-	if (d->cnt[h] == d->topo.nr_nodes)
-		return 0;
-	memset(d->scratch, 0, d->nwords * sizeof(*d->scratch));
-	for (w = 0; w < d->nwords; w++) {
-		__u64 m = s[w];
+/* The nodes of a bitmap of nw words, into out. Return: their number. */
+static unsigned int bitmap_list(const __u32 *s, unsigned int nw, unsigned int *out)
+{
+	unsigned int i, c = 0;
 
-		while (m) {
-			unsigned int u = w * 64 + __builtin_ctzll(m), e;
+	for (i = 0; i < nw; i++) {
+		__u32 w = s[i];
 
-			m &= m - 1;
-			for (e = d->topo.adj_off[u]; e < d->topo.adj_off[u + 1]; e++) {
-				unsigned int v = d->topo.adj[e];
+		while (w) {
+			out[c++] = i * 32 + __builtin_ctz(w);
+			w &= w - 1;
+		}
+	}
+	return c;
+}
 
-				d->scratch[v / 64] |= 1ULL << (v % 64);
+static void mark_neighbours(struct pint_decoder *d, unsigned int u)
+{
+	unsigned int e;
+
+	for (e = d->topo.adj_off[u]; e < d->topo.adj_off[u + 1]; e++) {
+		unsigned int v = d->topo.adj[e];
+
+		d->mark[v / 32] |= 1U << (v % 32);
+	}
+}
+
+/*
+ * Hop t (next to h) changed by prune_adjacent(h, t): t's other neighbour
+ * must be pruned by it, h need not: every switch of h had a neighbour in
+ * t's old set, and that neighbour, adjacent to h's set, stayed. Unless t
+ * was the whole universe, which switches without links are no neighbour
+ * of: then h loses those of its own.
+ */
+static void pruned(struct pint_decoder *d, unsigned int h, unsigned int t, int was_full)
+{
+	if (t < h)
+		d->dirty_down |= 1ULL << t;
+	else
+		d->dirty_up |= 1ULL << t;
+	if (was_full && d->has_isolated) {
+		if (t < h)
+			d->dirty_up |= 1ULL << t;
+		else
+			d->dirty_down |= 1ULL << t;
+	}
+}
+
+/* Has node v a neighbour in the bitmap s? */
+static int has_neighbour_in(const struct pint_decoder *d, unsigned int v, const __u32 *s)
+{
+	unsigned int e;
+
+	for (e = d->topo.adj_off[v]; e < d->topo.adj_off[v + 1]; e++) {
+		unsigned int u = d->topo.adj[e];
+
+		if (s[u / 32] & (1U << (u % 32)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * prune_adjacent() from the smaller side: each switch of hop t (not the
+ * whole universe) looks for a neighbour among hop h's switches.
+ */
+static int prune_from_target(struct pint_decoder *d, unsigned int h, unsigned int t)
+{
+	const __u32 *s = slot(d, h), *dst = slot(d, t), *hs = s;
+	unsigned int i, c = 0;
+
+	if (is_list(d, h)) {
+		memset(d->mark, 0, d->nw * sizeof(*d->mark));
+		for (i = 0; i < d->cnt[h]; i++)
+			d->mark[s[i] / 32] |= 1U << (s[i] % 32);
+		hs = d->mark;
+	}
+	if (is_list(d, t)) {
+		for (i = 0; i < d->cnt[t]; i++)
+			if (has_neighbour_in(d, dst[i], hs))
+				d->scratch[c++] = dst[i];
+	} else {
+		for (i = 0; i < d->nw; i++) {
+			__u32 w = dst[i];
+
+			while (w) {
+				unsigned int v = i * 32 + __builtin_ctz(w);
+
+				w &= w - 1;
+				if (has_neighbour_in(d, v, hs))
+					d->scratch[c++] = v;
 			}
 		}
 	}
-	for (w = 0; w < d->nwords; w++)
-		dst[w] &= d->scratch[w];
-	c = popcount_set(d, dst);
 	if (!c)
 		return -1;
 	if (c == d->cnt[t])
 		return 0;
-	d->cnt[t] = c;
-	d->dirty |= 1ULL << t;
+	store(d, t, d->scratch, c);
+	pruned(d, h, t, 0);
 	return 1;
 }
 
+/*
+ * prune_adjacent() when hop h (held as a bitmap) is most of the universe:
+ * a switch is a neighbour of none of h's switches iff all its links lead
+ * outside h, so only the neighbours of the few switches outside h (and
+ * the switches without links) can leave hop t (the universe or a bitmap).
+ */
+static int prune_from_complement(struct pint_decoder *d, unsigned int h, unsigned int t)
+{
+	const __u32 *s = slot(d, h);
+	__u32 *dst = slot(d, t);
+	unsigned int i, e, nx = 0, n = d->topo.nr_nodes;
+	__u32 last = n % 32 ? (1U << (n % 32)) - 1 : ~0U;
+	int was_full = is_full(d, t);
+
+	memset(d->mark, 0, d->nw * sizeof(*d->mark));	/* switches looked at */
+	for (i = 0; i < d->nw; i++) {
+		__u32 w = ~s[i] & (i + 1 == d->nw ? last : ~0U);
+
+		while (w) {
+			unsigned int u = i * 32 + __builtin_ctz(w);
+
+			w &= w - 1;
+			for (e = d->topo.adj_off[u]; e < d->topo.adj_off[u + 1]; e++) {
+				unsigned int v = d->topo.adj[e];
+
+				if (d->mark[v / 32] & (1U << (v % 32)))
+					continue;
+				d->mark[v / 32] |= 1U << (v % 32);
+				if ((was_full || (dst[v / 32] & (1U << (v % 32)))) &&
+				    !has_neighbour_in(d, v, s))
+					d->scratch[nx++] = v;
+			}
+		}
+	}
+	for (i = 0; i < d->nr_isolated; i++) {
+		unsigned int v = d->isolated[i];
+
+		if (was_full || (dst[v / 32] & (1U << (v % 32))))
+			d->scratch[nx++] = v;
+	}
+	if (!nx)
+		return 0;
+	if (nx == d->cnt[t])
+		return -1;
+	if (was_full) {
+		memset(dst, 0xff, d->nw * sizeof(*dst));
+		dst[d->nw - 1] = last;
+	}
+	for (i = 0; i < nx; i++)
+		dst[d->scratch[i] / 32] &= ~(1U << (d->scratch[i] % 32));
+	d->cnt[t] -= nx;
+	if (d->cnt[t] <= d->nw) {
+		bitmap_list(dst, d->nw, d->scratch);
+		store(d, t, d->scratch, d->cnt[t]);
+	}
+	pruned(d, h, t, was_full);
+	return 1;
+}
+
+/*
+ * Topology-aware: hop t keeps only neighbours of hop h's candidates. From
+ * the cheapest side: a smaller t checks its own switches' links
+ * (prune_from_target()); an h that is most of the universe lets only the
+ * neighbours of what it lacks go (prune_from_complement()); otherwise h's
+ * neighbours are marked in a bitmap, a target held as a bitmap is
+ * intersected word by word, one held as a list is filtered in place.
+ */
+static int prune_adjacent(struct pint_decoder *d, unsigned int h, unsigned int t)
+{
+	const __u32 *s = slot(d, h);
+	__u32 *dst = slot(d, t);
+	unsigned int i, c = 0;
+	int was_full;
+
+	if (is_full(d, h))
+		return 0;
+	if (!is_full(d, t) && d->cnt[t] < d->cnt[h])
+		return prune_from_target(d, h, t);
+	/* marking costs deg per switch of h; the complement about deg^2 per
+	 * switch outside h */
+	if (!is_list(d, h) && !is_list(d, t) &&
+	    (__u64)(d->topo.nr_nodes - d->cnt[h]) * d->avg_deg2 <
+	    (__u64)d->cnt[h] * d->avg_deg)
+		return prune_from_complement(d, h, t);
+	memset(d->mark, 0, d->nw * sizeof(*d->mark));
+	if (is_list(d, h)) {
+		for (i = 0; i < d->cnt[h]; i++)
+			mark_neighbours(d, s[i]);
+	} else {
+		for (i = 0; i < d->nw; i++) {
+			__u32 w = s[i];
+
+			while (w) {
+				mark_neighbours(d, i * 32 + __builtin_ctz(w));
+				w &= w - 1;
+			}
+		}
+	}
+	if (is_list(d, t)) {
+		for (i = 0; i < d->cnt[t]; i++)	/* in place: c <= i */
+			if (d->mark[dst[i] / 32] & (1U << (dst[i] % 32)))
+				dst[c++] = dst[i];
+		if (!c)
+			return -1;
+		if (c == d->cnt[t])
+			return 0;
+		d->cnt[t] = c;
+		pruned(d, h, t, 0);
+		return 1;
+	}
+	was_full = is_full(d, t);
+	/* full or bitmap: count first, so that a failure changes nothing */
+	for (i = 0; i < d->nw; i++)
+		c += popcount32(was_full ? d->mark[i] : d->mark[i] & dst[i]);
+	if (!c)
+		return -1;
+	if (c == d->cnt[t])
+		return 0;
+	if (!was_full)
+		for (i = 0; i < d->nw; i++)
+			d->mark[i] &= dst[i];
+	if (c <= d->nw) {
+		bitmap_list(d->mark, d->nw, d->scratch);
+		store(d, t, d->scratch, c);
+	} else {
+		memcpy(dst, d->mark, d->nw * sizeof(*dst));
+		d->cnt[t] = c;
+	}
+	pruned(d, h, t, was_full);
+	return 1;
+}
+
+/* The one node of a set of one. */
 static int set_index(const struct pint_decoder *d, unsigned int h)
 {
-	const __u64 *s = cset(d, h);
-	unsigned int w;
-
-	for (w = 0; w < d->nwords; w++)
-		if (s[w])
-			return w * 64 + __builtin_ctzll(s[w]);
-	return -1;
+	return is_full(d, h) ? 0 : (int)slot(d, h)[0];
 }
 
 static __u32 known_digest(const struct pint_decoder *d, unsigned int h, __u32 pid)
 {
-	return pint_path_value_digest(&d->p, d->topo.node_id[d->known[h]], pid);
+	return node_digest(d, d->known[h], value_key(pid));
+}
+
+/* Does hop (1-based) act in layer l? act0 = pint_murmur_round(seed.act, pid). */
+static inline int acts(const struct pint_decoder *d, __u32 l, __u32 act0, unsigned int hop)
+{
+	__u32 t = d->p.layer[l].kind == PINT_LAYER_BASELINE ? d->base_thresh[hop] :
+		  d->p.layer[l].act_thresh;
+
+	return murmur_tail(act0, d->hop_block[hop]) <= t;
 }
 
 /* Hop h became known: substitute it into the waiting equations. */
@@ -300,22 +811,30 @@ static int peel(struct pint_decoder *d, unsigned int h)
 	return 0;
 }
 
-/* Propagate every change until nothing moves. Return: -1 on inconsistency. */
+/*
+ * Propagate every change until nothing moves. The order of the prunes and
+ * peels does not matter: each only removes switches no solution can use,
+ * so all orders reach the same sets (and the same inconsistency, if any).
+ * Return: -1 on inconsistency.
+ */
 static int propagate(struct pint_decoder *d)
 {
-	while (d->dirty) {
-		unsigned int h = __builtin_ctzll(d->dirty);
+	while (d->dirty_down | d->dirty_up) {
+		unsigned int h = __builtin_ctzll(d->dirty_down | d->dirty_up);
+		__u64 bit = 1ULL << h;
+		int down = !!(d->dirty_down & bit), up = !!(d->dirty_up & bit);
 
-		d->dirty &= ~(1ULL << h);
+		d->dirty_down &= ~bit;
+		d->dirty_up &= ~bit;
 		if (d->flags & PINT_DEC_F_TOPO_AWARE) {
-			if (h > 0 && prune_adjacent(d, h, h - 1) < 0)
+			if (down && h > 0 && prune_adjacent(d, h, h - 1) < 0)
 				return -1;
-			if (h + 1 < d->k && prune_adjacent(d, h, h + 1) < 0)
+			if (up && h + 1 < d->k && prune_adjacent(d, h, h + 1) < 0)
 				return -1;
 		}
-		if (d->cnt[h] == 1 && (d->unknown & (1ULL << h))) {
+		if (d->cnt[h] == 1 && (d->unknown & bit)) {
 			d->known[h] = set_index(d, h);
-			d->unknown &= ~(1ULL << h);
+			d->unknown &= ~bit;
 			if (peel(d, h) < 0)
 				return -1;
 		}
@@ -327,14 +846,15 @@ static int propagate(struct pint_decoder *d)
 static int apply(struct pint_decoder *d, __u32 pid, __u32 digest)
 {
 	const struct pint_path_params *p = &d->p;
-	__u32 l = pint_path_layer_of(p, pid), res = digest & pint_bits_mask(p->bits);
+	__u32 l = pint_path_layer_of(p, pid), res = digest & d->mask;
+	__u32 act0 = pint_murmur_round(p->seeds.act, pid);
 	__u64 unk = 0;
 	unsigned int h;
 
 	if (p->layer[l].kind == PINT_LAYER_BASELINE) {
 		/* the last hop that acted wrote the digest */
 		for (h = d->k; h > 0; h--)
-			if (pint_path_acts(p, l, pid, h))
+			if (acts(d, l, act0, h))
 				break;
 		if (!h)
 			return res ? -1 : 0;
@@ -346,7 +866,7 @@ static int apply(struct pint_decoder *d, __u32 pid, __u32 digest)
 		return propagate(d);
 	}
 	for (h = 0; h < d->k; h++) {
-		if (!pint_path_acts(p, l, pid, h + 1))
+		if (!acts(d, l, act0, h + 1))
 			continue;
 		if (d->unknown & (1ULL << h))
 			unk |= 1ULL << h;
@@ -380,11 +900,12 @@ static int apply(struct pint_decoder *d, __u32 pid, __u32 digest)
 static int alone_consistent(const struct pint_decoder *d, __u32 pid, __u32 digest)
 {
 	const struct pint_path_params *p = &d->p;
-	__u32 l = pint_path_layer_of(p, pid), x = digest & pint_bits_mask(p->bits);
-	unsigned int h, acting = 0, i;
+	__u32 l = pint_path_layer_of(p, pid), x = digest & d->mask;
+	__u32 act0 = pint_murmur_round(p->seeds.act, pid), vkey = value_key(pid);
+	unsigned int h, acting = 0;
 
 	for (h = d->k; h > 0; h--) {
-		if (!pint_path_acts(p, l, pid, h))
+		if (!acts(d, l, act0, h))
 			continue;
 		acting++;
 		if (p->layer[l].kind == PINT_LAYER_BASELINE || acting > 1)
@@ -394,14 +915,19 @@ static int alone_consistent(const struct pint_decoder *d, __u32 pid, __u32 diges
 		return x == 0;
 	if (p->layer[l].kind == PINT_LAYER_XOR && acting > 1)
 		return 1;
-	for (i = 0; i < d->topo.nr_nodes; i++)
-		if (pint_path_value_digest(p, d->topo.node_id[i], pid) == x)
-			return 1;
-	return 0;
+	/* a packet of a switch outside the set costs one universe scan, at
+	 * the filter's speed (the hop's set is not touched: scratch only) */
+	if (p->flags & PINT_PATH_F_FULL_ID) {
+		struct pint_id_idx key = { .id = x };
+
+		return !!bsearch(&key, d->by_id, d->topo.nr_nodes, sizeof(key), cmp_id);
+	}
+	return d->filter(d->vstate, d->topo.nr_nodes, vkey, d->mask, x, d->scratch) > 0;
 }
 
-unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
-			      unsigned int hops)
+/* Everything one packet does to the flow's inference. */
+static unsigned int decoder_add_one(struct pint_decoder *d, __u32 pid, __u32 digest,
+				    unsigned int hops)
 {
 	unsigned int ret = 0;
 	__u32 ids[PINT_DECODE_MAX_HOPS];
@@ -456,6 +982,12 @@ unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
 	if (d->complete)
 		ret |= PINT_DEC_COMPLETE;
 	return ret;
+}
+
+unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
+			      unsigned int hops)
+{
+	return decoder_add_one(d, pid, digest, hops);
 }
 
 int pint_decoder_path(const struct pint_decoder *d, __u32 *ids, unsigned int max)
