@@ -477,6 +477,8 @@ unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
 				    pint_path_inst_digest(&d->p, digest, i), hops);
 		if (i)
 			d->stats.packets--;
+		if (!(r & PINT_DEC_IGNORED))
+			used = 1;
 		if (r & PINT_DEC_ROUTE_CHANGE && i) {
 			for (j = 0; j < i && !(r & PINT_DEC_COMPLETE); j++) {
 				r |= decoder_add_one(d, pint_path_inst_pid(&d->p, pid, j),
@@ -485,8 +487,6 @@ unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
 				d->stats.packets--;
 			}
 		}
-		if (!(r & PINT_DEC_IGNORED))
-			used = 1;
 		if (r & PINT_DEC_NEW_PATH)
 			d->stats.packets_to_decode = (d->path_packets + n - 1) / n;
 		ret |= r;
