@@ -67,7 +67,7 @@ struct eval {
 	unsigned int		trials;
 	__u64			seed;
 	unsigned int		bits[MAX_BITS];	/* one digest's width */
-	unsigned int		inst[MAX_BITS];	/* digests per packet: 1, or 2 for "2x8" */
+	unsigned int		inst[MAX_BITS];	/* digests per packet, 2 for "2x8" */
 	unsigned int		nr_bits;
 	double			mark_p;
 	unsigned int		ams_m;

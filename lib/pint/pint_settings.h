@@ -116,8 +116,9 @@ int pint_cfg_set_ids(struct pint_domain_cfg *cfg, __u32 lo, __u32 hi);
  * with weight @weight[kind] / 1000, 1 when 0); @q_path, @q_lat and @q_util
  * point into it. With a path query the path scheme is rebuilt for its bits
  * (pint_path_scheme()), split into @path_inst independent digests of
- * bits / @path_inst bits each (pint_path_set_instances()), with a latency query the encoder table for the
- * latency range (pint_lat_table_for_range()). %PINT_DOM_F_CONFIGURED is set
+ * bits / @path_inst bits each (pint_path_set_instances()); with a latency
+ * query the encoder table is rebuilt for the latency range
+ * (pint_lat_table_for_range()). %PINT_DOM_F_CONFIGURED is set
  * when at least one query is present, cleared otherwise (the datapath then
  * does nothing).
  *

@@ -420,8 +420,8 @@ static bool pkt_v4_with_pid(struct pkt *p, __u32 hop, __u16 id, __u32 pid)
 	p->b[51] = w >> 8;
 	p->b[52] = w >> 16;
 	p->b[53] = w >> 24;
-	return hm_check(pid_v4(p) == pid, "crafted frame: expected packet ID 0x%08x, observed 0x%08x",
-			pid, pid_v4(p));
+	return hm_check(pid_v4(p) == pid,
+			"crafted frame: expected packet ID 0x%08x, observed 0x%08x", pid, pid_v4(p));
 }
 
 /*
@@ -727,7 +727,8 @@ __attribute__((constructor)) static void register_pint_tests(void)
 				       0x1100000, 0x1080800 };
 	unsigned int i;
 
-	hm_add_test(t_hash_vectors, 0, "pint_hash_vectors_match_documentation_in_userspace_and_bpf");
+	hm_add_test(t_hash_vectors, 0,
+		    "pint_hash_vectors_match_documentation_in_userspace_and_bpf");
 	for (i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
 		unsigned int pb = mixes[i] >> 16 & 0xff;
 		char path[16];
