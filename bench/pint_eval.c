@@ -13,6 +13,10 @@
  * distinct switch IDs from a universe of U (default 1024, 10-bit IDs).
  * Every trial uses fresh hash seeds and fresh random packet IDs, and every
  * decoded path is compared with the true one.
+ *
+ * A width "2x8" in -b is the PINT paper's 16-bit configuration: two
+ * independent 8-bit digests per packet (pint_path_set_instances()), beside
+ * b=16, one 16-bit digest.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,7 +53,8 @@ struct eval {
 	/* the experiment */
 	unsigned int		trials;
 	__u64			seed;
-	unsigned int		bits[MAX_BITS];
+	unsigned int		bits[MAX_BITS];	/* one digest's width */
+	unsigned int		inst[MAX_BITS];	/* digests per packet, 2 for "2x8" */
 	unsigned int		nr_bits;
 	double			mark_p;		/* PPM, AMS2; 0 = 1/k */
 	unsigned int		ams_m;
@@ -62,6 +67,8 @@ struct job {
 	const struct eval	*ev;
 	const char		*scheme;
 	unsigned int		bits;		/* 0 = full-ID */
+	unsigned int		inst;		/* independent digests per packet */
+	unsigned int		col;		/* column in the table */
 	int			aware;
 	int			kind;		/* 0 PINT, 1 PPM, 2 AMS2 */
 	unsigned long		*counts;
@@ -95,7 +102,8 @@ static int run_pint(struct job *jb)
 	struct pint_path_params p;
 	__u32 ids[PINT_DECODE_MAX_HOPS], got[PINT_DECODE_MAX_HOPS];
 	unsigned int t, bits = jb->bits ? jb->bits : ev->id_bits;
-	__u64 rng = ev->seed * 0x100000001b3ULL + bits * 7919 + jb->aware;
+	__u64 rng = ev->seed * 0x100000001b3ULL + bits * 7919 + jb->aware +
+		    (jb->inst > 1 ? (jb->inst - 1) * 104729 : 0);
 
 	for (t = 0; t < ev->trials; t++) {
 		struct pint_seeds s;
@@ -107,7 +115,8 @@ static int run_pint(struct job *jb)
 		s.act = splitmix64(&rng);
 		s.value = splitmix64(&rng);
 		if (pint_path_params_init(&p, &s, bits, jb->bits ? 0 : PINT_PATH_F_FULL_ID) ||
-		    pint_path_scheme(&p, jb->scheme, ev->k))
+		    pint_path_scheme(&p, jb->scheme, ev->k) ||
+		    (jb->inst > 1 && pint_path_set_instances(&p, jb->inst)))
 			return -EINVAL;
 		trial_path(ev, &rng, ids);
 		d = pint_decoder_new(&p, &ev->topo, jb->aware ? PINT_DEC_F_TOPO_AWARE : 0,
@@ -303,7 +312,8 @@ static void usage(FILE *f)
 		"  -g FILE   topology (Internet Topology Zoo GML); path = a longest shortest path\n"
 		"  -k HOPS   path length (1..%d), switch IDs drawn from 0..UNIVERSE-1 (default 1024)\n"
 		"  -t N      trials per cell (default 1000)\n"
-		"  -b LIST   digest widths (default 1,4,8,16); the full-ID column is always added\n"
+		"  -b LIST   digest widths (default 1,4,8,16), NxB = N independent B-bit digests\n"
+		"            (2x8: the paper's 16 bits); the full-ID column is always added\n"
 		"  -S LIST   schemes, one row each: baseline, xor, xor:P, ladder5,\n"
 		"            hybrid[:tau=T,p=P], multilayer[:tau=T,p=P,p=P...] (P may be C/d)\n"
 		"            (default baseline,xor,ladder5,hybrid,multilayer)\n"
@@ -330,6 +340,8 @@ int main(int argc, char **argv)
 	ev.nr_factor_bits = 1;
 	ev.factor_bits[0] = 16;
 	ev.bits[0] = 1, ev.bits[1] = 4, ev.bits[2] = 8, ev.bits[3] = 16;
+	for (i = 0; i < MAX_BITS; i++)
+		ev.inst[i] = 1;
 	while ((opt = getopt(argc, argv, "g:k:t:b:s:u:S:j:p:A:F:h")) != -1) {
 		char *end;
 
@@ -356,12 +368,18 @@ int main(int argc, char **argv)
 			ev.nr_bits = 0;
 			sdup = strdup(optarg);
 			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				unsigned long b = strtoul(tok, &end, 0);
+				unsigned long b = strtoul(tok, &end, 0), n = 1;
 
-				if (*end || b < 1 || b > 32 || ev.nr_bits >= MAX_BITS) {
+				if (*end == 'x') {
+					n = b;
+					b = strtoul(end + 1, &end, 0);
+				}
+				if (*end || b < 1 || b > 32 || n < 1 || n > PINT_PATH_MAX_INST ||
+				    n * b > 32 || ev.nr_bits >= MAX_BITS) {
 					fprintf(stderr, "pint-eval: bad -b '%s'\n", optarg);
 					return 2;
 				}
+				ev.inst[ev.nr_bits] = n;
 				ev.bits[ev.nr_bits++] = b;
 			}
 			free(sdup);
@@ -535,6 +553,8 @@ int main(int argc, char **argv)
 				jb->scheme = schemes[i];
 				jb->aware = a;
 				jb->bits = c < ev.nr_bits ? ev.bits[c] : 0;
+				jb->inst = c < ev.nr_bits ? ev.inst[c] : 1;
+				jb->col = c;
 			}
 	pl.jobs[pl.nr].ev = &ev;
 	pl.jobs[pl.nr++].kind = 1;
@@ -558,7 +578,10 @@ int main(int argc, char **argv)
 	for (c = 0; c < ev.nr_bits; c++) {
 		char h[16];
 
-		snprintf(h, sizeof(h), "b=%u", ev.bits[c]);
+		if (ev.inst[c] > 1)
+			snprintf(h, sizeof(h), "%ux%u", ev.inst[c], ev.bits[c]);
+		else
+			snprintf(h, sizeof(h), "b=%u", ev.bits[c]);
 		printf(" %15s", h);
 	}
 	{
@@ -579,7 +602,7 @@ int main(int argc, char **argv)
 		if (jb->kind) {
 			continue;
 		}
-		if (jb->bits == ev.bits[0] || (ev.nr_bits == 0))
+		if (jb->col == 0)
 			printf("%-*s %-6s", (int)name_w, jb->scheme, jb->aware ? "topo" : "blind");
 		snprintf(cell, sizeof(cell), "%lu / %lu%s", pct(jb->counts, ev.trials, 0.5),
 			 pct(jb->counts, ev.trials, 0.99), jb->failed || jb->wrong ? "!" : "");
@@ -587,9 +610,9 @@ int main(int argc, char **argv)
 		if (!jb->bits)
 			printf("\n");
 		if (jb->failed || jb->wrong) {
-			fprintf(stderr, "pint-eval: %s %s b=%u: %u not decoded, %u wrong\n",
-				jb->scheme, jb->aware ? "topo" : "blind", jb->bits, jb->failed,
-				jb->wrong);
+			fprintf(stderr, "pint-eval: %s %s b=%ux%u: %u not decoded, %u wrong\n",
+				jb->scheme, jb->aware ? "topo" : "blind", jb->inst, jb->bits,
+				jb->failed, jb->wrong);
 			ret = 1;
 		}
 		j++;
@@ -601,13 +624,15 @@ int main(int argc, char **argv)
 		printf("\ntopology-aware vs blind, median packets (reduction):\n");
 		for (i = 0; i < pl.nr; i++) {
 			struct job *b = &pl.jobs[i], *t;
-			char w[16];
+			char w[32];
 
 			if (b->kind || b->aware)
 				continue;
 			/* the aware job of the same scheme and width follows ev.nr_bits + 1 later */
 			t = &pl.jobs[i + ev.nr_bits + 1];
-			if (b->bits)
+			if (b->bits && b->inst > 1)
+				snprintf(w, sizeof(w), "%ux%u", b->inst, b->bits);
+			else if (b->bits)
 				snprintf(w, sizeof(w), "b=%u", b->bits);
 			else
 				snprintf(w, sizeof(w), "full-ID");

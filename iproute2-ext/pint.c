@@ -53,7 +53,7 @@ static void usage(FILE *f)
 		"       hopmark pint set [ budget BITS ] [ hop-limit-start N ] [ seed N ]\n"
 		"                        [ ids LO-HI ] [ base-rtt NS ]\n"
 		"       hopmark pint query add path bits BITS [ scheme SCHEME ] [ max-hops D ]\n"
-		"                                  [ full-id ] [ weight W ]\n"
+		"                                  [ full-id ] [ digests N ] [ weight W ]\n"
 		"       hopmark pint query add latency bits BITS [ min NS ] [ max NS ] [ weight W ]\n"
 		"       hopmark pint query add util bits BITS [ weight W ]\n"
 		"       hopmark pint query del { path | latency | util }\n"
@@ -384,6 +384,11 @@ static int do_query(int argc, char **argv)
 				invarg("max-hops is 1..64", *argv);
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "full-id")) {
 			q.full_id = true;
+		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "digests")) {
+			NEXT_ARG();
+			q.digests = get_u32_arg(*argv, PINT_PATH_MAX_INST, "digests");
+			if (!q.digests)
+				invarg("digests is 1..2", *argv);
 		} else if (add && q.kind == PINT_KIND_LATENCY && matches(*argv, "min")) {
 			NEXT_ARG();
 			q.lat_min_ns = get_u64_arg(*argv, PINT_LAT_MAX_NS, "min (ns)");
@@ -453,6 +458,8 @@ static void print_cfg(const struct pint_domain_cfg *cfg)
 				     pint_scheme_name(cfg->path_scheme));
 			print_uint(PRINT_ANY, "max_hops", " max-hops %llu", cfg->path_d);
 			print_bool(PRINT_JSON, "full_id", NULL, cfg->flags & PINT_DOM_F_FULL_ID);
+			if (cfg->path_inst > 1)
+				print_uint(PRINT_ANY, "digests", " digests %llu", cfg->path_inst);
 		} else if (k == PINT_KIND_LATENCY) {
 			print_uint(PRINT_ANY, "min_ns", " range %llu", cfg->lat_min_ns);
 			print_uint(PRINT_ANY, "max_ns", "-%lluns", cfg->lat_max_ns);

@@ -925,7 +925,7 @@ static int alone_consistent(const struct pint_decoder *d, __u32 pid, __u32 diges
 	return d->filter(d->vstate, d->topo.nr_nodes, vkey, d->mask, x, d->scratch) > 0;
 }
 
-/* Everything one packet does to the flow's inference. */
+/* One instance's equation: pid is the instance's packet ID, digest its b bits. */
 static unsigned int decoder_add_one(struct pint_decoder *d, __u32 pid, __u32 digest,
 				    unsigned int hops)
 {
@@ -984,10 +984,42 @@ static unsigned int decoder_add_one(struct pint_decoder *d, __u32 pid, __u32 dig
 	return ret;
 }
 
+/*
+ * Every instance of the packet in turn (one for a plain scheme). The body
+ * counts each call as a packet; a packet counts once here. A restart by
+ * instance i > 0 means the earlier instances of this packet belong to the
+ * new inference too: they are given to it again, once.
+ */
 unsigned int pint_decoder_add(struct pint_decoder *d, __u32 pid, __u32 digest,
 			      unsigned int hops)
 {
-	return decoder_add_one(d, pid, digest, hops);
+	unsigned int n = pint_path_instances(&d->p), i, j, r, ret = 0, used = 0;
+
+	if (hops == 0 || hops > d->max_hops || n == 1)
+		return decoder_add_one(d, pid, pint_path_inst_digest(&d->p, digest, 0), hops);
+	for (i = 0; i < n; i++) {
+		r = decoder_add_one(d, pint_path_inst_pid(&d->p, pid, i),
+				    pint_path_inst_digest(&d->p, digest, i), hops);
+		if (i)
+			d->stats.packets--;
+		if (!(r & PINT_DEC_IGNORED))
+			used = 1;
+		if (r & PINT_DEC_ROUTE_CHANGE && i) {
+			for (j = 0; j < i && !(r & PINT_DEC_COMPLETE); j++) {
+				r |= decoder_add_one(d, pint_path_inst_pid(&d->p, pid, j),
+						     pint_path_inst_digest(&d->p, digest, j),
+						     hops) & ~PINT_DEC_ROUTE_CHANGE;
+				d->stats.packets--;
+			}
+		}
+		if (r & PINT_DEC_NEW_PATH)
+			d->stats.packets_to_decode = (d->path_packets + n - 1) / n;
+		ret |= r;
+	}
+	ret &= ~(PINT_DEC_IGNORED | PINT_DEC_COMPLETE);
+	if (!used)
+		ret |= PINT_DEC_IGNORED;
+	return ret | (d->complete ? PINT_DEC_COMPLETE : 0);
 }
 
 int pint_decoder_path(const struct pint_decoder *d, __u32 *ids, unsigned int max)

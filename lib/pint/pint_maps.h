@@ -76,9 +76,12 @@
  *			query engine, in 1/1000 (userspace only)
  * @path_scheme:	%PINT_SCHEME_* the path scheme was built from
  * @path_d:		the path length the scheme is tuned for, hops
+ * @path_inst:		independent digests the path field is split into
+ *			(0 or 1: one; 2: e.g. 2x8 for a 16-bit query)
  * @pad2:		zero
  * @plan:		query plan (budget <= %PINT_WIRE_BITS)
- * @path:		path-tracing scheme; bits = the path query's bits
+ * @path:		path-tracing scheme; pint_path_width() = the path
+ *			query's bits (bits = query bits / @path_inst)
  * @lat:		latency encoder table; bits = the latency query's bits
  *
  * Identical at every node and the sink of a domain: the CLI writes the
@@ -98,7 +101,8 @@ struct pint_domain_cfg {
 	__u32			weight[3];
 	__u8			path_scheme;
 	__u8			path_d;
-	__u8			pad2[2];
+	__u8			path_inst;
+	__u8			pad2;
 	struct pint_query_plan	plan;
 	struct pint_path_params	path;
 	struct pint_lat_enc	lat;

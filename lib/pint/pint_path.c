@@ -28,6 +28,7 @@ int pint_path_params_init(struct pint_path_params *p, const struct pint_seeds *s
 	p->seeds = seeds ? *seeds : def;
 	p->bits = bits;
 	p->flags = flags;
+	p->nr_inst = 1;
 	/* A valid scheme from the start: Baseline alone. */
 	p->nr_layers = 1;
 	p->layer[0].kind = PINT_LAYER_BASELINE;
@@ -264,11 +265,21 @@ int pint_path_scheme(struct pint_path_params *p, const char *name, unsigned int 
 	return pint_path_set_layers(p, spec, n);
 }
 
+int pint_path_set_instances(struct pint_path_params *p, unsigned int n)
+{
+	if (n < 1 || n > PINT_PATH_MAX_INST || p->bits * n > 32)
+		return -EINVAL;
+	p->nr_inst = n;
+	return 0;
+}
+
 int pint_path_params_check(const struct pint_path_params *p)
 {
 	unsigned int i;
 
 	if (p->bits < 1 || p->bits > 32 || (p->flags & ~PINT_PATH_F_FULL_ID))
+		return -EINVAL;
+	if (p->nr_inst > PINT_PATH_MAX_INST || pint_path_width(p) > 32)
 		return -EINVAL;
 	if (p->nr_layers < 1 || p->nr_layers > PINT_PATH_MAX_LAYERS)
 		return -EINVAL;

@@ -19,6 +19,19 @@
  * Full-ID digests (PINT_PATH_F_FULL_ID): h(ID, pid) = ID itself (every ID
  * must be < 2^b). Otherwise h is the seeded value hash of pint_hash.h.
  *
+ * Independent instances (@nr_inst of struct pint_path_params, the paper's
+ * "two 8-bit hashes" configuration of its 16-bit evaluation): the path
+ * field is @nr_inst digests of b bits each, instance i in bits
+ * [i * b, (i + 1) * b) -- for 2x8, instance 0 in the low octet and
+ * instance 1 in the high octet of the 16-bit field. Instance i runs the
+ * whole scheme above (layer, act and value hashes) with its own packet ID
+ * pid_i = pint_path_inst_pid(pid, i): pid_0 = pid, so one instance is
+ * exactly the scheme without instances, and pid_i = pint_hash32(seed.decider
+ * ^ PINT_PATH_INST_SALT, pid, i) for i >= 1. A hash of the packet ID makes
+ * every choice of instance 1 (its layer, the hops that act, the digests
+ * they write) independent of instance 0's, so one packet gives the sink two
+ * independent b-bit equations instead of one 2b-bit one.
+ *
  * Everything up to "userspace API" is libc-free and safe in BPF: integer
  * thresholds only, bounded loops.
  */
@@ -29,6 +42,10 @@
 #include "pint/pint_hash.h"
 
 #define PINT_PATH_MAX_LAYERS	8
+#define PINT_PATH_MAX_INST	2	/* independent instances per packet */
+
+/* Salt of the per-instance packet IDs (pint_path_inst_pid()): "INST". */
+#define PINT_PATH_INST_SALT	0x494e5354U
 
 /* Coding layer kinds. */
 #define PINT_LAYER_BASELINE	0
@@ -61,18 +78,22 @@ struct pint_path_layer {
  * @bits:	digest width b in bits, 1..32
  * @flags:	%PINT_PATH_F_FULL_ID
  * @nr_layers:	number of valid entries in @layer, 1..%PINT_PATH_MAX_LAYERS
- * @pad:	zero
+ * @nr_inst:	independent instances in the path field, each of @bits bits;
+ *		0 and 1 both mean one (a zeroed field keeps older values
+ *		valid), 2 = e.g. the paper's 2x8 configuration
  * @layer:	the coding layers, in decider order
  *
+ * The path field is pint_path_width() = @bits * instances bits wide.
  * Build it with pint_path_params_init() and pint_path_set_layers() (or the
- * scheme helpers); pint_path_params_check() validates one read from a map.
+ * scheme helpers) and pint_path_set_instances(); pint_path_params_check()
+ * validates one read from a map.
  */
 struct pint_path_params {
 	struct pint_seeds	seeds;
 	__u8			bits;
 	__u8			flags;
 	__u8			nr_layers;
-	__u8			pad;
+	__u8			nr_inst;
 	struct pint_path_layer	layer[PINT_PATH_MAX_LAYERS];
 };
 
@@ -137,20 +158,20 @@ static inline __u32 pint_path_value_digest(const struct pint_path_params *p, __u
 }
 
 /**
- * pint_path_hop() - what hop @hop does to the digest of packet @pid
+ * pint_path_hop_one() - what hop @hop does to one instance's digest
  * @p:		scheme
- * @pid:	packet ID
+ * @pid:	the instance's packet ID (pint_path_inst_pid())
  * @hop:	this node's hop number on the path, 1 for the first PINT node
  * @value:	this node's switch ID
- * @digest:	the digest as received (low b bits)
+ * @digest:	the instance's digest as received (low b bits)
  *
  * The complete per-hop PINT path-tracing step: constant time, two or three
  * hashes, no floating point, no memory beyond @p.
  *
  * Return: the digest to forward (low b bits).
  */
-static inline __u32 pint_path_hop(const struct pint_path_params *p, __u32 pid, __u32 hop,
-				  __u32 value, __u32 digest)
+static inline __u32 pint_path_hop_one(const struct pint_path_params *p, __u32 pid, __u32 hop,
+				      __u32 value, __u32 digest)
 {
 	__u32 l = pint_path_layer_of(p, pid);
 	__u32 v;
@@ -162,6 +183,93 @@ static inline __u32 pint_path_hop(const struct pint_path_params *p, __u32 pid, _
 	if (p->layer[l].kind == PINT_LAYER_BASELINE)
 		return v;
 	return digest ^ v;
+}
+
+/**
+ * pint_path_instances() - number of independent instances of a scheme
+ * @p:		scheme
+ *
+ * Return: 1..%PINT_PATH_MAX_INST (@nr_inst, 0 read as 1).
+ */
+static inline __u32 pint_path_instances(const struct pint_path_params *p)
+{
+	return p->nr_inst > 1 ? p->nr_inst : 1;
+}
+
+/**
+ * pint_path_width() - bits of the whole path field
+ * @p:		scheme
+ *
+ * Return: b times the number of instances.
+ */
+static inline __u32 pint_path_width(const struct pint_path_params *p)
+{
+	return (__u32)p->bits * pint_path_instances(p);
+}
+
+/**
+ * pint_path_inst_pid() - the packet ID instance @i uses
+ * @p:		scheme (its decider seed salts the derivation)
+ * @pid:	the packet's ID (pint_maps.h)
+ * @i:		instance, 0..%PINT_PATH_MAX_INST-1
+ *
+ * Return: @pid for instance 0, else pint_hash32(seed.decider ^
+ * %PINT_PATH_INST_SALT, @pid, @i).
+ */
+static inline __u32 pint_path_inst_pid(const struct pint_path_params *p, __u32 pid, __u32 i)
+{
+	if (i == 0)
+		return pid;
+	return pint_hash32(p->seeds.decider ^ PINT_PATH_INST_SALT, pid, i);
+}
+
+/**
+ * pint_path_inst_digest() - instance @i's digest in the path field
+ * @p:		scheme
+ * @field:	the whole path field
+ * @i:		instance
+ *
+ * Return: bits [i * b, (i + 1) * b) of @field, in the low b bits.
+ */
+static inline __u32 pint_path_inst_digest(const struct pint_path_params *p, __u32 field,
+					  __u32 i)
+{
+	__u32 sh = i * p->bits;
+
+	return sh >= 32 ? 0 : (field >> sh) & pint_bits_mask(p->bits);
+}
+
+/**
+ * pint_path_hop() - what hop @hop does to the path field of packet @pid
+ * @p:		scheme
+ * @pid:	packet ID
+ * @hop:	this node's hop number on the path, 1 for the first PINT node
+ * @value:	this node's switch ID
+ * @field:	the path field as received (low pint_path_width() bits)
+ *
+ * The complete per-hop PINT path-tracing step: pint_path_hop_one() on
+ * every instance's digest with that instance's packet ID; constant time,
+ * a bounded loop of at most %PINT_PATH_MAX_INST rounds, no floating point,
+ * no memory beyond @p. Bits above pint_path_width() come out 0.
+ *
+ * Return: the path field to forward.
+ */
+static inline __u32 pint_path_hop(const struct pint_path_params *p, __u32 pid, __u32 hop,
+				  __u32 value, __u32 field)
+{
+	__u32 n = pint_path_instances(p), out = 0, i, d, sh;
+
+	for (i = 0; i < PINT_PATH_MAX_INST; i++) {
+		if (i >= n)
+			break;
+		sh = i * p->bits;
+		if (sh >= 32)
+			break;
+		d = pint_path_hop_one(p, pint_path_inst_pid(p, pid, i), hop, value,
+				      pint_path_inst_digest(p, field, i));
+		out |= d << sh;
+	}
+	return out;
 }
 
 /* ---------------- userspace API (lib/pint/pint_path.c, lib/pint/pint_decode.c) ---------------- */
@@ -239,6 +347,15 @@ int pint_path_set_layers(struct pint_path_params *p, const struct pint_layer_spe
 int pint_path_scheme(struct pint_path_params *p, const char *name, unsigned int d);
 
 /**
+ * pint_path_set_instances() - carry @n independent instances per packet
+ * @p:		scheme (pint_path_params_init() done; @bits is one instance's)
+ * @n:		1..%PINT_PATH_MAX_INST
+ *
+ * Return: 0, or -EINVAL for a bad count or a field wider than 32 bits.
+ */
+int pint_path_set_instances(struct pint_path_params *p, unsigned int n);
+
+/**
  * pint_path_params_check() - validate a scheme (e.g. read from a map)
  * @p:		scheme
  *
@@ -253,7 +370,8 @@ int pint_path_params_check(const struct pint_path_params *p);
  * @ids:	switch IDs of hops 1..@k, in path order
  * @k:		hop count
  *
- * Return: the digest the sink receives (source starts at 0).
+ * Return: the path field the sink receives (source starts at 0), every
+ * instance's digest in its place.
  */
 __u32 pint_path_encode(const struct pint_path_params *p, __u32 pid, const __u32 *ids,
 		       unsigned int k);
@@ -340,8 +458,18 @@ void pint_decoder_reset(struct pint_decoder *d);
  * pint_decoder_add() - feed one packet received by the sink
  * @d:		decoder
  * @pid:	packet ID
- * @digest:	the digest received (low b bits used)
+ * @digest:	the path field received (low pint_path_width() bits used)
  * @hops:	number of PINT hops the packet crossed (1..max_hops)
+ *
+ * With several instances (pint_path_set_instances()) each instance's
+ * digest is one more equation, taken in instance order with its own
+ * packet ID (pint_path_inst_pid()); a packet still counts once in
+ * @packets and @packets_to_decode. When a later instance restarts the
+ * inference, the earlier instances of the same packet are given again to
+ * the new inference (they came over the same path). The result is the OR
+ * of the instances' bits, except that %PINT_DEC_COMPLETE is the state
+ * after the whole packet and %PINT_DEC_IGNORED is set only when no
+ * instance's digest was used (@ignored counts digests).
  *
  * Candidate sets per hop are narrowed by every packet whose equation has
  * a single unknown hop (a Baseline packet, or an XOR packet once the other

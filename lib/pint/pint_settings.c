@@ -142,11 +142,20 @@ int pint_cfg_rebuild(struct pint_domain_cfg *cfg, const unsigned int bits[PINT_K
 	}
 	if (bits[PINT_KIND_PATH]) {
 		unsigned int flags = cfg->flags & PINT_DOM_F_FULL_ID ? PINT_PATH_F_FULL_ID : 0;
+		unsigned int inst = cfg->path_inst > 1 ? cfg->path_inst : 1;
 
-		err = pint_path_params_init(&cfg->path, &seeds, bits[PINT_KIND_PATH], flags);
+		if (inst > PINT_PATH_MAX_INST || bits[PINT_KIND_PATH] % inst) {
+			snprintf(msg, len, "%u path bits do not split into %u digests",
+				 bits[PINT_KIND_PATH], inst);
+			return -EINVAL;
+		}
+		err = pint_path_params_init(&cfg->path, &seeds, bits[PINT_KIND_PATH] / inst,
+					    flags);
 		if (!err)
 			err = pint_path_scheme(&cfg->path, pint_scheme_name(cfg->path_scheme),
 					       cfg->path_d);
+		if (!err)
+			err = pint_path_set_instances(&cfg->path, inst);
 		if (err) {
 			snprintf(msg, len, "cannot build the path scheme: %s", strerror(-err));
 			return err;
@@ -211,6 +220,12 @@ int pint_cfg_query_add(struct pint_domain_cfg *cfg, const struct pint_query_args
 			next.flags |= PINT_DOM_F_FULL_ID;
 		else
 			next.flags &= ~PINT_DOM_F_FULL_ID;
+		if (q->digests > PINT_PATH_MAX_INST || (q->digests && q->bits % q->digests)) {
+			snprintf(msg, len, "%u path bits do not split into %u digests (1..%u)",
+				 q->bits, q->digests, PINT_PATH_MAX_INST);
+			return -EINVAL;
+		}
+		next.path_inst = q->digests > 1 ? q->digests : 1;
 	} else if (q->kind == PINT_KIND_LATENCY) {
 		if (q->lat_min_ns)
 			next.lat_min_ns = q->lat_min_ns;

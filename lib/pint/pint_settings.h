@@ -121,7 +121,7 @@ int pint_cfg_set_ids(struct pint_domain_cfg *cfg, __u32 lo, __u32 hi);
 /**
  * pint_cfg_rebuild() - rebuild the plan, path scheme and latency table
  * @cfg:	settings; @plan.budget, @plan.seeds, @weight, @flags'
- *		%PINT_DOM_F_FULL_ID, @path_scheme, @path_d and the latency
+ *		%PINT_DOM_F_FULL_ID, @path_scheme, @path_d, @path_inst and the latency
  *		range are inputs
  * @bits:	per kind, the bits of its query, 0 = no query of that kind
  * @msg:	the reason on failure
@@ -130,8 +130,10 @@ int pint_cfg_set_ids(struct pint_domain_cfg *cfg, __u32 lo, __u32 hi);
  * The queries present form the plan in kind order (pint_query_plan_build()
  * with weight @weight[kind] / 1000, 1 when 0); @q_path, @q_lat and @q_util
  * point into it. With a path query the path scheme is rebuilt for its bits
- * (pint_path_scheme()), with a latency query the encoder table for the
- * latency range (pint_lat_table_for_range()). %PINT_DOM_F_CONFIGURED is set
+ * (pint_path_scheme()), split into @path_inst independent digests of
+ * bits / @path_inst bits each (pint_path_set_instances()); with a latency
+ * query the encoder table is rebuilt for the latency range
+ * (pint_lat_table_for_range()). %PINT_DOM_F_CONFIGURED is set
  * when at least one query is present, cleared otherwise (the datapath then
  * does nothing).
  *
@@ -162,6 +164,9 @@ int pint_cfg_commit(struct pint_domain_cfg *cfg, char *msg, size_t len);
  * @max_hops:	path only: path length the scheme is tuned for, 0 = keep
  * @full_id:	path only: digests carry the whole switch ID; a path query
  *		added without it clears %PINT_DOM_F_FULL_ID
+ * @digests:	path only: independent digests the @bits are split into,
+ *		1..%PINT_PATH_MAX_INST (0 = 1); a path query added without it
+ *		has one
  * @lat_min_ns:	latency only: smallest latency of the scale, 0 = keep
  * @lat_max_ns:	latency only: largest latency of the scale, 0 = keep
  */
@@ -173,6 +178,7 @@ struct pint_query_args {
 	__u8		scheme;
 	__u8		max_hops;
 	bool		full_id;
+	__u8		digests;
 	__u64		lat_min_ns;
 	__u64		lat_max_ns;
 };
@@ -184,8 +190,10 @@ struct pint_query_args {
  * @msg:	the reason on failure
  * @len:	size of @msg
  *
- * Return: 0; -EINVAL when @q->bits exceed the budget or the latency range
- * is empty (min >= max), @cfg unchanged; or the error of pint_cfg_rebuild().
+ * Return: 0; -EINVAL when @q->bits exceed the budget, the latency range
+ * is empty (min >= max), or a path query's @digests is above
+ * %PINT_PATH_MAX_INST or does not divide its bits, @cfg unchanged; or the
+ * error of pint_cfg_rebuild().
  */
 int pint_cfg_query_add(struct pint_domain_cfg *cfg, const struct pint_query_args *q,
 		       char *msg, size_t len);

@@ -112,7 +112,7 @@ int pint_domain_cfg_check(const struct pint_domain_cfg *cfg)
 		return -EINVAL;
 	if (cfg->q_path != PINT_QUERY_NONE &&
 	    (cfg->q_path >= cfg->plan.nr_queries || pint_path_params_check(&cfg->path) ||
-	     cfg->path.bits != cfg->plan.bits[cfg->q_path]))
+	     pint_path_width(&cfg->path) != cfg->plan.bits[cfg->q_path]))
 		return -EINVAL;
 	if (cfg->q_lat != PINT_QUERY_NONE &&
 	    (cfg->q_lat >= cfg->plan.nr_queries || cfg->lat.bits != cfg->plan.bits[cfg->q_lat]))

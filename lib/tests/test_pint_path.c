@@ -3,7 +3,8 @@
  * test_pint_path.c - PINT path tracing: the per-hop encoder (pint_path.h)
  * against the sink's decoder (pint_decode.c) over thousands of random
  * paths, every scheme and digest width, topology-blind and -aware; route
- * change, loop and bad-input behaviour; scheme construction.
+ * change, loop and bad-input behaviour; scheme construction; two
+ * independent instances per packet (2x8).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,14 @@ static void params(struct pint_path_params *p, const char *scheme, unsigned int 
 
 	assert_int_equal(pint_path_params_init(p, &s, bits, flags), 0);
 	assert_int_equal(pint_path_scheme(p, scheme, d), 0);
+	assert_int_equal(pint_path_params_check(p), 0);
+}
+
+static void params2(struct pint_path_params *p, const char *scheme, unsigned int bits,
+		    unsigned int d)
+{
+	params(p, scheme, bits, 0, d);
+	assert_int_equal(pint_path_set_instances(p, 2), 0);
 	assert_int_equal(pint_path_params_check(p), 0);
 }
 
@@ -506,6 +515,173 @@ static void pint_path_hop_writes_or_xors(void **state)
 	assert_int_equal(pint_path_hop(&p, 9, 0, 0x00ff, 0x10f0f), 0x0f0f);
 }
 
+/*
+ * 2x8: instance 0 is the plain 8-bit scheme in the low octet, instance 1
+ * the same scheme with the derived packet ID in the high octet.
+ */
+static void pint_path_two_instances_field_layout(void **state)
+{
+	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	struct pint_path_params one, two;
+	unsigned int s, pid, hop;
+
+	for (s = 0; s < 3; s++) {
+		params(&one, schemes[s], 8, 0, 10);
+		two = one;
+		assert_int_equal(pint_path_set_instances(&two, 2), 0);
+		assert_int_equal(pint_path_width(&two), 16);
+		assert_int_equal(pint_path_width(&one), 8);
+		for (pid = 0; pid < 2000; pid++) {
+			__u32 f = rnd() & 0xffff, id = rnd(), got, lo, hi;
+
+			hop = 1 + pid % 12;
+			got = pint_path_hop(&two, pid, hop, id, f | 0xabc00000);
+			lo = pint_path_hop(&one, pid, hop, id, f & 0xff);
+			hi = pint_path_hop(&one, pint_path_inst_pid(&two, pid, 1), hop, id, f >> 8);
+			if (got != (hi << 8 | lo))
+				fail_msg("%s pid %u hop %u: expected 0x%04x, observed 0x%04x",
+					 schemes[s], pid, hop, hi << 8 | lo, got);
+		}
+	}
+	assert_int_equal(pint_path_inst_pid(&two, 77, 0), 77);
+	assert_int_equal(pint_path_set_instances(&two, 0), -EINVAL);
+	assert_int_equal(pint_path_set_instances(&two, 3), -EINVAL);
+	assert_int_equal(pint_path_params_init(&two, NULL, 17, 0), 0);
+	assert_int_equal(pint_path_set_instances(&two, 2), -EINVAL);	/* 34 bits */
+	assert_int_equal(pint_path_set_instances(&two, 1), 0);
+	two.nr_inst = 3;
+	assert_int_equal(pint_path_params_check(&two), -EINVAL);
+	two.nr_inst = 0;	/* zeroed: one instance */
+	assert_int_equal(pint_path_params_check(&two), 0);
+	assert_int_equal(pint_path_instances(&two), 1);
+}
+
+/*
+ * The two digests of a packet are independent: in Baseline over k hops the
+ * two writers agree on 1/k of the packets (not all of them), and when the
+ * same hop wrote both, the octets agree on 1/256 (not all). 5 sd bounds.
+ */
+static void pint_path_two_instances_are_independent(void **state)
+{
+	const unsigned int k = 5, n = 400000;
+	unsigned int ids[5] = { 11, 22, 33, 44, 55 }, same_writer = 0, same_octet = 0, pid;
+	struct pint_path_params p;
+	double mean, var;
+
+	params2(&p, "baseline", 8, k);
+	for (pid = 0; pid < n; pid++) {
+		__u32 f = pint_path_encode(&p, pid, ids, k), w[2], i, h;
+
+		for (i = 0; i < 2; i++) {
+			__u32 ipid = pint_path_inst_pid(&p, pid, i);
+
+			for (h = k; h > 1 && !pint_path_acts(&p, 0, ipid, h); h--)
+				;
+			w[i] = h;
+		}
+		if (w[0] != w[1])
+			continue;
+		same_writer++;
+		same_octet += (f & 0xff) == (f >> 8);
+	}
+	mean = (double)n / k;
+	var = n * (1.0 / k) * (1 - 1.0 / k);
+	if ((same_writer - mean) * (same_writer - mean) > 25 * var)
+		fail_msg("same writer hop in both instances: expected %.0f packets, observed %u",
+			 mean, same_writer);
+	mean = same_writer / 256.0;
+	var = same_writer * (1 / 256.0) * (255 / 256.0);
+	if ((same_octet - mean) * (same_octet - mean) > 25 * var)
+		fail_msg("same hop wrote both: equal octets expected %.0f times, observed %u",
+			 mean, same_octet);
+}
+
+/*
+ * 2x8 decodes every scheme's random paths, and needs fewer packets than
+ * one 8-bit digest (two equations per packet) over the same 40 paths.
+ */
+static void pint_decoder_recovers_random_paths_two_instances(void **state)
+{
+	static const char *const schemes[] = { "baseline", "xor", "hybrid" };
+	__u32 universe[256], ids[PINT_DECODE_MAX_HOPS];
+	struct pint_topo t = { .nr_nodes = 256, .node_id = universe };
+	unsigned long n1 = 0, n2 = 0, n;
+	unsigned int s, i, j;
+	char what[96];
+
+	for (i = 0; i < 256; i++)
+		universe[i] = i * 2654435761U >> 24 | i << 8;
+	for (s = 0; s < 3; s++) {
+		for (i = 0; i < 40; i++) {
+			unsigned int k = 1 + rnd() % 30;
+			struct pint_path_params p1, p2;
+			struct pint_decoder *d;
+
+			random_distinct(ids, k, 256);
+			for (j = 0; j < k; j++)
+				ids[j] = universe[ids[j]];
+			params(&p1, schemes[s], 8, 0, k);
+			p2 = p1;
+			assert_int_equal(pint_path_set_instances(&p2, 2), 0);
+			d = pint_decoder_new(&p2, &t, 0, PINT_DECODE_MAX_HOPS);
+			assert_non_null(d);
+			snprintf(what, sizeof(what), "2x8 %s k=%u path %u", schemes[s], k, i);
+			n = decode_path(d, &p2, ids, k, what);
+			n2 += n;
+			if (pint_decoder_stats(d)->packets != n ||
+			    pint_decoder_stats(d)->packets_to_decode != n)
+				fail_msg("%s: packets %lu and packets_to_decode %lu, expected %lu",
+					 what, pint_decoder_stats(d)->packets,
+					 pint_decoder_stats(d)->packets_to_decode, n);
+			pint_decoder_free(d);
+			d = pint_decoder_new(&p1, &t, 0, PINT_DECODE_MAX_HOPS);
+			assert_non_null(d);
+			snprintf(what, sizeof(what), "b=8 %s k=%u path %u", schemes[s], k, i);
+			n1 += decode_path(d, &p1, ids, k, what);
+			pint_decoder_free(d);
+		}
+	}
+	if (!(n2 < n1))
+		fail_msg("2x8 should need fewer packets than b=8: expected < %lu, observed %lu",
+			 n1, n2);
+}
+
+/* 2x8: a moved hop is a route change, and the new path decodes. */
+static void pint_decoder_two_instances_route_change(void **state)
+{
+	__u32 universe[64], a[10], b[10];
+	struct pint_topo t = { .nr_nodes = 64, .node_id = universe };
+	struct pint_path_params p;
+	struct pint_decoder *d;
+	unsigned int i, r = 0;
+	unsigned long n;
+
+	for (i = 0; i < 64; i++)
+		universe[i] = 100 + i;
+	for (i = 0; i < 10; i++)
+		a[i] = b[i] = 100 + i;
+	b[4] = 100 + 40;
+	b[7] = 100 + 41;
+	params2(&p, "hybrid", 8, 10);
+	d = pint_decoder_new(&p, &t, 0, 32);
+	assert_non_null(d);
+	decode_path(d, &p, a, 10, "2x8 path A");
+	for (n = 0; !(r & PINT_DEC_ROUTE_CHANGE) && n < MAX_PKTS; n++) {
+		__u32 pid = rnd();
+
+		r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, b, 10), 10);
+	}
+	if (!(r & PINT_DEC_ROUTE_CHANGE))
+		fail_msg("2x8: route change to B not detected in %lu packets", n);
+	assert_int_equal(pint_decoder_stats(d)->route_changes, 1);
+	/* the packet that showed the change is the new inference's first */
+	n = decode_path(d, &p, b, 10, "2x8 path B");
+	if (pint_decoder_stats(d)->packets_to_decode != n + 1)
+		fail_msg("2x8 path B: packets_to_decode: expected %lu, observed %lu", n + 1,
+			 pint_decoder_stats(d)->packets_to_decode);
+	pint_decoder_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -514,6 +690,10 @@ int main(void)
 		cmocka_unit_test(pint_path_scheme_strings_rejected),
 		cmocka_unit_test(pint_path_hop_writes_or_xors),
 		cmocka_unit_test(pint_path_layers_follow_weights),
+		cmocka_unit_test(pint_path_two_instances_field_layout),
+		cmocka_unit_test(pint_path_two_instances_are_independent),
+		cmocka_unit_test(pint_decoder_recovers_random_paths_two_instances),
+		cmocka_unit_test(pint_decoder_two_instances_route_change),
 		cmocka_unit_test(pint_decoder_recovers_random_paths_blind),
 		cmocka_unit_test(pint_decoder_recovers_random_walks_on_us_carrier),
 		cmocka_unit_test(pint_decoder_detects_route_change_and_decodes_new_path),

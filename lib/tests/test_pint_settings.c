@@ -233,6 +233,45 @@ static void pint_settings_every_scheme_by_name(void **state)
 	assert_int_equal(cfg.path_scheme, PINT_SCHEME_HYBRID);
 }
 
+/* digests 2: a 16-bit path query is two 8-bit digests (2x8), as the sink checks. */
+static void pint_settings_path_two_digests(void **state)
+{
+	struct pint_query_args q = { .kind = PINT_KIND_PATH, .bits = 16, .digests = 2 };
+	struct pint_domain_cfg cfg, before;
+	unsigned int bits[PINT_KIND_MAX];
+	char msg[MSG_LEN];
+
+	fresh(&cfg);
+	assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), 0);
+	assert_int_equal(cfg.path_inst, 2);
+	assert_int_equal(cfg.path.bits, 8);
+	assert_int_equal(pint_path_instances(&cfg.path), 2);
+	assert_int_equal(pint_path_width(&cfg.path), 16);
+	pint_cfg_bits(&cfg, bits);
+	assert_int_equal(bits[PINT_KIND_PATH], 16);
+	assert_int_equal(pint_domain_cfg_check(&cfg), 0);
+	/* the sink refuses a scheme whose field is not the query's width */
+	before = cfg;
+	cfg.path.nr_inst = 1;
+	assert_int_equal(pint_domain_cfg_check(&cfg), -EINVAL);
+	cfg = before;
+	/* odd bits do not split in two; 3 digests are not offered */
+	q.bits = 7;
+	assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), -EINVAL);
+	if (!strstr(msg, "do not split"))
+		fail_msg("expected a reason naming the split, observed \"%s\"", msg);
+	assert_memory_equal(&cfg, &before, sizeof(cfg));
+	q.bits = 12;
+	q.digests = 3;
+	assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), -EINVAL);
+	/* added again without digests: one 16-bit digest */
+	q.bits = 16;
+	q.digests = 0;
+	assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), 0);
+	assert_int_equal(cfg.path.bits, 16);
+	assert_int_equal(pint_path_instances(&cfg.path), 1);
+}
+
 static void pint_settings_query_del(void **state)
 {
 	struct pint_domain_cfg cfg;
@@ -325,6 +364,7 @@ int main(void)
 		cmocka_unit_test(pint_settings_query_del),
 		cmocka_unit_test(pint_settings_budget_below_a_query_refused),
 		cmocka_unit_test(pint_settings_seed_and_ids),
+		cmocka_unit_test(pint_settings_path_two_digests),
 		cmocka_unit_test(pint_settings_source_and_sink_exclusive),
 	};
 

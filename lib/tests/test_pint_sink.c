@@ -17,6 +17,7 @@
 #include "pint/gml.h"
 #include "hm_test.h"
 #include "pint/pint_path.h"
+#include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
 
 static __u64 rnd(__u64 *s)
@@ -355,12 +356,70 @@ static void pint_sink_last_util_is_the_records_max(void **state)
 	pint_sink_free(s);
 }
 
+/*
+ * A 16-bit path query in 2x8 mode, configured as the CLI does: the sink
+ * splits the field into its two digests and decodes the path from as many
+ * packets as the decoder alone needs for the same packets.
+ */
+static void pint_sink_decodes_two_digests(void **state)
+{
+	static const __u32 path[12] = { 3, 9, 27, 81, 50, 22, 66, 7, 21, 63, 40, 11 };
+	struct pint_query_args q = { .kind = PINT_KIND_PATH, .bits = 16, .digests = 2 };
+	struct pint_domain_cfg c;
+	struct pint_decoder *d;
+	struct json_object *o, *p;
+	struct pint_record r;
+	struct pint_sink *s;
+	__u32 universe[255];
+	struct pint_topo t = { .nr_nodes = 255, .node_id = universe };
+	char msg[128];
+	__u64 seed = 5;
+	unsigned int i, n = 0, ret = 0;
+
+	memset(&c, 0, sizeof(c));
+	pint_cfg_defaults(&c);
+	assert_int_equal(pint_cfg_query_add(&c, &q, msg, sizeof(msg)), 0);
+	assert_int_equal(pint_path_width(&c.path), 16);
+	for (i = 0; i < 255; i++)
+		universe[i] = i + 1;
+	d = pint_decoder_new(&c.path, &t, 0, PINT_MAX_HOPS);
+	assert_non_null(d);
+	s = pint_sink_new(&c);
+	assert_non_null(s);
+	while (!(ret & PINT_DEC_NEW_PATH) && n < 10000) {
+		__u32 pid = (__u32)rnd(&seed);
+
+		memset(&r, 0, sizeof(r));
+		r.pid = pid;
+		r.digest = pint_path_encode(&c.path, pid, path, 12);
+		r.hops = 12;
+		r.family = 4;
+		r.proto = 17;
+		memcpy(r.saddr, "\x0a\x00\x01\x01", 4);
+		memcpy(r.daddr, "\x0a\x00\x09\x02", 4);
+		assert_true(pint_sink_add(s, &r, sizeof(r)) >= 0);
+		ret = pint_decoder_add(d, pid, r.digest, 12);
+		n++;
+	}
+	assert_true(ret & PINT_DEC_NEW_PATH);
+	o = pint_sink_to_json(s);
+	expect_path(flow0(o), path, 12);
+	p = json_object_object_get(flow0(o), "path");
+	if ((unsigned int)json_object_get_int(json_object_object_get(p, "packets_to_decode")) != n)
+		fail_msg("packets to decode: expected %u (the decoder's), observed %d", n,
+			 json_object_get_int(json_object_object_get(p, "packets_to_decode")));
+	json_object_put(o);
+	pint_sink_free(s);
+	pint_decoder_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pint_sink_decodes_path_latency_and_max_util),
 		cmocka_unit_test(pint_sink_refuses_bad_records),
 		cmocka_unit_test(pint_sink_last_util_is_the_records_max),
+		cmocka_unit_test(pint_sink_decodes_two_digests),
 		cmocka_unit_test(pint_sink_topology_aware_needs_fewer_packets),
 		cmocka_unit_test(pint_frame_parse_matches_definition),
 	};

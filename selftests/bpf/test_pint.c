@@ -82,7 +82,8 @@ static bool pint_env(void)
  * A domain with the queries of @bits (path, latency, util; 0 = absent) and
  * budget @budget, written to pint_cfg; @cfg receives it.
  */
-static bool set_domain(struct pint_domain_cfg *cfg, unsigned int budget, const unsigned int bits[3])
+static bool set_domain_inst(struct pint_domain_cfg *cfg, unsigned int budget,
+			    const unsigned int bits[3], unsigned int inst)
 {
 	struct pint_query q[3];
 	struct pint_lat_table lt;
@@ -114,9 +115,11 @@ static bool set_domain(struct pint_domain_cfg *cfg, unsigned int budget, const u
 	}
 	if (!hm_check(!pint_query_plan_build(&cfg->plan, NULL, budget, q, n), "plan"))
 		return false;
-	if (bits[0] && !hm_check(!pint_path_params_init(&cfg->path, NULL, bits[0], 0) &&
-				 !pint_path_scheme(&cfg->path, "hybrid", 16), "path scheme"))
+	if (bits[0] && !hm_check(!pint_path_params_init(&cfg->path, NULL, bits[0] / inst, 0) &&
+				 !pint_path_scheme(&cfg->path, "hybrid", 16) &&
+				 !pint_path_set_instances(&cfg->path, inst), "path scheme"))
 		return false;
+	cfg->path_inst = inst;
 	if (bits[1]) {
 		if (!hm_check(!pint_lat_table_for_range(&lt, bits[1], cfg->lat_min_ns,
 							cfg->lat_max_ns), "latency table"))
@@ -126,6 +129,11 @@ static bool set_domain(struct pint_domain_cfg *cfg, unsigned int budget, const u
 	cfg->flags = PINT_DOM_F_CONFIGURED;
 	return hm_check(!bpf_map_update_elem(bpf_map__fd(skel->maps.pint_cfg), &zero, cfg, BPF_ANY),
 			"write pint_cfg");
+}
+
+static bool set_domain(struct pint_domain_cfg *cfg, unsigned int budget, const unsigned int bits[3])
+{
+	return set_domain_inst(cfg, budget, bits, 1);
 }
 
 static void set_if(int ifindex, __u32 flags, __u64 rate)
@@ -277,7 +285,8 @@ static __u32 expect_hop(const struct pint_domain_cfg *c, __u32 pid, __u32 hop, _
 /*
  * Transit on IPv4: for 200 (packet, hop) pairs the Identification written
  * by BPF equals the userspace digest; the header checksum stays valid and
- * nothing else changes. arg: 0xBBLLUU = path, latency, util bits.
+ * nothing else changes. arg: 0xIBBLLUU = path, latency, util bits; I = 1:
+ * the path bits are two independent digests (2x8 for 16 bits).
  */
 static void t_transit_v4(const struct hm_test *t)
 {
@@ -289,7 +298,7 @@ static void t_transit_v4(const struct hm_test *t)
 	struct hm_run r;
 	__u32 i, hop, pid, d_in, want;
 
-	if (!pint_env() || !set_domain(&cfg, budget, bits))
+	if (!pint_env() || !set_domain_inst(&cfg, budget, bits, t->arg >> 24 ? 2 : 1))
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
 	hm_set_qdepth(env.if_out, T_QLEN, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
@@ -332,7 +341,7 @@ static void t_transit_v6(const struct hm_test *t)
 	struct hm_run r;
 	__u32 i, hop, pid, d_in, want;
 
-	if (!pint_env() || !set_domain(&cfg, budget, bits))
+	if (!pint_env() || !set_domain_inst(&cfg, budget, bits, t->arg >> 24 ? 2 : 1))
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, T_RATE_BPS);
 	hm_set_qdepth(env.if_out, T_QLEN, T_QLEN, hm_now_ns(CLOCK_MONOTONIC));
@@ -355,15 +364,205 @@ static void t_transit_v6(const struct hm_test *t)
 	}
 }
 
-/* The known vectors of Documentation/pint.rst, through the BPF path step. */
+/* ---- known vectors through BPF ---- */
+
+/* Inverse of x -> a * x mod 2^32 for odd a (Newton's iteration). */
+static __u32 inv32(__u32 a)
+{
+	__u32 x = a;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/*
+ * The word b with pint_hash32(seed, a, b) == want: every step of the
+ * two-word MurmurHash3 after the first word is a bijection of b, undone
+ * here in reverse order (fmix32, the ^ 8 length, h * 5 + c, rotl 13, the
+ * block mix).
+ */
+static __u32 hash32_solve_b(__u32 seed, __u32 a, __u32 want)
+{
+	__u32 h1 = pint_murmur_round(seed, a), x, k;
+
+	x = want;
+	x ^= x >> 16;
+	x *= inv32(0xc2b2ae35U);
+	x ^= x >> 13 ^ x >> 26;
+	x *= inv32(0x85ebca6bU);
+	x ^= x >> 16;
+	x ^= 8;
+	x = (x - 0xe6546b64U) * inv32(5);
+	k = pint_rotl32(x, 19) ^ h1;
+	k *= inv32(0x1b873593U);
+	k = pint_rotl32(k, 17);
+	return k * inv32(0xcc9e2d51U);
+}
+
+/*
+ * An IPv4 DF UDP frame at hop @hop whose packet ID is @pid: the last word
+ * the ID folds in (UDP payload octets 8..11, U[4] of pint_maps.h) is solved
+ * for, so BPF computes the documented vector inputs from a real packet.
+ */
+static bool pkt_v4_with_pid(struct pkt *p, __u32 hop, __u16 id, __u32 pid)
+{
+	const __u8 *ip = p->b + 14, *l4 = p->b + 34;
+	__u32 h, w;
+
+	pkt_v4(p, true, T_START - hop, id, 12, pid);
+	h = pint_hash32(PINT_PID_SEED, pint_le32(ip + 12), pint_le32(ip + 16));
+	h = pint_hash32(h, (__u32)ip[9] << 16 | ((__u16)ip[2] << 8 | ip[3]), pint_le32(l4));
+	h = pint_hash32(h, pint_le32(l4 + 4), pint_le32(l4 + 8));
+	w = hash32_solve_b(h, pint_le32(l4 + 12), pid);
+	p->b[50] = w;
+	p->b[51] = w >> 8;
+	p->b[52] = w >> 16;
+	p->b[53] = w >> 24;
+	return hm_check(pid_v4(p) == pid,
+			"crafted frame: expected packet ID 0x%08x, observed 0x%08x", pid, pid_v4(p));
+}
+
+/*
+ * A domain with one path query of @bits bits (budget @bits) and one coding
+ * layer of @kind with @act_thresh, seeds @s; @cfg receives it.
+ */
+static bool vec_domain(struct pint_domain_cfg *cfg, const struct pint_seeds *s, unsigned int bits,
+		       __u8 kind, __u32 act_thresh, unsigned int flags)
+{
+	struct pint_query q = { PINT_Q_PATH, bits, 1 };
+	__u32 zero = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->hop_limit_start = T_START;
+	cfg->id_min = 1;
+	cfg->id_max = 255;
+	cfg->base_rtt_ns = 10000000000ULL;
+	cfg->q_path = 0;
+	cfg->q_lat = cfg->q_util = PINT_QUERY_NONE;
+	if (!hm_check(!pint_query_plan_build(&cfg->plan, s, bits, &q, 1) &&
+		      !pint_path_params_init(&cfg->path, s, bits, flags), "vector domain"))
+		return false;
+	cfg->path.layer[0].kind = kind;
+	cfg->path.layer[0].act_thresh = act_thresh;
+	cfg->flags = PINT_DOM_F_CONFIGURED;
+	return hm_check(!bpf_map_update_elem(bpf_map__fd(skel->maps.pint_cfg), &zero, cfg, BPF_ANY),
+			"write pint_cfg");
+}
+
+/* The IPv4 Identification BPF transit writes for @in; ~0U if it did not run. */
+static __u32 bpf_transit_id(const struct pkt *in)
+{
+	struct hm_run r;
+
+	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in->b,
+		       in->len, &r))
+		return ~0U;
+	return (__u32)r.out[18] << 8 | r.out[19];
+}
+
+/*
+ * Does BPF's g(pid, hop) equal @g exactly? An XOR layer with full-ID
+ * digests xors the node ID (HM_T_NODE_ID) iff g <= threshold: it must act
+ * with threshold @g and must not with @g - 1.
+ */
+static void check_act_vector(const char *what, const struct pint_seeds *s, __u32 pid, __u32 hop,
+			     __u32 g)
+{
+	struct pint_domain_cfg cfg;
+	__u16 d_in = 0x5a00;
+	struct pkt in;
+
+	if (!pkt_v4_with_pid(&in, hop, d_in, pid))
+		return;
+	if (!vec_domain(&cfg, s, 16, PINT_LAYER_XOR, g, PINT_PATH_F_FULL_ID))
+		return;
+	if (!CHECK_EQ(what, d_in ^ HM_T_NODE_ID, bpf_transit_id(&in)))
+		hm_diag("BPF: the hop did not act with threshold 0x%08x: g > it", g);
+	if (!vec_domain(&cfg, s, 16, PINT_LAYER_XOR, g - 1, PINT_PATH_F_FULL_ID))
+		return;
+	if (!CHECK_EQ(what, d_in, bpf_transit_id(&in)))
+		hm_diag("BPF: the hop acted with threshold 0x%08x: g < 0x%08x", g - 1, g);
+}
+
+/*
+ * Does BPF's h(node, pid) mod 2^bits equal @h? Hop 1 of a Baseline layer
+ * always writes it (node ID @node).
+ */
+static void check_value_vector(const char *what, const struct pint_seeds *s, __u32 node,
+			       __u32 pid, unsigned int bits, __u32 h)
+{
+	struct pint_domain_cfg cfg;
+	struct pkt in;
+
+	if (!pkt_v4_with_pid(&in, 1, 0, pid) ||
+	    !vec_domain(&cfg, s, bits, PINT_LAYER_BASELINE, 0, 0))
+		return;
+	hm_set_node(HM_NODE_F_ID | HM_NODE_F_ID_WIDE, node, HM_T_NODE_ID_WIDE, 0);
+	CHECK_EQ(what, h, bpf_transit_id(&in));
+	hm_set_node(HM_NODE_F_ID | HM_NODE_F_ID_WIDE, HM_T_NODE_ID, HM_T_NODE_ID_WIDE, 0);
+}
+
+/*
+ * Does BPF's decider D(pid, PINT_DECIDE_PATH_LAYER) equal @dv? Layer 0
+ * (Baseline, full ID: hop 1 writes the node ID) holds the packet iff
+ * D <= decide_max, else layer 1 (XOR that never acts) keeps the digest.
+ */
+static void check_layer_vector(const char *what, __u32 pid, __u32 dv)
+{
+	const struct pint_seeds s = { PINT_SEED_DECIDER, PINT_SEED_ACT, PINT_SEED_VALUE };
+	struct pint_domain_cfg cfg;
+	__u16 d_in = 0x0700;
+	struct pkt in;
+	int i;
+
+	if (!pkt_v4_with_pid(&in, 1, d_in, pid))
+		return;
+	for (i = 0; i < 2; i++) {
+		if (!vec_domain(&cfg, &s, 16, PINT_LAYER_BASELINE, 0, PINT_PATH_F_FULL_ID))
+			return;
+		cfg.path.nr_layers = 2;
+		cfg.path.layer[0].decide_max = dv - i;
+		cfg.path.layer[1].kind = PINT_LAYER_XOR;
+		cfg.path.layer[1].act_thresh = 0;
+		cfg.path.layer[1].decide_max = 0xffffffffU;
+		if (!hm_check(!pint_path_params_check(&cfg.path) &&
+			      pint_act(&s, pid, 1) != 0, "layer vector domain"))
+			return;
+		bpf_map_update_elem(bpf_map__fd(skel->maps.pint_cfg), &(__u32){ 0 }, &cfg, BPF_ANY);
+		if (!CHECK_EQ(what, i ? d_in : HM_T_NODE_ID, bpf_transit_id(&in)))
+			hm_diag("BPF: decide_max 0x%08x put the packet in layer %d", dv - i, !i);
+	}
+}
+
+/*
+ * The known vectors of Documentation/pint.rst, in userspace and through the
+ * BPF transit: frames crafted to have the vectors' packet IDs run through
+ * hm_pint_transit with domains whose output depends on exactly that hash
+ * (a threshold at the vector's value and one below, or hop 1's digest), so
+ * a BPF hash that differs from userspace's fails here.
+ */
 static void t_hash_vectors(const struct hm_test *t)
 {
-	struct pint_seeds s = { PINT_SEED_DECIDER, PINT_SEED_ACT, PINT_SEED_VALUE };
+	const struct pint_seeds s = { PINT_SEED_DECIDER, PINT_SEED_ACT, PINT_SEED_VALUE };
+	const struct pint_seeds s0 = { 0, 0, 0 }, s1 = { 1, 1, 1 };
 
 	CHECK_EQ("pint_hash32(0, 0, 0)", 0x63852afc, pint_hash32(0, 0, 0));
 	CHECK_EQ("pint_hash32(1, 2, 3)", 0xae160357, pint_hash32(1, 2, 3));
 	CHECK_EQ("g(1000, 3)", 0x821eb445, pint_act(&s, 1000, 3));
 	CHECK_EQ("h(42, 1000) mod 2^8", 0xa4, pint_value_hash(&s, 42, 1000, 8));
+	CHECK_EQ("D(0x12345678, 1)", 0x68abcdeb, pint_decide(&s, 0x12345678, 1));
+	if (!pint_env())
+		return;
+	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
+	/* seed.value 0, node 0, pid 0: hop 1 writes pint_hash32(0, 0, 0) mod 2^16 */
+	check_value_vector("BPF pint_hash32(0, 0, 0) mod 2^16", &s0, 0, 0, 16, 0x2afc);
+	/* seed.act 1, pid 2, hop 3: g = pint_hash32(1, 2, 3), all 32 bits */
+	check_act_vector("BPF pint_hash32(1, 2, 3) as g(2, 3), seed 1", &s1, 2, 3, 0xae160357);
+	check_act_vector("BPF g(1000, 3)", &s, 1000, 3, 0x821eb445);
+	check_value_vector("BPF h(42, 1000) mod 2^8", &s, 42, 1000, 8, 0xa4);
+	check_layer_vector("BPF D(0x12345678, 1)", 0x12345678, 0x68abcdeb);
 }
 
 /* Source, IPv4 with DF: ID := 0, TTL := start, checksum fixed; pid unchanged. */
@@ -524,17 +723,27 @@ static void t_hop_range(const struct hm_test *t)
 __attribute__((constructor)) static void register_pint_tests(void)
 {
 	static const __u32 mixes[] = { 0x010000, 0x040000, 0x080000, 0x100000, 0x080800,
-				       0x080008, 0x080808, 0x000800, 0x000008, 0x000400 };
+				       0x080008, 0x080808, 0x000800, 0x000008, 0x000400,
+				       0x1100000, 0x1080800 };
 	unsigned int i;
 
-	hm_add_test(t_hash_vectors, 0, "pint_hash_vectors_match_documentation");
+	hm_add_test(t_hash_vectors, 0,
+		    "pint_hash_vectors_match_documentation_in_userspace_and_bpf");
 	for (i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
+		unsigned int pb = mixes[i] >> 16 & 0xff;
+		char path[16];
+
+		/* "2x8": two independent 8-bit digests in a 16-bit path field */
+		if (mixes[i] >> 24)
+			snprintf(path, sizeof(path), "2x%u", pb / 2);
+		else
+			snprintf(path, sizeof(path), "%u", pb);
 		hm_add_test(t_transit_v4, mixes[i],
-			    "pint_transit_ipv4_digest_equals_userspace_path%u_lat%u_util%u",
-			    mixes[i] >> 16, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
+			    "pint_transit_ipv4_digest_equals_userspace_path%s_lat%u_util%u",
+			    path, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
 		hm_add_test(t_transit_v6, mixes[i],
-			    "pint_transit_ipv6_digest_equals_userspace_path%u_lat%u_util%u",
-			    mixes[i] >> 16, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
+			    "pint_transit_ipv6_digest_equals_userspace_path%s_lat%u_util%u",
+			    path, mixes[i] >> 8 & 0xff, mixes[i] & 0xff);
 	}
 	hm_add_test(t_source_v4, 0, "pint_source_ipv4_df_zeroes_id_sets_ttl");
 	hm_add_test(t_no_df, 0, "pint_ipv4_without_df_untouched_and_counted");

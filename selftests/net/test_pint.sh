@@ -26,6 +26,10 @@
 #   pint_show_*			`hopmark pint show` of the agent's state file:
 #				with -j every member of it unchanged, as text
 #				one line per flow and the decoded paths
+#   pint_2x8_*			every node switches to one 16-bit path query of
+#				two independent 8-bit digests (`digests 2`):
+#				the datapath writes both and the sink decodes
+#				the current path from them, IPv4 and IPv6
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 
@@ -43,7 +47,7 @@ hm_tmpdir
 
 PATH_OLD="[11, 12, 13, 14, 15, 16, 17, 18]"
 PATH_NEW="[11, 12, 13, 14, 19, 16, 17, 18]"
-SP_V4=40000 SP_V6=40001 SP_LAT=40002 SP_NODF=40003
+SP_V4=40000 SP_V6=40001 SP_LAT=40002 SP_NODF=40003 SP_2X8_V4=40004 SP_2X8_V6=40005
 PINT_RATE_OF=([r5-r6]=2m)
 # HPCC's base RTT: 100 ms, so that r5's full queue is about one BDP.
 PINT_SET_ARGS="base-rtt 100000000"
@@ -150,5 +154,32 @@ hm_check "pint_route_change_new_path_decoded" "$PATH_NEW" \
 	"$(pint_eval h2 "flow($SP_V4).get('path', {}).get('ids')")"
 hm_check "pint_route_change_old_path_kept" 1 \
 	"$(pint_eval h2 "int($PATH_OLD in flow($SP_V4).get('previous_paths', []))")"
+
+# ---- 2x8: the path query becomes two independent 8-bit digests
+# h2's agent is restarted on the new settings: records that reach a running
+# agent around a change of settings may go to the old settings' inference.
+hm_agent_stop h2
+ok=1
+for n in $HM_NODES; do
+	hm_on "$n" "$HOPMARK" pint query del latency &&
+		hm_on "$n" "$HOPMARK" pint query del util &&
+		hm_on "$n" "$HOPMARK" pint query add path bits 16 digests 2 || ok=0
+done
+hm_agent_start h2 "$HM_TMP/h2.2x8.records" --pint-topology "$HM_TMP/routers.gml" ||
+	hm_not_ok "pint_2x8_agent_restarted"
+pint_send h1 4 $PINT_H2_V4 300 64 0 $SP_2X8_V4
+pint_send h1 6 $PINT_H2_V6 300 64 0 $SP_2X8_V6
+pint_wait_flow h2 $SP_2X8_V4 300
+pint_wait_flow h2 $SP_2X8_V6 100
+pint_snap h2
+hm_check "pint_2x8_configured" "1 [[\"path\", 16, 2]]" \
+	"$ok $(pint_eval h2 "[[q['query'], q['bits'], q.get('digests')] for q in s['config']['queries']]")"
+hm_check "pint_2x8_show_text" 1 \
+	"$(hm_on h2 "$HOPMARK" pint show time 0 | grep -c '^  query path bits 16 .* digests 2$')"
+hm_check "pint_2x8_ipv4_path_decoded" "$PATH_NEW" \
+	"$(pint_eval h2 "flow($SP_2X8_V4).get('path', {}).get('ids')")"
+hm_check "pint_2x8_ipv6_path_decoded" "$PATH_NEW" \
+	"$(pint_eval h2 "flow($SP_2X8_V6).get('path', {}).get('ids')")"
+hm_log "2x8 packets to decode: IPv4 $(pint_eval h2 "flow($SP_2X8_V4).get('path', {}).get('packets_to_decode')"), IPv6 $(pint_eval h2 "flow($SP_2X8_V6).get('path', {}).get('packets_to_decode')")"
 
 hm_done
