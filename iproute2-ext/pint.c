@@ -323,6 +323,7 @@ static int do_set(int argc, char **argv)
 static int do_query(int argc, char **argv)
 {
 	struct pint_query_args q = { .kind = PINT_KIND_MAX };
+	char scheme_args[PINT_SCHEME_ARGS_MAX];
 	char msg[HM_ATTACH_MSG_MAX];
 	struct pint_domain_cfg cfg;
 	int add, fd, ret;
@@ -365,17 +366,18 @@ static int do_query(int argc, char **argv)
 			if (!q.weight)
 				invarg("weight is a positive number of thousandths", *argv);
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "scheme")) {
-			int scheme;
+			int err;
 
 			NEXT_ARG();
-			scheme = pint_scheme_from_name(*argv);
-			if (scheme < 0 && strchr(*argv, ':'))
-				invarg("a domain's scheme is a name without parameters: hybrid, "
-				       "baseline, xor, ladder5 or multilayer (tuned by max-hops)",
-				       *argv);
-			if (scheme < 0)
+			err = pint_scheme_parse(*argv, &q.scheme, scheme_args);
+			if (err == -ENAMETOOLONG)
+				invarg("the scheme's parameters are too long for a domain", *argv);
+			if (err && strchr(*argv, ':'))
+				invarg("scheme parameters are hybrid:tau=T,p=P, "
+				       "multilayer:tau=T,p=P1,p=P2..., or xor:P (P may be C/d)", *argv);
+			if (err)
 				invarg("scheme is hybrid, baseline, xor, ladder5 or multilayer", *argv);
-			q.scheme = scheme;
+			q.scheme_args = scheme_args;
 			q.have_scheme = true;
 		} else if (add && q.kind == PINT_KIND_PATH && matches(*argv, "max-hops")) {
 			NEXT_ARG();
@@ -454,8 +456,10 @@ static void print_cfg(const struct pint_domain_cfg *cfg)
 		print_float(PRINT_JSON, "freq", NULL, freq);
 		print_float(PRINT_FP, NULL, " on %.1f%% of packets", 100 * freq);
 		if (k == PINT_KIND_PATH) {
+			char scheme[PINT_SCHEME_ARGS_MAX + 16];
+
 			print_string(PRINT_ANY, "scheme", " scheme %s",
-				     pint_scheme_name(cfg->path_scheme));
+				     pint_cfg_scheme_string(cfg, scheme, sizeof(scheme)));
 			print_uint(PRINT_ANY, "max_hops", " max-hops %llu", cfg->path_d);
 			print_bool(PRINT_JSON, "full_id", NULL, cfg->flags & PINT_DOM_F_FULL_ID);
 			if (cfg->path_inst > 1)

@@ -57,6 +57,9 @@
 #define PINT_IP6_OPT_DATA_LEN	4
 #define PINT_IP6_HBH_LEN	8
 
+/* Room for a scheme's parameters, NUL included ("tau=0.25,p=0.125"). */
+#define PINT_SCHEME_ARGS_MAX	48
+
 /**
  * struct pint_domain_cfg - a PINT domain's settings (pint_cfg[0])
  * @flags:		%PINT_DOM_F_CONFIGURED once `hopmark pint set` or a
@@ -79,6 +82,9 @@
  * @path_inst:		independent digests the path field is split into
  *			(0 or 1: one; 2: e.g. 2x8 for a 16-bit query)
  * @pad2:		zero
+ * @path_scheme_args:	the scheme's parameters as pint_path_scheme() takes
+ *			them after "NAME:" ("tau=0.5,p=0.2"), NUL-terminated;
+ *			empty for the scheme's defaults (userspace only)
  * @plan:		query plan (budget <= %PINT_WIRE_BITS)
  * @path:		path-tracing scheme; pint_path_width() = the path
  *			query's bits (bits = query bits / @path_inst)
@@ -103,6 +109,7 @@ struct pint_domain_cfg {
 	__u8			path_d;
 	__u8			path_inst;
 	__u8			pad2;
+	char			path_scheme_args[PINT_SCHEME_ARGS_MAX];
 	struct pint_query_plan	plan;
 	struct pint_path_params	path;
 	struct pint_lat_enc	lat;

@@ -50,6 +50,46 @@ int pint_scheme_from_name(const char *name)
 	return -EINVAL;
 }
 
+int pint_scheme_parse(const char *str, __u8 *scheme, char args[PINT_SCHEME_ARGS_MAX])
+{
+	char name[16];
+	const char *colon;
+	struct pint_path_params p;
+	size_t n;
+	int s;
+
+	if (!str)
+		return -EINVAL;
+	colon = strchr(str, ':');
+	n = colon ? (size_t)(colon - str) : strlen(str);
+	if (n >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, str, n);
+	name[n] = '\0';
+	s = pint_scheme_from_name(name);
+	if (s < 0 || (colon && !colon[1]))
+		return -EINVAL;
+	if (colon && strlen(colon + 1) >= PINT_SCHEME_ARGS_MAX)
+		return -ENAMETOOLONG;
+	if (pint_path_params_init(&p, NULL, 8, 0) || pint_path_scheme(&p, str, 16))
+		return -EINVAL;
+	*scheme = s;
+	strcpy(args, colon ? colon + 1 : "");
+	return 0;
+}
+
+const char *pint_cfg_scheme_string(const struct pint_domain_cfg *cfg, char *buf, size_t len)
+{
+	char args[PINT_SCHEME_ARGS_MAX];
+
+	/* the field comes from a map or a state file: never trust its NUL */
+	memcpy(args, cfg->path_scheme_args, sizeof(args));
+	args[sizeof(args) - 1] = '\0';
+	snprintf(buf, len, "%s%s%s", pint_scheme_name(cfg->path_scheme), args[0] ? ":" : "",
+		 args);
+	return buf;
+}
+
 void pint_cfg_defaults(struct pint_domain_cfg *cfg)
 {
 	if (cfg->plan.budget)
@@ -114,6 +154,7 @@ int pint_cfg_rebuild(struct pint_domain_cfg *cfg, const unsigned int bits[PINT_K
 	struct pint_seeds seeds = cfg->plan.seeds;
 	unsigned int budget = cfg->plan.budget, n = 0;
 	struct pint_query q[PINT_KIND_MAX];
+	char scheme[PINT_SCHEME_ARGS_MAX + 16];
 	struct pint_lat_table lt;
 	enum pint_kind k;
 	int err;
@@ -152,12 +193,15 @@ int pint_cfg_rebuild(struct pint_domain_cfg *cfg, const unsigned int bits[PINT_K
 		err = pint_path_params_init(&cfg->path, &seeds, bits[PINT_KIND_PATH] / inst,
 					    flags);
 		if (!err)
-			err = pint_path_scheme(&cfg->path, pint_scheme_name(cfg->path_scheme),
+			err = pint_path_scheme(&cfg->path,
+					       pint_cfg_scheme_string(cfg, scheme, sizeof(scheme)),
 					       cfg->path_d);
 		if (!err)
 			err = pint_path_set_instances(&cfg->path, inst);
 		if (err) {
-			snprintf(msg, len, "cannot build the path scheme: %s", strerror(-err));
+			snprintf(msg, len, "cannot build the path scheme %s for %u hops: %s",
+				 pint_cfg_scheme_string(cfg, scheme, sizeof(scheme)), cfg->path_d,
+				 strerror(-err));
 			return err;
 		}
 	}
@@ -212,8 +256,18 @@ int pint_cfg_query_add(struct pint_domain_cfg *cfg, const struct pint_query_args
 	bits[q->kind] = q->bits;
 	next.weight[q->kind] = q->weight;
 	if (q->kind == PINT_KIND_PATH) {
-		if (q->have_scheme)
+		if (q->have_scheme) {
+			const char *a = q->scheme_args ? q->scheme_args : "";
+
+			if (strlen(a) >= sizeof(next.path_scheme_args)) {
+				snprintf(msg, len, "scheme parameters \"%s\" are longer than %zu bytes",
+					 a, sizeof(next.path_scheme_args) - 1);
+				return -ENAMETOOLONG;
+			}
 			next.path_scheme = q->scheme;
+			memset(next.path_scheme_args, 0, sizeof(next.path_scheme_args));
+			strcpy(next.path_scheme_args, a);
+		}
 		if (q->max_hops)
 			next.path_d = q->max_hops;
 		if (q->full_id)

@@ -68,6 +68,35 @@ const char *pint_scheme_name(unsigned int scheme);
 int pint_scheme_from_name(const char *name);
 
 /**
+ * pint_scheme_parse() - split a scheme string into its number and parameters
+ * @str:	"NAME" or "NAME:PARAMS", as pint_path_scheme() takes it
+ *		("hybrid:tau=0.5,p=0.2", "multilayer:p=1/d,p=e/d", "xor:0.1")
+ * @scheme:	set to the %PINT_SCHEME_* of NAME
+ * @args:	set to PARAMS, or to "" for NAME alone
+ *
+ * The string is checked by building the scheme it names for a 16-hop path
+ * (a parameter pint_path_scheme() refuses for one path length it refuses
+ * for all). A domain stores the two parts (@path_scheme and
+ * @path_scheme_args of struct pint_domain_cfg) and rebuilds the scheme
+ * from them for its max-hops.
+ *
+ * Return: 0; -EINVAL for an unknown NAME, parameters pint_path_scheme()
+ * refuses, or an empty PARAMS after ':'; -ENAMETOOLONG when PARAMS do not
+ * fit %PINT_SCHEME_ARGS_MAX.
+ */
+int pint_scheme_parse(const char *str, __u8 *scheme, char args[PINT_SCHEME_ARGS_MAX]);
+
+/**
+ * pint_cfg_scheme_string() - the path scheme of a domain as a string
+ * @cfg:	settings
+ * @buf:	filled with "NAME" or "NAME:PARAMS", NUL-terminated
+ * @len:	size of @buf (%PINT_SCHEME_ARGS_MAX + 16 always suffices)
+ *
+ * Return: @buf.
+ */
+const char *pint_cfg_scheme_string(const struct pint_domain_cfg *cfg, char *buf, size_t len);
+
+/**
  * pint_cfg_defaults() - give an unconfigured domain its defaults
  * @cfg:	pint_cfg[0] as read; all-zero when nobody configured the domain
  *
@@ -161,6 +190,9 @@ int pint_cfg_commit(struct pint_domain_cfg *cfg, char *msg, size_t len);
  * @weight:	weight in 1/1000, 0 = the default (1000)
  * @have_scheme: @scheme was given
  * @scheme:	path only: %PINT_SCHEME_*
+ * @scheme_args: path only, with @have_scheme: the scheme's parameters as
+ *		pint_path_scheme() takes them after "NAME:", or NULL / "" for
+ *		the scheme's defaults (pint_scheme_parse() splits a string)
  * @max_hops:	path only: path length the scheme is tuned for, 0 = keep
  * @full_id:	path only: digests carry the whole switch ID; a path query
  *		added without it clears %PINT_DOM_F_FULL_ID
@@ -176,6 +208,7 @@ struct pint_query_args {
 	__u32		weight;
 	bool		have_scheme;
 	__u8		scheme;
+	const char	*scheme_args;
 	__u8		max_hops;
 	bool		full_id;
 	__u8		digests;

@@ -233,6 +233,65 @@ static void pint_settings_every_scheme_by_name(void **state)
 	assert_int_equal(cfg.path_scheme, PINT_SCHEME_HYBRID);
 }
 
+/*
+ * A scheme with parameters: pint_scheme_parse() splits it, the domain keeps
+ * both parts and builds exactly pint_path_scheme()'s layers of the whole
+ * string, shown back as given; refused strings leave nothing behind.
+ */
+static void pint_settings_scheme_with_parameters(void **state)
+{
+	static const char *const good[] = { "hybrid:tau=0.5,p=0.2", "multilayer:tau=0.3",
+					    "hybrid:p=5/d", "xor:0.125", "baseline" };
+	static const char *const bad[] = { "hybrid:tau=2", "hybrid:", "hybrid:tau=0.5,q=1",
+					   "nosuch:tau=0.5", "xor:0", ":tau=0.5",
+					   "hybrid:tau=0.5,p=0.2,p=0.2,p=0.2,p=0.2,p=0.2,p=0.2" };
+	char args[PINT_SCHEME_ARGS_MAX], shown[PINT_SCHEME_ARGS_MAX + 16], msg[MSG_LEN];
+	struct pint_path_params want;
+	struct pint_domain_cfg cfg;
+	unsigned int i;
+	__u8 scheme;
+	int err;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct pint_query_args q = {
+			.kind = PINT_KIND_PATH, .bits = 8, .have_scheme = true, .max_hops = 30,
+		};
+
+		err = pint_scheme_parse(good[i], &scheme, args);
+		if (err)
+			fail_msg("'%s': expected 0, observed %d", good[i], err);
+		q.scheme = scheme;
+		q.scheme_args = args;
+		fresh(&cfg);
+		assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), 0);
+		assert_string_equal(pint_cfg_scheme_string(&cfg, shown, sizeof(shown)), good[i]);
+		assert_int_equal(pint_path_params_init(&want, &cfg.plan.seeds, 8, 0), 0);
+		assert_int_equal(pint_path_scheme(&want, good[i], 30), 0);
+		if (memcmp(&want, &cfg.path, sizeof(want)))
+			fail_msg("'%s' max-hops 30: the domain's layers differ from "
+				 "pint_path_scheme()'s", good[i]);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		scheme = 0xee;
+		err = pint_scheme_parse(bad[i], &scheme, args);
+		if (err != -EINVAL && err != -ENAMETOOLONG)
+			fail_msg("'%s': expected -EINVAL or -ENAMETOOLONG, observed %d", bad[i], err);
+		assert_int_equal(scheme, 0xee);
+	}
+	assert_int_equal(pint_scheme_parse(NULL, &scheme, args), -EINVAL);
+	/* Parameters that do not fit the domain's field are refused, not cut. */
+	{
+		struct pint_query_args q = {
+			.kind = PINT_KIND_PATH, .bits = 8, .have_scheme = true,
+			.scheme = PINT_SCHEME_HYBRID,
+			.scheme_args = "tau=0.5,p=0.2,tau=0.5,p=0.2,tau=0.5,p=0.2,tau=0.5",
+		};
+
+		fresh(&cfg);
+		assert_int_equal(pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)), -ENAMETOOLONG);
+	}
+}
+
 /* digests 2: a 16-bit path query is two 8-bit digests (2x8), as the sink checks. */
 static void pint_settings_path_two_digests(void **state)
 {
@@ -361,6 +420,7 @@ int main(void)
 		cmocka_unit_test(pint_settings_latency_range_must_not_be_empty),
 		cmocka_unit_test(pint_settings_path_options_and_full_id),
 		cmocka_unit_test(pint_settings_every_scheme_by_name),
+		cmocka_unit_test(pint_settings_scheme_with_parameters),
 		cmocka_unit_test(pint_settings_query_del),
 		cmocka_unit_test(pint_settings_budget_below_a_query_refused),
 		cmocka_unit_test(pint_settings_seed_and_ids),

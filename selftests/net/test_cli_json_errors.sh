@@ -8,9 +8,9 @@
 # devices, a failed netlink request, files that cannot be read), the same
 # command is run without and with -j: the exit status is the same, -j's
 # stdout is exactly one JSON object, its message is the text form's error
-# line and its errno the system error expected. Next to the refused
-# parameterised path scheme, one success: `pint query add ... scheme
-# multilayer` is stored and shown by name.
+# line and its errno the system error expected. Next to a refused path
+# scheme parameter, two successes: `pint query add ... scheme multilayer`
+# and `scheme hybrid:tau=0.5,p=0.2` are stored and shown as given.
 #
 # One throwaway network namespace with a veth pair and an empty bpffs of
 # its own (TC_BPF_MNT); commands run under `nsenter --net`.
@@ -71,13 +71,13 @@ jcheck "usage_node_id_out_of_range" 2 null -- node set id 0xffffff
 jcheck "usage_trace_type_undefined_bits" 2 null -- ioam encap add 2001:db8::/64 dev v0 ns 1 \
 	trace-type 0x800800 size 12
 jcheck "usage_unknown_word" 2 null -- monitor bogus
-# A domain stores its path scheme by name: a parameterised one is refused,
-# the error naming it (Documentation/pint.rst, "Path tracing").
-jcheck "usage_pint_scheme_with_parameters" 2 null -- pint query add path bits 8 \
-	scheme hybrid:tau=0.5,p=0.2
-x "$HOPMARK" pint query add path bits 8 scheme hybrid:tau=0.5,p=0.2 >/dev/null 2>"$HM_TMP/s.err"
+# A scheme parameter pint_path_scheme() refuses (tau above 1) is refused,
+# the error naming the argument (Documentation/pint.rst, "Path tracing").
+jcheck "usage_pint_scheme_bad_parameter" 2 null -- pint query add path bits 8 \
+	scheme hybrid:tau=2,p=0.2
+x "$HOPMARK" pint query add path bits 8 scheme hybrid:tau=2,p=0.2 >/dev/null 2>"$HM_TMP/s.err"
 hm_check "usage_pint_scheme_error_names_the_argument" 1 \
-	"$(grep -c '^Error: argument "hybrid:tau=0.5,p=0.2" is wrong' "$HM_TMP/s.err")"
+	"$(grep -c '^Error: argument "hybrid:tau=2,p=0.2" is wrong' "$HM_TMP/s.err")"
 
 # Nothing set up yet: missing pins (ENOENT).
 jcheck "missing_maps_link_show" 1 2 -- link show
@@ -111,6 +111,13 @@ jcheck "no_record_in_file_monitor" 1 null -- monitor file "$HM_TMP/garbage.json"
 # which need the maps absent).
 x "$HOPMARK" pint query add path bits 8 scheme multilayer max-hops 25 >/dev/null 2>"$HM_TMP/s.err"
 hm_check "pint_scheme_multilayer_stored" "multilayer 25" "$(x "$HOPMARK" -j pint show 2>&1 |
+	"$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+q = [q for q in d["config"]["queries"] if q["query"] == "path"][0]
+print(q["scheme"], q["max_hops"])' 2>&1 | tail -1)"
+x "$HOPMARK" pint query add path bits 8 scheme hybrid:tau=0.5,p=0.2 >/dev/null 2>"$HM_TMP/s.err"
+hm_check "pint_scheme_parameters_stored" "hybrid:tau=0.5,p=0.2 25" "$(x "$HOPMARK" -j pint show 2>&1 |
 	"$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
