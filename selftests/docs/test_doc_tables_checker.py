@@ -118,6 +118,22 @@ def main():
         expect(tmp, 'full_run_ignores_quick',
                block(cmd2000, real, opts=['quick: ' + EVAL + ' -t 2 -n 1000 -s 2 -k 2000']),
                0, ['ok 3 - '], full=True)
+        expect(tmp, 'full_only_block_is_skipped_beside_a_failing_one',
+               block(cmd2000, real[:row]) + block(cmd2000, copied,
+                                                  opts=['full: only minutes of CPU']),
+               1, ['# SKIP rerun by make doc-tables-full: minutes of CPU'])
+        expect(tmp, 'full_only_block_with_a_copied_table_passes_by_default',
+               block(cmd2000, real) + block(cmd2000, copied,
+                                            opts=['full: only minutes of CPU']),
+               0, ['# SKIP rerun by make doc-tables-full'])
+        expect(tmp, 'full_only_block_with_a_copied_table_fails_in_full',
+               block(cmd2000, real) + block(cmd2000, copied,
+                                            opts=['full: only minutes of CPU']),
+               1, ['not ok 4'], full=True)
+        expect(tmp, 'document_with_only_full_only_blocks_fails',
+               block(cmd2000, real, opts=['full: only minutes of CPU']), 1, ['not ok 2'])
+        expect(tmp, 'full_option_without_only_fails',
+               block(cmd2000, real, opts=['full: yes']), 1, ['full: only REASON'])
         expect(tmp, 'command_block_without_marker_fails',
                '\nThe table::\n\n    $ %s\n    x\n\n' % cmd2000, 1,
                ['not ok 1', 'add ".. doc-check: exact"'])
