@@ -229,7 +229,7 @@ static unsigned long pct(const unsigned long *c, unsigned int n, double q)
 
 /* Each baseline's packets over those of every PINT row at b=@bits. */
 static void print_factor(const struct eval *ev, const struct job *jobs, unsigned int nr,
-			 const struct job *const *tb, unsigned int bits)
+			 const struct job *const *tb, unsigned int bits, int name_w)
 {
 	unsigned int i, k;
 
@@ -238,7 +238,7 @@ static void print_factor(const struct eval *ev, const struct job *jobs, unsigned
 	if (i == nr)
 		return;	/* no such column */
 	printf("\nfactor against PINT at b=%u (baseline packets / PINT packets):\n", bits);
-	printf("  %-10s %-6s %11s %9s %11s %9s\n", "scheme", "decode", "PPM median", "PPM p99",
+	printf("  %-*s %-6s %11s %9s %11s %9s\n", name_w, "scheme", "decode", "PPM median", "PPM p99",
 	       "AMS2 median", "AMS2 p99");
 	for (i = 0; i < nr; i++) {
 		const struct job *jb = &jobs[i];
@@ -246,7 +246,7 @@ static void print_factor(const struct eval *ev, const struct job *jobs, unsigned
 
 		if (jb->kind || jb->bits != bits)
 			continue;
-		printf("  %-10s %-6s", jb->scheme, jb->aware ? "topo" : "blind");
+		printf("  %-*s %-6s", name_w, jb->scheme, jb->aware ? "topo" : "blind");
 		for (k = 1; k <= 2; k++) {
 			if (!tb[k]) {
 				printf(" %11s %9s", "-", "-");
@@ -265,7 +265,8 @@ static void print_factor(const struct eval *ev, const struct job *jobs, unsigned
  * baseline trial was not decoded or decoded a wrong path where its scheme
  * cannot (PPM's hash check, AMS2 with all m FlagIDs), else 0.
  */
-static int print_traceback(const struct eval *ev, const struct job *jobs, unsigned int nr)
+static int print_traceback(const struct eval *ev, const struct job *jobs, unsigned int nr,
+			   int name_w)
 {
 	const struct job *tb[3] = { NULL, NULL, NULL };
 	unsigned int i, b, accept = ev->ams_accept ? ev->ams_accept : ev->ams_m;
@@ -300,7 +301,7 @@ static int print_traceback(const struct eval *ev, const struct job *jobs, unsign
 		}
 	}
 	for (b = 0; b < ev->nr_factor_bits; b++)
-		print_factor(ev, jobs, nr, tb, ev->factor_bits[b]);
+		print_factor(ev, jobs, nr, tb, ev->factor_bits[b], name_w);
 	return ret;
 }
 
@@ -618,7 +619,7 @@ int main(int argc, char **argv)
 		j++;
 	}
 	printf("\n");
-	if (print_traceback(&ev, pl.jobs, pl.nr))
+	if (print_traceback(&ev, pl.jobs, pl.nr, (int)name_w))
 		ret = 1;
 	if (ev.have_graph) {
 		printf("\ntopology-aware vs blind, median packets (reduction):\n");
