@@ -33,6 +33,9 @@ const volatile __u32 hm_transit_general_only = 0;
 /* Nonzero: the CLOCK_TAI reading, in ns, instead of bpf_ktime_get_tai_ns(). */
 const volatile __u64 hm_transit_fixed_tai_ns = 0;
 
+/* Test copies only (hm_transit_fixed_tai_ns set): traces read in place. */
+__u64 hm_transit_fast_hits = 0;
+
 /* hm_now_posix_ns(), or the fixed clock of a test copy. */
 static __always_inline __u64 hm_transit_now(const struct hopmark_node_cfg *node)
 {
@@ -122,6 +125,47 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
 }
 
 /**
+ * hm_xdp_put_in_place() - store the slot and the RemainingLen octet
+ *			   straight into the frame
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area holding them at their offsets (hm_transit_ingress())
+ * @slot:	offset of the slot
+ * @len:	its length in bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ * @trace:	offset of the trace header
+ *
+ * For a trace hm_ioam_fast() found, whose Hop-by-Hop header lies in the
+ * linear part: word stores instead of two bpf_xdp_store_bytes() calls.
+ * Everything is checked to fit before the first byte is written, so the
+ * frame is either updated whole or not at all.
+ *
+ * Return: 0, or -1 (nothing written) when it does not fit.
+ */
+static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struct hm_scratch *s,
+					       __u32 slot, __u32 len, __u32 trace)
+{
+	__u8 *d, *q;
+	__u32 i;
+
+	slot &= 0x3ff;
+	trace &= 0x3ff;
+	q = (__u8 *)data + trace;
+	if ((void *)(q + 4) > data_end || (void *)((__u8 *)data + slot) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + slot + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		*(__u32 *)d = *(__u32 *)&s->pkt[(slot + i * 4) & HM_SCRATCH_MASK];
+	}
+	q[3] = s->pkt[(trace + 3) & HM_SCRATCH_MASK];
+	return 0;
+}
+
+/**
  * hm_transit_in() - write this node's data into an arriving trace
  * @ctx: XDP frame
  *
@@ -157,6 +201,8 @@ int hm_transit_in(struct xdp_md *ctx)
 		return XDP_PASS;
 	if (!hm_transit_general_only)
 		fast = hm_ioam_fast(data, data_end, &loc, &ns, &hop);
+	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
+		__sync_fetch_and_add(&hm_transit_fast_hits, 1);
 	if (fast != HM_FAST_TRACE) {
 		blen = hm_load_hdrs_xdp(ctx, s->pkt);
 		if (!blen)
@@ -174,7 +220,10 @@ int hm_transit_in(struct xdp_md *ctx)
 	case HM_TI_OVERFLOW:
 		off = hm_off(loc.trace + 2);
 		byte = s->pkt[off];
-		bpf_xdp_store_bytes(ctx, off, &byte, 1);
+		if (fast == HM_FAST_TRACE && (void *)((__u8 *)data + (off & 0x3ff) + 1) <= data_end)
+			*((__u8 *)data + (off & 0x3ff)) = byte;
+		else
+			bpf_xdp_store_bytes(ctx, off, &byte, 1);
 		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW);
 		return XDP_PASS;
 	}
@@ -186,6 +235,11 @@ int hm_transit_in(struct xdp_md *ctx)
 	 */
 	off = hm_off(slot);
 	len = hm_len_1_to(hm_launder(s, slot_len), HM_NODE_BUF_LEN);
+	if (fast == HM_FAST_TRACE &&
+	    !hm_xdp_put_in_place(data, data_end, s, off, len, loc.trace)) {
+		hm_count(ifindex, HM_CNT_TRANSIT_OK);
+		return XDP_PASS;
+	}
 	if (bpf_xdp_store_bytes(ctx, off, &s->pkt[off], len)) {
 		hm_count(ifindex, HM_CNT_MALFORMED);
 		return XDP_PASS;
@@ -297,6 +351,41 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 }
 
 /**
+ * hm_get_in_place() - copy @len bytes at @off of the frame into @s->pkt at
+ *		       the same offset, reading the linear part directly
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area
+ * @off:	offset, below 1024
+ * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ *
+ * Word loads instead of a bpf_skb_load_bytes() call, for a slot that
+ * hm_ioam_fast() found inside the linear part.
+ *
+ * Return: 0, or -1 when the bytes are not all in the linear part.
+ */
+static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm_scratch *s,
+					   __u32 off, __u32 len)
+{
+	__u8 *d;
+	__u32 i;
+
+	off &= 0x3ff;
+	if ((void *)((__u8 *)data + off) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + off + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		*(__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK] = *(__u32 *)d;
+	}
+	return 0;
+}
+
+/**
  * hm_transit_out() - complete the egress fields of this node's slot
  * @skb: packet on tc egress
  *
@@ -332,6 +421,8 @@ int hm_transit_out(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	if (!hm_transit_general_only)
 		fast = hm_ioam_fast(data, data_end, &loc, &ns, &hop);
+	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
+		__sync_fetch_and_add(&hm_transit_fast_hits, 1);
 	if (fast != HM_FAST_TRACE) {
 		blen = hm_load_hdrs_skb(skb, s->pkt);
 		if (!blen)
@@ -354,7 +445,8 @@ int hm_transit_out(struct __sk_buff *skb)
 	off = hm_off(slot);
 	len = hm_len_1_to(hm_launder(s, hm_tt_slot_len(tt)), HM_NODE_BUF_LEN);
 	/* In place, only the slot is needed in the copy. */
-	if (fast == HM_FAST_TRACE && bpf_skb_load_bytes(skb, off, &s->pkt[off], len))
+	if (fast == HM_FAST_TRACE && hm_get_in_place(data, data_end, s, off, len) &&
+	    bpf_skb_load_bytes(skb, off, &s->pkt[off], len))
 		return TC_ACT_OK;
 
 	if (!hm_transit_egress(s, &loc, hop, skb->ifindex))
