@@ -268,13 +268,26 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 					     __u8 hop, __u32 ifindex)
 {
 	__u32 tt = loc->trace_type, slot, off, id, want_id, egress_wide;
+	__u32 o_if, o_sec, o_qd, o_wid, o_wif, o_occ;
 	struct hopmark_node_cfg *node;
 	__u32 id_hi = 0, want_hi = 0;
 	struct hopmark_qdepth qs;
 	__u16 egress_id;
 	int wrote = 0;
 
+	/*
+	 * Offsets of the fields read or written (RFC 9197 §4.4.2: in bit
+	 * order), as one running sum: HM_FIELD() would take two population
+	 * counts per field.
+	 */
 	slot = loc->data + loc->remlen * 4;
+	o_if = slot + hm_seq_step(tt, 0, 1);
+	o_sec = o_if + hm_seq_step(tt, 1, 1);
+	o_qd = o_sec + hm_seq_step(tt, 2, 1) + hm_seq_step(tt, 3, 1) +
+	       hm_seq_step(tt, 4, 1) + hm_seq_step(tt, 5, 1);
+	o_wid = o_qd + hm_seq_step(tt, 6, 1) + hm_seq_step(tt, 7, 1);
+	o_wif = o_wid + hm_seq_step(tt, 8, 2);
+	o_occ = o_wif + hm_seq_step(tt, 9, 2) + hm_seq_step(tt, 10, 2);
 	node = hm_node_cfg();
 	if (tt & HM_IOAM_TT_HOPLIM_NODEID) {
 		off = slot;
@@ -284,7 +297,7 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 			  node->node_id & 0xffffff : HM_IOAM_U24_UNAVAILABLE;
 	} else {
 		/* Wide format: the whole 56-bit ID, high 24 bits then low 32. */
-		off = HM_FIELD(slot, tt, 8);
+		off = o_wid;
 		id_hi = ((__u32)HM_B(s->pkt, off + 1) << 16) |
 			((__u32)HM_B(s->pkt, off + 2) << 8) | HM_B(s->pkt, off + 3);
 		id = ((__u32)HM_B(s->pkt, off + 4) << 24) |
@@ -304,7 +317,7 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 	if (tt & (HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE))
 		hm_if_ids(ifindex, &egress_id, &egress_wide);
 	if (tt & HM_IOAM_TT_IF_IDS) {
-		off = HM_FIELD(slot, tt, 1) + 2;
+		off = o_if + 2;
 		if (HM_B(s->pkt, off) != 0xff || HM_B(s->pkt, off + 1) != 0xff)
 			return 0;	/* already completed */
 		hm_wr8(s->pkt, off, egress_id >> 8);
@@ -312,12 +325,12 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 		wrote = 1;
 	}
 	if (tt & HM_IOAM_TT_IF_IDS_WIDE) {
-		hm_wr32_be(s->pkt, HM_FIELD(slot, tt, 9) + 4, egress_wide);
+		hm_wr32_be(s->pkt, o_wif + 4, egress_wide);
 		wrote = 1;
 	}
 	if ((tt & HM_IOAM_TT_TRANSIT_DELAY) && (tt & HM_IOAM_TT_TS_SEC) &&
 	    (tt & HM_IOAM_TT_TS_FRAC)) {
-		__u32 so = HM_FIELD(slot, tt, 2), fo = so + 4;
+		__u32 so = o_sec, fo = so + 4;
 		__u64 sec, usec, then, now, d;
 
 		sec = ((__u32)HM_B(s->pkt, so) << 24) | ((__u32)HM_B(s->pkt, so + 1) << 16) |
@@ -342,9 +355,9 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 	if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
 	    hm_queue_state(ifindex, node, &qs)) {
 		if (tt & HM_IOAM_TT_QUEUE_DEPTH)
-			hm_wr32_be(s->pkt, HM_FIELD(slot, tt, 6), qs.backlog_bytes);
+			hm_wr32_be(s->pkt, o_qd, qs.backlog_bytes);
 		if (tt & HM_IOAM_TT_BUFFER_OCC)
-			hm_wr32_be(s->pkt, HM_FIELD(slot, tt, 11), qs.node_backlog_bytes);
+			hm_wr32_be(s->pkt, o_occ, qs.node_backlog_bytes);
 		wrote = 1;
 	}
 	return wrote;

@@ -304,8 +304,11 @@ static __always_inline void hm_node_values_for(struct hm_ioam6_node_values *v,
 	if (node && (node->flags & HM_NODE_F_ID_WIDE))
 		v->node_id_wide = node->node_id_wide & HM_IOAM_U56_UNAVAILABLE;
 	if (tt & (HM_IOAM_TT_TS_SEC | HM_IOAM_TT_TS_FRAC)) {
-		v->ts_sec = now_ns / 1000000000ULL;
-		v->ts_frac = (now_ns % 1000000000ULL) / 1000;
+		__u64 sec = now_ns / 1000000000ULL;
+
+		/* One 64-bit division; the rest of a second fits 32 bits. */
+		v->ts_sec = sec;
+		v->ts_frac = (__u32)(now_ns - sec * 1000000000ULL) / 1000;
 	}
 	if (ns && (ns->flags & HM_NS_F_DATA))
 		v->ns_data = ns->data;
