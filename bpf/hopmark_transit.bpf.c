@@ -363,6 +363,11 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 	return wrote;
 }
 
+/* Trace-Type bits whose fields hm_transit_egress() may write. */
+#define HM_TRANSIT_EGRESS_BITS	(HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE | \
+				 HM_IOAM_TT_TRANSIT_DELAY | HM_IOAM_TT_QUEUE_DEPTH | \
+				 HM_IOAM_TT_BUFFER_OCC)
+
 /**
  * hm_get_in_place() - copy @len bytes at @off of the frame into @s->pkt at
  *		       the same offset, reading the linear part directly
@@ -452,6 +457,8 @@ int hm_transit_out(struct __sk_buff *skb)
 	tt = loc.trace_type;
 	if (!(tt & (HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_HOPLIM_NODEID_WIDE)))
 		return TC_ACT_OK;	/* a slot we cannot recognise as ours */
+	if (!(tt & HM_TRANSIT_EGRESS_BITS))
+		return TC_ACT_OK;	/* no field the egress half writes */
 	if (loc.remlen * 4 + hm_tt_slot_len(tt) > loc.data_len)
 		return TC_ACT_OK;	/* no node data yet */
 	slot = loc.data + loc.remlen * 4;
