@@ -20,6 +20,151 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Test switches, read-only data the loader may set before loading (the
+ * verifier then removes the branches they guard; with the defaults below
+ * the programs carry no trace of them). selftests/bpf loads a second and a
+ * third copy of this object with a fixed clock, one of them with
+ * hm_transit_general_only, and checks that both write the same bytes and
+ * count the same on every crafted packet.
+ */
+/* Nonzero: never take the in-place fast path (hm_ioam_fast()). */
+const volatile __u32 hm_transit_general_only = 0;
+/* Nonzero: the CLOCK_TAI reading, in ns, instead of bpf_ktime_get_tai_ns(). */
+const volatile __u64 hm_transit_fixed_tai_ns = 0;
+
+/* Test copies only (hm_transit_fixed_tai_ns set): traces read in place. */
+__u64 hm_transit_fast_hits = 0;
+
+/* hm_now_posix_ns(), or the fixed clock of a test copy. */
+static __always_inline __u64 hm_transit_now(const struct hopmark_node_cfg *node)
+{
+	__u64 t;
+
+	if (!hm_transit_fixed_tai_ns)
+		return hm_now_posix_ns(node);
+	t = hm_transit_fixed_tai_ns;
+	if (node)
+		t -= (__u64)node->tai_offset_ns;
+	return t;
+}
+
+/**
+ * enum hm_ti_action - what the ingress half does with a trace
+ * @HM_TI_OVERFLOW_SEEN:	Overflow flag already set: untouched, counted
+ * @HM_TI_OVERFLOW:		no room: the flags octet at trace + 2 of the
+ *				copy gets the Overflow flag; store it, count
+ * @HM_TI_SLOT:			the node data is in the copy at the slot; store
+ *				it, then the RemainingLen octet at trace + 3
+ */
+enum hm_ti_action {
+	HM_TI_OVERFLOW_SEEN,
+	HM_TI_OVERFLOW,
+	HM_TI_SLOT,
+};
+
+/**
+ * hm_transit_ingress() - this node's data for an arriving trace
+ * @s:		scratch area; the octets to store are written into @s->pkt at
+ *		their offsets in the frame
+ * @loc:	the trace (hm_ioam_find() or hm_ioam_fast())
+ * @ns:		its IOAM-Namespace settings
+ * @ifc:	settings of the ingress interface
+ * @ifindex:	ingress interface
+ * @hop:	IPv6 Hop Limit as received
+ * @slot:	set to the offset of the slot for %HM_TI_SLOT
+ * @slot_len:	set to its length in bytes, hm_tt_slot_len()
+ *
+ * The logic both ingress entry points share (RFC 9197 §4.4.1): a trace
+ * whose Overflow flag is set is left alone; when the slot does not fit in
+ * RemainingLen the Overflow flag is set and nothing else is written;
+ * otherwise the slot that ends where the free space ends is filled with
+ * what is known on arrival and RemainingLen is lowered. Linux writes the
+ * Hop Limit the packet will leave with (received - 1). The clock is read
+ * only for Trace-Types with timestamps, the node totals only for buffer
+ * occupancy.
+ *
+ * Return: enum hm_ti_action.
+ */
+static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct hm_trace_loc *loc,
+					      const struct hopmark_ns_cfg *ns,
+					      const struct hopmark_if_cfg *ifc, __u32 ifindex,
+					      __u8 hop, __u32 *slot, __u32 *slot_len)
+{
+	struct hm_ioam6_node_values v;
+	struct hopmark_node_cfg *node;
+	__u32 tt = loc->trace_type, len, rem;
+	__u64 now = 0;
+
+	if (loc->flags_byte & HM_IOAM_TRACE_F_OVERFLOW)
+		return HM_TI_OVERFLOW_SEEN;
+	len = hm_tt_slot_len(tt);
+	if (!loc->remlen || loc->remlen * 4 < len) {
+		hm_wr8(s->pkt, loc->trace + 2, loc->flags_byte | HM_IOAM_TRACE_F_OVERFLOW);
+		return HM_TI_OVERFLOW;
+	}
+	if (hop)
+		hop--;
+	node = hm_node_cfg();
+	if (tt & (HM_IOAM_TT_TS_SEC | HM_IOAM_TT_TS_FRAC))
+		now = hm_transit_now(node);
+	hm_node_values_for(&v, node, ns, hop, tt, now);
+	/* As hm_if_ids(): no IDs for ifindex 0. */
+	if (ifindex) {
+		v.ingress_if = ifc->if_id;
+		v.ingress_if_wide = ifc->if_id_wide;
+	}
+
+	/* The slot ends where the free space ends (RFC 9197 §4.4). */
+	*slot = loc->data + loc->remlen * 4 - len;
+	*slot_len = len;
+	hm_node_encode_seq(s->pkt, *slot, tt, &v);
+	rem = loc->remlen - len / 4;
+	hm_wr8(s->pkt, loc->trace + 3, (loc->remlen_byte & 0x80) | rem);
+	return HM_TI_SLOT;
+}
+
+/**
+ * hm_xdp_put_in_place() - store the slot and the RemainingLen octet
+ *			   straight into the frame
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area holding them at their offsets (hm_transit_ingress())
+ * @slot:	offset of the slot
+ * @len:	its length in bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ * @trace:	offset of the trace header
+ *
+ * For a trace hm_ioam_fast() found, whose Hop-by-Hop header lies in the
+ * linear part: word stores instead of two bpf_xdp_store_bytes() calls.
+ * Everything is checked to fit before the first byte is written, so the
+ * frame is either updated whole or not at all.
+ *
+ * Return: 0, or -1 (nothing written) when it does not fit.
+ */
+static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struct hm_scratch *s,
+					       __u32 slot, __u32 len, __u32 trace)
+{
+	__u8 *d, *q;
+	__u32 i;
+
+	slot &= 0x3ff;
+	trace &= 0x3ff;
+	q = (__u8 *)data + trace;
+	if ((void *)(q + 4) > data_end || (void *)((__u8 *)data + slot) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + slot + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		*(__u32 *)d = *(__u32 *)&s->pkt[(slot + i * 4) & HM_SCRATCH_MASK];
+	}
+	q[3] = s->pkt[(trace + 3) & HM_SCRATCH_MASK];
+	return 0;
+}
+
 /**
  * hm_transit_in() - write this node's data into an arriving trace
  * @ctx: XDP frame
@@ -28,62 +173,60 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * Malformed traces, fragments, unknown IOAM-Namespaces and traces whose
  * Overflow flag is set are left untouched and counted; when the slot does
  * not fit in RemainingLen the Overflow flag is set and nothing is written
- * (RFC 9197 §4.4.1).
+ * (RFC 9197 §4.4.1). The common layout is read in place (hm_ioam_fast());
+ * any other goes through the copy and the general walk.
  *
  * Return: XDP_PASS, always.
  */
 SEC("xdp")
 int hm_transit_in(struct xdp_md *ctx)
 {
+	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
 	__u32 ifindex = ctx->ingress_ifindex;
-	struct hm_ioam6_node_values v;
-	struct hopmark_node_cfg *node;
+	struct hopmark_ns_cfg *ns = NULL;
 	struct hopmark_if_cfg *ifc;
-	struct hopmark_ns_cfg *ns;
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
-	__u32 blen, slot_len, slot, rem, off, len;
-	__u8 hop, byte;
+	__u32 blen, slot = 0, slot_len = 0, off, len;
+	int fast = HM_FAST_GENERAL;
+	__u8 hop = 0, byte;
 
+	if (hm_ioam_fast_hbh(data, data_end) == HM_FAST_NOT_HBH)
+		return XDP_PASS;
 	ifc = hm_if_cfg(ifindex);
 	if (!ifc || !(ifc->flags & HM_IF_F_TRANSIT))
 		return XDP_PASS;
 	s = hm_scratch_get();
 	if (!s)
 		return XDP_PASS;
-	blen = hm_load_hdrs_xdp(ctx, s->pkt);
-	if (!blen)
-		return XDP_PASS;
-
-	ns = hm_ioam_find(s, blen, HM_PARSE_FIRST_TRACE, &loc, ifindex);
-	if (!ns)
-		return XDP_PASS;
-	if (loc.flags_byte & HM_IOAM_TRACE_F_OVERFLOW) {
-		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW_SEEN);
-		return XDP_PASS;
+	if (!hm_transit_general_only)
+		fast = hm_ioam_fast(data, data_end, &loc, &ns, &hop);
+	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
+		__sync_fetch_and_add(&hm_transit_fast_hits, 1);
+	if (fast != HM_FAST_TRACE) {
+		blen = hm_load_hdrs_xdp(ctx, s->pkt);
+		if (!blen)
+			return XDP_PASS;
+		ns = hm_ioam_find(s, blen, HM_PARSE_FIRST_TRACE, &loc, ifindex);
+		if (!ns)
+			return XDP_PASS;
+		hop = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
 	}
 
-	slot_len = hm_tt_slot_len(loc.trace_type);
-	if (!loc.remlen || loc.remlen * 4 < slot_len) {
-		byte = loc.flags_byte | HM_IOAM_TRACE_F_OVERFLOW;
-		bpf_xdp_store_bytes(ctx, loc.trace + 2, &byte, 1);
+	switch (hm_transit_ingress(s, &loc, ns, ifc, ifindex, hop, &slot, &slot_len)) {
+	case HM_TI_OVERFLOW_SEEN:
+		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW_SEEN);
+		return XDP_PASS;
+	case HM_TI_OVERFLOW:
+		off = hm_off(loc.trace + 2);
+		byte = s->pkt[off];
+		if (fast == HM_FAST_TRACE && (void *)((__u8 *)data + (off & 0x3ff) + 1) <= data_end)
+			*((__u8 *)data + (off & 0x3ff)) = byte;
+		else
+			bpf_xdp_store_bytes(ctx, off, &byte, 1);
 		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW);
 		return XDP_PASS;
 	}
-
-	/* Linux writes the Hop Limit the packet will leave with. */
-	hop = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
-	if (hop)
-		hop--;
-	node = hm_node_cfg();
-	hm_node_values_init(&v, node, ns, hop, hm_now_posix_ns(node));
-	hm_if_ids(ifindex, &v.ingress_if, &v.ingress_if_wide);
-
-	/* The slot ends where the free space ends (RFC 9197 §4.4). */
-	slot = loc.data + loc.remlen * 4 - slot_len;
-	hm_node_encode(s->pkt, slot, loc.trace_type, &v);
-	rem = loc.remlen - slot_len / 4;
-	hm_wr8(s->pkt, loc.trace + 3, (loc.remlen_byte & 0x80) | rem);
 
 	/*
 	 * Store the slot, then RemainingLen. Both lengths are constants or
@@ -92,6 +235,11 @@ int hm_transit_in(struct xdp_md *ctx)
 	 */
 	off = hm_off(slot);
 	len = hm_len_1_to(hm_launder(s, slot_len), HM_NODE_BUF_LEN);
+	if (fast == HM_FAST_TRACE &&
+	    !hm_xdp_put_in_place(data, data_end, s, off, len, loc.trace)) {
+		hm_count(ifindex, HM_CNT_TRANSIT_OK);
+		return XDP_PASS;
+	}
 	if (bpf_xdp_store_bytes(ctx, off, &s->pkt[off], len)) {
 		hm_count(ifindex, HM_CNT_MALFORMED);
 		return XDP_PASS;
@@ -103,65 +251,53 @@ int hm_transit_in(struct xdp_md *ctx)
 }
 
 /**
- * hm_transit_out() - complete the egress fields of this node's slot
- * @skb: packet on tc egress
+ * hm_transit_egress() - complete the egress fields of this node's slot
+ * @s:		scratch area holding the slot at its offset in the frame
+ * @loc:	the trace
+ * @hop:	the packet's current IPv6 Hop Limit
+ * @ifindex:	egress interface
  *
- * The slot is the most recent node data (at RemainingLen * 4 in the data
- * area); it is ours if its node_id is this node's and its Hop_Lim is the
- * packet's current Hop Limit (hm_transit_in wrote received - 1 and
- * forwarding decremented the header by one). Its egress fields must still
- * be unavailable. Writes the egress interface IDs, the transit delay (now
- * minus the slot's timestamp: 1 us resolution, never below the true delay)
- * and the egress queue depth when fresh.
+ * See hm_transit_out(). Writes into @s->pkt; the clock is read only when
+ * the transit delay is written, hopmark_qdepth looked up only for queue
+ * depth or buffer occupancy, hopmark_ifcfg only for interface IDs.
  *
- * Return: TC_ACT_OK, always.
+ * Return: 1 if the slot in @s->pkt is to be stored, 0 if it is not ours
+ * or there is nothing to write.
  */
-SEC("tc")
-int hm_transit_out(struct __sk_buff *skb)
+static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct hm_trace_loc *loc,
+					     __u8 hop, __u32 ifindex)
 {
+	__u32 tt = loc->trace_type, slot, off, id, want_id, egress_wide;
+	__u32 o_if, o_sec, o_qd, o_wid, o_wif, o_occ;
 	struct hopmark_node_cfg *node;
-	struct hm_trace_loc loc;
-	struct hm_scratch *s;
-	__u32 blen, slot, tt, off, len, id, want_id, egress_wide;
 	__u32 id_hi = 0, want_hi = 0;
 	struct hopmark_qdepth qs;
 	__u16 egress_id;
-	__u8 hop;
 	int wrote = 0;
 
-	if (skb->protocol != bpf_htons(ETH_P_IPV6))
-		return TC_ACT_OK;
-	s = hm_scratch_get();
-	if (!s)
-		return TC_ACT_OK;
-	blen = hm_load_hdrs_skb(skb, s->pkt);
-	if (!blen)
-		return TC_ACT_OK;
-	/* Malformed traces and fragments were counted on ingress. */
-	if (hm_ioam_parse(s, blen, HM_PARSE_FIRST_TRACE, &loc) != HM_P_TRACE)
-		return TC_ACT_OK;
-	if (!hm_ns_cfg(loc.ns_id))
-		return TC_ACT_OK;
-	if (loc.flags_byte & HM_IOAM_TRACE_F_OVERFLOW)
-		return TC_ACT_OK;
-	tt = loc.trace_type;
-	if (!(tt & (HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_HOPLIM_NODEID_WIDE)))
-		return TC_ACT_OK;	/* a slot we cannot recognise as ours */
-	slot = loc.data + loc.remlen * 4;
-	if (loc.remlen * 4 + hm_tt_slot_len(tt) > loc.data_len)
-		return TC_ACT_OK;	/* no node data yet */
-
+	/*
+	 * Offsets of the fields read or written (RFC 9197 §4.4.2: in bit
+	 * order), as one running sum: HM_FIELD() would take two population
+	 * counts per field.
+	 */
+	slot = loc->data + loc->remlen * 4;
+	o_if = slot + hm_seq_step(tt, 0, 1);
+	o_sec = o_if + hm_seq_step(tt, 1, 1);
+	o_qd = o_sec + hm_seq_step(tt, 2, 1) + hm_seq_step(tt, 3, 1) +
+	       hm_seq_step(tt, 4, 1) + hm_seq_step(tt, 5, 1);
+	o_wid = o_qd + hm_seq_step(tt, 6, 1) + hm_seq_step(tt, 7, 1);
+	o_wif = o_wid + hm_seq_step(tt, 8, 2);
+	o_occ = o_wif + hm_seq_step(tt, 9, 2) + hm_seq_step(tt, 10, 2);
 	node = hm_node_cfg();
-	hop = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
 	if (tt & HM_IOAM_TT_HOPLIM_NODEID) {
-		off = HM_FIELD(slot, tt, 0);
+		off = slot;
 		id = ((__u32)HM_B(s->pkt, off + 1) << 16) |
 		     ((__u32)HM_B(s->pkt, off + 2) << 8) | HM_B(s->pkt, off + 3);
 		want_id = (node && (node->flags & HM_NODE_F_ID)) ?
 			  node->node_id & 0xffffff : HM_IOAM_U24_UNAVAILABLE;
 	} else {
 		/* Wide format: the whole 56-bit ID, high 24 bits then low 32. */
-		off = HM_FIELD(slot, tt, 8);
+		off = o_wid;
 		id_hi = ((__u32)HM_B(s->pkt, off + 1) << 16) |
 			((__u32)HM_B(s->pkt, off + 2) << 8) | HM_B(s->pkt, off + 3);
 		id = ((__u32)HM_B(s->pkt, off + 4) << 24) |
@@ -176,26 +312,25 @@ int hm_transit_out(struct __sk_buff *skb)
 		}
 	}
 	if (HM_B(s->pkt, off) != hop || id != want_id || id_hi != want_hi)
-		return TC_ACT_OK;
+		return 0;
 
-	hm_if_ids(skb->ifindex, &egress_id, &egress_wide);
-
+	if (tt & (HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE))
+		hm_if_ids(ifindex, &egress_id, &egress_wide);
 	if (tt & HM_IOAM_TT_IF_IDS) {
-		off = HM_FIELD(slot, tt, 1) + 2;
+		off = o_if + 2;
 		if (HM_B(s->pkt, off) != 0xff || HM_B(s->pkt, off + 1) != 0xff)
-			return TC_ACT_OK;	/* already completed */
+			return 0;	/* already completed */
 		hm_wr8(s->pkt, off, egress_id >> 8);
 		hm_wr8(s->pkt, off + 1, egress_id);
 		wrote = 1;
 	}
 	if (tt & HM_IOAM_TT_IF_IDS_WIDE) {
-		off = HM_FIELD(slot, tt, 9) + 4;
-		hm_wr32(s->pkt, off, egress_wide);
+		hm_wr32_be(s->pkt, o_wif + 4, egress_wide);
 		wrote = 1;
 	}
 	if ((tt & HM_IOAM_TT_TRANSIT_DELAY) && (tt & HM_IOAM_TT_TS_SEC) &&
 	    (tt & HM_IOAM_TT_TS_FRAC)) {
-		__u32 so = HM_FIELD(slot, tt, 2), fo = HM_FIELD(slot, tt, 3);
+		__u32 so = o_sec, fo = so + 4;
 		__u64 sec, usec, then, now, d;
 
 		sec = ((__u32)HM_B(s->pkt, so) << 24) | ((__u32)HM_B(s->pkt, so + 1) << 16) |
@@ -204,7 +339,7 @@ int hm_transit_out(struct __sk_buff *skb)
 		       ((__u32)HM_B(s->pkt, fo + 2) << 8) | HM_B(s->pkt, fo + 3);
 		if (sec != HM_IOAM_U32_UNAVAILABLE && usec < 1000000) {
 			then = sec * 1000000000ULL + usec * 1000;
-			now = hm_now_posix_ns(node);
+			now = hm_transit_now(node);
 			d = now > then ? now - then : 0;
 			/*
 			 * RFC 9197 §4.4.2.5: the top bit flags an overflow;
@@ -212,23 +347,130 @@ int hm_transit_out(struct __sk_buff *skb)
 			 */
 			if (d > 0x7fffffff)
 				d = 0xfffffffe;
-			hm_wr32(s->pkt, HM_FIELD(slot, tt, 4), (__u32)d);
+			hm_wr32_be(s->pkt, fo + 4, (__u32)d);
 			wrote = 1;
 		}
 	}
 	/* Queue depth and buffer occupancy of one reading (hm_queue_state()). */
 	if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
-	    hm_queue_state(skb->ifindex, node, &qs)) {
+	    hm_queue_state(ifindex, node, &qs)) {
 		if (tt & HM_IOAM_TT_QUEUE_DEPTH)
-			hm_wr32(s->pkt, HM_FIELD(slot, tt, 6), qs.backlog_bytes);
+			hm_wr32_be(s->pkt, o_qd, qs.backlog_bytes);
 		if (tt & HM_IOAM_TT_BUFFER_OCC)
-			hm_wr32(s->pkt, HM_FIELD(slot, tt, 11), qs.node_backlog_bytes);
+			hm_wr32_be(s->pkt, o_occ, qs.node_backlog_bytes);
 		wrote = 1;
 	}
-	if (!wrote)
+	return wrote;
+}
+
+/* Trace-Type bits whose fields hm_transit_egress() may write. */
+#define HM_TRANSIT_EGRESS_BITS	(HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE | \
+				 HM_IOAM_TT_TRANSIT_DELAY | HM_IOAM_TT_QUEUE_DEPTH | \
+				 HM_IOAM_TT_BUFFER_OCC)
+
+/**
+ * hm_get_in_place() - copy @len bytes at @off of the frame into @s->pkt at
+ *		       the same offset, reading the linear part directly
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area
+ * @off:	offset, below 1024
+ * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ *
+ * Word loads instead of a bpf_skb_load_bytes() call, for a slot that
+ * hm_ioam_fast() found inside the linear part.
+ *
+ * Return: 0, or -1 when the bytes are not all in the linear part.
+ */
+static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm_scratch *s,
+					   __u32 off, __u32 len)
+{
+	__u8 *d;
+	__u32 i;
+
+	off &= 0x3ff;
+	if ((void *)((__u8 *)data + off) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + off + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		*(__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK] = *(__u32 *)d;
+	}
+	return 0;
+}
+
+/**
+ * hm_transit_out() - complete the egress fields of this node's slot
+ * @skb: packet on tc egress
+ *
+ * The slot is the most recent node data (at RemainingLen * 4 in the data
+ * area); it is ours if its node_id is this node's and its Hop_Lim is the
+ * packet's current Hop Limit (hm_transit_in wrote received - 1 and
+ * forwarding decremented the header by one). Its egress fields must still
+ * be unavailable. Writes the egress interface IDs, the transit delay (now
+ * minus the slot's timestamp: 1 us resolution, never below the true delay)
+ * and the egress queue depth when fresh. The common layout is read in
+ * place and only the slot is copied; any other goes through the general
+ * walk.
+ *
+ * Return: TC_ACT_OK, always.
+ */
+SEC("tc")
+int hm_transit_out(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
+	struct hopmark_ns_cfg *ns = NULL;
+	struct hm_trace_loc loc;
+	struct hm_scratch *s;
+	__u32 blen, slot, tt, off, len;
+	int fast = HM_FAST_GENERAL;
+	__u8 hop = 0;
+
+	if (skb->protocol != bpf_htons(ETH_P_IPV6))
 		return TC_ACT_OK;
+	if (hm_ioam_fast_hbh(data, data_end) == HM_FAST_NOT_HBH)
+		return TC_ACT_OK;
+	s = hm_scratch_get();
+	if (!s)
+		return TC_ACT_OK;
+	if (!hm_transit_general_only)
+		fast = hm_ioam_fast(data, data_end, &loc, &ns, &hop);
+	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
+		__sync_fetch_and_add(&hm_transit_fast_hits, 1);
+	if (fast != HM_FAST_TRACE) {
+		blen = hm_load_hdrs_skb(skb, s->pkt);
+		if (!blen)
+			return TC_ACT_OK;
+		/* Malformed traces and fragments were counted on ingress. */
+		if (hm_ioam_parse(s, blen, HM_PARSE_FIRST_TRACE, &loc) != HM_P_TRACE)
+			return TC_ACT_OK;
+		if (!hm_ns_cfg(loc.ns_id))
+			return TC_ACT_OK;
+		hop = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
+	}
+	if (loc.flags_byte & HM_IOAM_TRACE_F_OVERFLOW)
+		return TC_ACT_OK;
+	tt = loc.trace_type;
+	if (!(tt & (HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_HOPLIM_NODEID_WIDE)))
+		return TC_ACT_OK;	/* a slot we cannot recognise as ours */
+	if (!(tt & HM_TRANSIT_EGRESS_BITS))
+		return TC_ACT_OK;	/* no field the egress half writes */
+	if (loc.remlen * 4 + hm_tt_slot_len(tt) > loc.data_len)
+		return TC_ACT_OK;	/* no node data yet */
+	slot = loc.data + loc.remlen * 4;
 	off = hm_off(slot);
 	len = hm_len_1_to(hm_launder(s, hm_tt_slot_len(tt)), HM_NODE_BUF_LEN);
+	/* In place, only the slot is needed in the copy. */
+	if (fast == HM_FAST_TRACE && hm_get_in_place(data, data_end, s, off, len) &&
+	    bpf_skb_load_bytes(skb, off, &s->pkt[off], len))
+		return TC_ACT_OK;
+
+	if (!hm_transit_egress(s, &loc, hop, skb->ifindex))
+		return TC_ACT_OK;
 	if (bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
 		return TC_ACT_OK;
 	hm_count(skb->ifindex, HM_CNT_TRANSIT_EGRESS_OK);

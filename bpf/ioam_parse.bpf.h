@@ -440,6 +440,125 @@ hm_ioam_find(struct hm_scratch *s, __u32 blen, int mode, struct hm_trace_loc *lo
 }
 
 /**
+ * enum hm_fast_ret - outcome of hm_ioam_fast_hbh() and hm_ioam_fast()
+ * @HM_FAST_GENERAL:	not the common layout, or not readable in place:
+ *			the caller runs the general walk (hm_ioam_find())
+ * @HM_FAST_TRACE:	a valid trace of a configured IOAM-Namespace, where
+ *			the general walk would find it, see hm_ioam_fast()
+ * @HM_FAST_NOT_HBH:	not Ethernet + IPv6 + Hop-by-Hop: not ours, as
+ *			hm_load_hdrs_*() would have found
+ */
+enum hm_fast_ret {
+	HM_FAST_GENERAL,
+	HM_FAST_TRACE,
+	HM_FAST_NOT_HBH,
+};
+
+/**
+ * hm_ioam_fast_hbh() - whether a frame, read in place, may carry IOAM
+ * @data:	first byte of the frame (xdp_md or __sk_buff data)
+ * @data_end:	end of its linear part
+ *
+ * A dozen instructions for the packets that are not ours: an Ethernet
+ * frame that is not IPv6, or IPv6 whose Next Header is not Hop-by-Hop.
+ *
+ * Return: %HM_FAST_NOT_HBH, or %HM_FAST_GENERAL when the frame may be
+ * ours (or its first HM_OFF_HBH bytes are not in the linear part).
+ */
+static __always_inline int hm_ioam_fast_hbh(void *data, void *data_end)
+{
+	__u8 *p = data;
+
+	if ((void *)(p + HM_OFF_HBH) > data_end)
+		return HM_FAST_GENERAL;
+	if (!hm_eth_ipv6(p) || p[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP)
+		return HM_FAST_NOT_HBH;
+	return HM_FAST_GENERAL;
+}
+
+/**
+ * hm_ioam_fast() - the layout real traffic has, read in place
+ * @data:	first byte of the frame, Ethernet + IPv6 + Hop-by-Hop
+ *		(hm_ioam_fast_hbh() returned %HM_FAST_GENERAL)
+ * @data_end:	end of its linear part
+ * @loc:	on %HM_FAST_TRACE, filled as hm_ioam_parse() would in
+ *		%HM_PARSE_FIRST_TRACE mode for the fields the transit
+ *		programs read (offsets, lengths, Trace-Type, header octets)
+ * @nsp:	on %HM_FAST_TRACE, the trace's IOAM-Namespace settings
+ * @hop:	on %HM_FAST_TRACE, the IPv6 Hop Limit
+ *
+ * The layout Linux and hm_encap write (RFC 9486 §2.1: the option 4n
+ * aligned): a Hop-by-Hop header, not followed by a Fragment header, whose
+ * first option is a PadN of 0 or 4 data bytes and whose second is an IOAM
+ * Pre-allocated Trace of a configured IOAM-Namespace, the whole header in
+ * the linear part of the frame. The trace passes the checks of
+ * hm_ioam_check_trace(). The general walk finds the same trace there, with
+ * the same outcome; anything else (other options first, a malformed or
+ * unknown trace, where a later trace may be ours) is left to it.
+ *
+ * Return: %HM_FAST_TRACE or %HM_FAST_GENERAL.
+ */
+static __always_inline int hm_ioam_fast(void *data, void *data_end, struct hm_trace_loc *loc,
+					struct hopmark_ns_cfg **nsp, __u8 *hop)
+{
+	__u32 hbh_len, opt, opt_len, data_len, tt, nodelen, remlen;
+	struct hopmark_ns_cfg *ns;
+	__u8 *p = data, *o;
+	__u16 ns_id;
+
+	if ((void *)(p + HM_OFF_HBH + 16) > data_end)
+		return HM_FAST_GENERAL;
+	if (p[HM_OFF_HBH] == HM_NEXTHDR_FRAGMENT || p[HM_OFF_HBH + 2] != HM_IPV6_TLV_PADN)
+		return HM_FAST_GENERAL;
+	opt = 4 + (__u32)p[HM_OFF_HBH + 3];
+	if (opt != 4 && opt != 8)
+		return HM_FAST_GENERAL;
+	hbh_len = ((__u32)p[HM_OFF_HBH + 1] + 1) * 8;
+	if ((void *)(p + HM_OFF_HBH) + hbh_len > data_end)
+		return HM_FAST_GENERAL;
+	o = p + HM_OFF_HBH + opt;
+	if ((void *)(o + 12) > data_end)
+		return HM_FAST_GENERAL;
+	if (o[0] != HM_IPV6_TLV_IOAM || o[3] != HM_IOAM_OPT_PREALLOC_TRACE)
+		return HM_FAST_GENERAL;
+	opt_len = o[1];
+	if (opt_len < 10 || ((opt_len - 10) & 3))
+		return HM_FAST_GENERAL;
+	data_len = opt_len - 10;
+	if (data_len > HM_IOAM_TRACE_DATA_MAX || opt + 2 + opt_len > hbh_len)
+		return HM_FAST_GENERAL;
+	tt = ((__u32)o[8] << 16) | ((__u32)o[9] << 8) | o[10];
+	nodelen = o[6] >> 3;
+	remlen = o[7] & 0x7f;
+	if (nodelen != hm_tt_nodelen(tt) || remlen * 4 > data_len)
+		return HM_FAST_GENERAL;
+	if (!(tt & HM_IOAM_TT_OPAQUE) && nodelen &&
+	    (data_len - remlen * 4) % (nodelen * 4))
+		return HM_FAST_GENERAL;
+	ns_id = ((__u16)o[4] << 8) | o[5];
+	ns = hm_ns_cfg(ns_id);
+	if (!ns)
+		return HM_FAST_GENERAL;
+
+	loc->hbh_len = hbh_len;
+	loc->hbh_nexthdr = p[HM_OFF_HBH];
+	loc->opt = HM_OFF_HBH + opt;
+	loc->opt_size = 2 + opt_len;
+	loc->trace = HM_OFF_HBH + opt + 4;
+	loc->data = HM_OFF_HBH + opt + 12;
+	loc->data_len = data_len;
+	loc->trace_type = tt;
+	loc->nodelen = nodelen;
+	loc->remlen = remlen;
+	loc->ns_id = ns_id;
+	loc->flags_byte = o[6];
+	loc->remlen_byte = o[7];
+	*nsp = ns;
+	*hop = p[HM_OFF_IP6_HOPLIM];
+	return HM_FAST_TRACE;
+}
+
+/**
  * hm_load_hdrs_len() - bytes to copy for parsing
  * @b:		the first HM_OFF_HBH + 2 bytes of the frame, already copied
  * @pkt_len:	frame length in bytes

@@ -70,6 +70,24 @@ static struct hopmark_decap *skel_decap;
 #endif
 static struct ring_buffer *events_rb;
 
+#ifdef HAVE_TRANSIT
+/*
+ * Fast path against general walk: two more copies of hopmark_transit with
+ * the same fixed CLOCK_TAI reading, [0] free to read the common layout in
+ * place, [1] forced through the general walk (hm_transit_general_only).
+ * Every frame a test runs through hm_transit_in or hm_transit_out is also
+ * run through both copies, which must return the same, write the same
+ * bytes and count the same (each copy has a private hopmark_stats; every
+ * other map is the run's pinned one).
+ */
+static struct hopmark_transit *skel_tfx[2];
+static struct {
+	unsigned long	runs;		/* frames run through the tested programs */
+	unsigned long	compared;	/* of them, also through both copies */
+	unsigned long	mismatched;
+} tdiff;
+#endif
+
 /* ---- TAP ---- */
 
 #define HM_MAX_TESTS	512
@@ -393,6 +411,95 @@ int hm_events_consume(struct hopmark_ioam_record *recs, int max)
 
 /* ---- runs ---- */
 
+#ifdef HAVE_TRANSIT
+/* hopmark_stats[@ifindex] of map @fd, summed over CPUs. */
+static void tdiff_counters(int fd, __u32 ifindex, __u64 *sum)
+{
+	struct hopmark_link_stats *v = calloc(env.ncpus, sizeof(*v));
+	int c, k;
+
+	memset(sum, 0, HM_CNT_MAX * sizeof(*sum));
+	if (v && !bpf_map_lookup_elem(fd, &ifindex, v))
+		for (c = 0; c < env.ncpus; c++)
+			for (k = 0; k < HM_CNT_MAX; k++)
+				sum[k] += v[c].cnt[k];
+	free(v);
+}
+
+/*
+ * Run the frame a test just ran through @which (0 = hm_transit_in, XDP;
+ * 1 = hm_transit_out, tc) through both fixed-clock copies and compare.
+ */
+static void tdiff_run(int which, __u32 ifindex, void *ctx, size_t ctx_size,
+		      const void *in, size_t len)
+{
+	static __u8 out[2][4096];
+	__u64 before[2][HM_CNT_MAX], after[2][HM_CNT_MAX];
+	__u32 out_len[2], retval[2];
+	int err[2], k, i;
+
+	tdiff.runs++;
+	if (!skel_tfx[0] || !skel_tfx[1])
+		return;
+	for (k = 0; k < 2; k++) {
+		struct bpf_program *prog = which ? skel_tfx[k]->progs.hm_transit_out :
+						   skel_tfx[k]->progs.hm_transit_in;
+		int stats = bpf_map__fd(skel_tfx[k]->maps.hopmark_stats);
+		LIBBPF_OPTS(bpf_test_run_opts, o,
+			.data_in = in, .data_size_in = len,
+			.data_out = out[k], .data_size_out = sizeof(out[k]),
+			.ctx_in = ctx, .ctx_size_in = ctx_size,
+			.repeat = 1);
+
+		tdiff_counters(stats, ifindex, before[k]);
+		err[k] = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+		out_len[k] = o.data_size_out;
+		retval[k] = o.retval;
+		tdiff_counters(stats, ifindex, after[k]);
+	}
+	tdiff.compared++;
+	if (err[0] != err[1] || retval[0] != retval[1] || out_len[0] != out_len[1]) {
+		hm_fail("%s fast path vs general walk: err %d/%d, retval %u/%u, length %u/%u",
+			which ? "hm_transit_out" : "hm_transit_in", err[0], err[1],
+			retval[0], retval[1], out_len[0], out_len[1]);
+		tdiff.mismatched++;
+		return;
+	}
+	for (i = 0; i < (int)out_len[0]; i++)
+		if (out[0][i] != out[1][i]) {
+			hm_fail("%s fast path vs general walk: byte %d: 0x%02x, general 0x%02x",
+				which ? "hm_transit_out" : "hm_transit_in", i, out[0][i], out[1][i]);
+			tdiff.mismatched++;
+			return;
+		}
+	for (i = 0; i < HM_CNT_MAX; i++)
+		if (after[0][i] - before[0][i] != after[1][i] - before[1][i]) {
+			hm_fail("%s fast path vs general walk: %s moved by %llu, general by %llu",
+				which ? "hm_transit_out" : "hm_transit_in",
+				hopmark_counter_names[i],
+				(unsigned long long)(after[0][i] - before[0][i]),
+				(unsigned long long)(after[1][i] - before[1][i]));
+			tdiff.mismatched++;
+			return;
+		}
+}
+
+static void t_transit_diff(const struct hm_test *t)
+{
+	__u64 hits_fast = skel_tfx[0] ? skel_tfx[0]->bss->hm_transit_fast_hits : 0;
+	__u64 hits_general = skel_tfx[1] ? skel_tfx[1]->bss->hm_transit_fast_hits : 0;
+
+	hm_diag("%lu transit frames run, %lu compared, %lu differ; fast path taken for %llu",
+		tdiff.runs, tdiff.compared, tdiff.mismatched, (unsigned long long)hits_fast);
+	if (!tdiff.runs)
+		return;		/* no transit test selected */
+	CHECK_EQ("frames compared (both copies loaded)", tdiff.runs, tdiff.compared);
+	CHECK_EQ("frames whose outputs differ", 0, tdiff.mismatched);
+	CHECK_EQ("fast path taken by the general-walk copy", 0, hits_general);
+	hm_check(hits_fast > 0, "the fast path was taken at least once");
+}
+#endif
+
 bool hm_run_xdp(int prog_fd, int ifindex, const void *in, size_t len, struct hm_run *r)
 {
 	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = ifindex };
@@ -415,6 +522,13 @@ bool hm_run_xdp(int prog_fd, int ifindex, const void *in, size_t len, struct hm_
 		hm_fail("bpf_prog_test_run_opts (xdp, %zu bytes): %s", len, strerror(errno));
 		return false;
 	}
+#ifdef HAVE_TRANSIT
+	if (prog_fd == env.prog_transit_in) {
+		struct xdp_md c2 = { .data_end = len, .ingress_ifindex = ifindex };
+
+		tdiff_run(0, ifindex, &c2, sizeof(c2), in, len);
+	}
+#endif
 	return true;
 }
 
@@ -440,6 +554,10 @@ static bool run_tc(int prog_fd, struct __sk_buff *ctx, const void *in, size_t le
 		hm_fail("bpf_prog_test_run_opts (tc, %zu bytes): %s", len, strerror(errno));
 		return false;
 	}
+#ifdef HAVE_TRANSIT
+	if (prog_fd == env.prog_transit_out)
+		tdiff_run(1, ctx->ifindex, ctx, sizeof(*ctx), in, len);
+#endif
 	return true;
 }
 
@@ -558,6 +676,8 @@ static void cleanup(void)
 #endif
 #ifdef HAVE_TRANSIT
 	hopmark_transit__destroy(skel_transit);
+	hopmark_transit__destroy(skel_tfx[0]);
+	hopmark_transit__destroy(skel_tfx[1]);
 #endif
 #ifdef HAVE_DECAP
 	hopmark_decap__destroy(skel_decap);
@@ -608,9 +728,34 @@ static int make_veth(const char *a, const char *b, int mtu)
 	return if_nametoindex(a);
 }
 
+#ifdef HAVE_TRANSIT
+/*
+ * A copy of hopmark_transit for tdiff_run(): fixed CLOCK_TAI, the general
+ * walk only when @general, and a private hopmark_stats.
+ */
+static struct hopmark_transit *load_transit_fixed(const struct bpf_object_open_opts *oo,
+						  int general, __u64 tai_ns)
+{
+	struct hopmark_transit *sk = hopmark_transit__open_opts(oo);
+
+	if (!sk)
+		return NULL;
+	sk->rodata->hm_transit_general_only = general;
+	sk->rodata->hm_transit_fixed_tai_ns = tai_ns;
+	if (bpf_map__set_pin_path(sk->maps.hopmark_stats, NULL) || hopmark_transit__load(sk)) {
+		hopmark_transit__destroy(sk);
+		return NULL;
+	}
+	return sk;
+}
+#endif
+
 static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
+#ifdef HAVE_TRANSIT
+	__u64 tai_ns;
+#endif
 
 #ifdef HAVE_ENCAP
 	skel_encap = hopmark_encap__open_opts(&oo);
@@ -634,6 +779,11 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 		skel_transit = NULL;
 		snprintf(err, errlen, "hopmark_transit did not load");
 	}
+	tai_ns = hm_now_ns(CLOCK_TAI);
+	skel_tfx[0] = load_transit_fixed(&oo, 0, tai_ns);
+	skel_tfx[1] = load_transit_fixed(&oo, 1, tai_ns);
+	if (!skel_tfx[0] || !skel_tfx[1])
+		fprintf(stderr, "warning: the fixed-clock copies of hopmark_transit did not load\n");
 #else
 	snprintf(err, errlen, "hopmark_transit.skel.h was not built");
 #endif
@@ -761,6 +911,10 @@ int main(int argc, char **argv)
 	register_transit_tests();
 	register_encap_tests();
 	register_decap_tests();
+#ifdef HAVE_TRANSIT
+	/* Last: it checks what every transit test before it ran. */
+	hm_add_test(t_transit_diff, 0, "transit_fast_path_agrees_with_general_walk_on_every_frame");
+#endif
 
 	for (i = 0; i < n_tests; i++)
 		if (!only || strstr(tests[i].name, only))
