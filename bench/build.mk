@@ -17,13 +17,13 @@ $(BUILD)/bench:
 # PPM and AMS2, the IP traceback schemes pint-eval compares PINT with.
 HM_TRACEBACK_SRCS	:= bench/traceback_ppm.c bench/traceback_ams2.c
 
-$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_TRACEBACK_SRCS) bench/traceback.h $(HM_LIB) \
+$(BUILD)/bench/pint-eval: bench/pint_eval.c $(HM_TRACEBACK_SRCS) bench/traceback.h bench/bench_rand.h $(HM_LIB) \
 			  $(HM_LIB_HDRS) | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) -pthread $< $(HM_TRACEBACK_SRCS) -o $@ $(HM_LIB) -lm
 
 # HPCC fed by INT or by PINT's 8-bit utilisation (bench/pint_hpcc.c); the
 # real sink (pint_sink.c) needs json-c.
-$(BUILD)/bench/pint-hpcc: bench/pint_hpcc.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+$(BUILD)/bench/pint-hpcc: bench/pint_hpcc.c $(HM_LIB) $(HM_LIB_HDRS) bench/bench_rand.h | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) -ljson-c -lm
 
 pint-hpcc-tables: $(BUILD)/bench/pint-hpcc
@@ -34,7 +34,7 @@ pint-hpcc-tables: $(BUILD)/bench/pint-hpcc
 	$(BUILD)/bench/pint-hpcc -T fattree -w websearch -l 50 -s 3
 
 # The sink's path decoder, ns per packet (bench/pint_decode_bench.c).
-$(BUILD)/bench/pint-decode-bench: bench/pint_decode_bench.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+$(BUILD)/bench/pint-decode-bench: bench/pint_decode_bench.c $(HM_LIB) $(HM_LIB_HDRS) bench/bench_rand.h | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB)
 
 # The Topology Zoo graphs the unit tests use (lib/tests/data/README.md).

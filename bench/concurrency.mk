@@ -13,7 +13,7 @@ HM_PINT_CONC := $(BUILD)/bench/pint-concurrency
 pint-concurrency: $(HM_PINT_CONC)
 bench: $(HM_PINT_CONC)
 
-$(HM_PINT_CONC): bench/pint_concurrency.c $(HM_LIB) $(HM_LIB_HDRS)
+$(HM_PINT_CONC): bench/pint_concurrency.c $(HM_LIB) $(HM_LIB_HDRS) bench/bench_rand.h
 	@mkdir -p $(@D)
 	$(CC) $(HM_CFLAGS) -pthread $< -o $@ $(HM_LIB) -ljson-c -lm
 

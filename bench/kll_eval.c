@@ -25,17 +25,10 @@
 
 #include "pint/kll.h"
 
+#include "bench_rand.h"
+
 #define DELTA		0.01
 #define MAX_KS		8
-
-static __u64 splitmix(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -126,14 +119,14 @@ int main(int argc, char **argv)
 		__u64 s = seed * 1000003ULL + tr;
 
 		for (ki = 0; ki < nk; ki++) {
-			sk[ki] = kll_new(ks[ki], splitmix(&s) ^ ki);
+			sk[ki] = kll_new(ks[ki], bench_rand64(&s) ^ ki);
 			if (!sk[ki]) {
 				fprintf(stderr, "kll-eval: kll_new(%u): %s\n", ks[ki], strerror(errno));
 				return 1;
 			}
 		}
 		for (i = 0; i < n; i++) {
-			v[i] = (double)(splitmix(&s) >> 11) / (double)(1ULL << 53);
+			v[i] = (double)(bench_rand64(&s) >> 11) / (double)(1ULL << 53);
 			for (ki = 0; ki < nk; ki++)
 				if (kll_update(sk[ki], v[i])) {
 					fprintf(stderr, "kll-eval: kll_update: out of memory\n");

@@ -19,11 +19,11 @@ kll-eval: $(HM_KLL_EVAL)
 bench: $(HM_PINT_LAT_EVAL) $(HM_KLL_EVAL)
 HM_TEST_DEPS	+= $(HM_PINT_LAT_EVAL) $(HM_KLL_EVAL)
 
-$(HM_KLL_EVAL): bench/kll_eval.c $(HM_LIB) $(HM_LIB_HDRS)
+$(HM_KLL_EVAL): bench/kll_eval.c $(HM_LIB) $(HM_LIB_HDRS) bench/bench_rand.h
 	@mkdir -p $(@D)
 	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) -lm
 
-$(HM_PINT_LAT_EVAL): bench/pint_latency_eval.c $(HM_LIB) $(HM_LIB_HDRS)
+$(HM_PINT_LAT_EVAL): bench/pint_latency_eval.c $(HM_LIB) $(HM_LIB_HDRS) bench/bench_rand.h
 	@mkdir -p $(@D)
 	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) -lm
 

@@ -51,6 +51,8 @@
 #include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
 
+#include "bench_rand.h"
+
 #define MAX_K		PINT_MAX_HOPS
 #define BITS		8		/* per query */
 #define BUDGET		16		/* global */
@@ -123,50 +125,24 @@ struct shared {
 	pthread_mutex_t		lock;
 };
 
-static __u64 splitmix(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static __u64 mix2(__u64 a, __u64 b)
-{
-	__u64 s = a * 0xff51afd7ed558ccdULL ^ b;
-
-	return splitmix(&s);
-}
-
-static double unif(__u64 *s)
-{
-	return ((splitmix(s) >> 11) + 0.5) / (double)(1ULL << 53);
-}
-
-static double normal(__u64 *s)
-{
-	return sqrt(-2.0 * log(unif(s))) * cos(2 * M_PI * unif(s));
-}
-
 /* Latency of hop @hop (1-based) on packet @n of the trial, ns. */
 static double lat_draw(__u64 tseed, unsigned long n, unsigned int hop)
 {
-	__u64 s = mix2(tseed ^ 0x1a7e, (__u64)n << 7 | hop);
+	__u64 s = bench_hash64(tseed ^ 0x1a7e, (__u64)n << 7 | hop);
 
 	switch ((hop - 1) % 5) {
 	case 0:
-		return 20000.0 * exp(0.5 * normal(&s));
+		return 20000.0 * exp(0.5 * bench_normal(&s));
 	case 1:
-		return 5000.0 * exp(1.0 * normal(&s));
+		return 5000.0 * exp(1.0 * bench_normal(&s));
 	case 2:
-		return 10000.0 / pow(unif(&s), 1.0 / 2.5);
+		return 10000.0 / pow(bench_unif01(&s), 1.0 / 2.5);
 	case 3:
-		return 2000.0 / pow(unif(&s), 1.0 / 1.5);
+		return 2000.0 / pow(bench_unif01(&s), 1.0 / 1.5);
 	default:
-		if (unif(&s) < 0.9)
-			return 3000.0 * exp(0.3 * normal(&s));
-		return 300000.0 * exp(0.2 * normal(&s));
+		if (bench_unif01(&s) < 0.9)
+			return 3000.0 * exp(0.3 * bench_normal(&s));
+		return 300000.0 * exp(0.2 * bench_normal(&s));
 	}
 }
 
@@ -357,7 +333,7 @@ static int path_matches(struct json_object *flow, const __u32 *ids, unsigned int
 static void run_conf(const struct params *p, int c, unsigned int trial, const __u32 *ids,
 		     const double *med, const struct util_wl *u, struct run *r)
 {
-	__u64 tseed = mix2(p->seed, trial);
+	__u64 tseed = bench_hash64(p->seed, trial);
 	struct pint_domain_cfg cfg;
 	struct pint_sink *s;
 	struct pint_record rec;
@@ -369,7 +345,7 @@ static void run_conf(const struct params *p, int c, unsigned int trial, const __
 	int have_last = 0, ret;
 
 	memset(r, 0, sizeof(*r));
-	r->err = conf_build(&cfg, c, p, (__u32)mix2(tseed, 0x5eed));
+	r->err = conf_build(&cfg, c, p, (__u32)bench_hash64(tseed, 0x5eed));
 	if (r->err)
 		return;
 	s = pint_sink_new(&cfg);
@@ -387,7 +363,7 @@ static void run_conf(const struct params *p, int c, unsigned int trial, const __
 	memcpy(rec.daddr, "\x0a\x00\x00\x02", 4);
 	for (n = 0; n < MAX_PACKETS; n++) {
 		int want_lat = cfg.q_lat != PINT_QUERY_NONE || cfg.q_util != PINT_QUERY_NONE;
-		__u32 pid = (__u32)mix2(tseed ^ 0x91d, n), set, digest = 0, q, off, umax;
+		__u32 pid = (__u32)bench_hash64(tseed ^ 0x91d, n), set, digest = 0, q, off, umax;
 
 		if ((!want_lat || n >= p->n) && (cfg.q_path == PINT_QUERY_NONE || r->path_pk))
 			break;
@@ -469,7 +445,7 @@ static void run_conf(const struct params *p, int c, unsigned int trial, const __
 /* Trial @trial, every configuration; @buf holds N doubles. */
 static void run_trial(const struct params *p, unsigned int trial, double *buf, struct run *out)
 {
-	__u64 tseed = mix2(p->seed, trial), rng = mix2(tseed, 0x7a1);
+	__u64 tseed = bench_hash64(p->seed, trial), rng = bench_hash64(tseed, 0x7a1);
 	double med[MAX_K];
 	__u32 ids[MAX_K];
 	struct util_wl u;
@@ -480,14 +456,14 @@ static void run_trial(const struct params *p, unsigned int trial, double *buf, s
 	/* k distinct switch IDs out of 1..U. */
 	for (i = 0; i < p->k; i++) {
 		do {
-			ids[i] = 1 + (__u32)(splitmix(&rng) % p->universe);
+			ids[i] = 1 + (__u32)(bench_rand64(&rng) % p->universe);
 			for (j = 0; j < i && ids[j] != ids[i]; j++)
 				;
 		} while (j < i);
 	}
 	for (i = 0; i < p->k; i++) {
-		u.m[i] = 0.3 + 0.8 * unif(&rng);
-		u.phi[i] = unif(&rng);
+		u.m[i] = 0.3 + 0.8 * bench_unif01(&rng);
+		u.phi[i] = bench_unif01(&rng);
 	}
 	u.bdp = pint_util_link_bytes(LINK_BPS, BASE_RTT_NS);
 	u.cap = u.bdp;

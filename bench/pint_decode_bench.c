@@ -30,18 +30,11 @@
 #include "pint/gml.h"
 #include "pint/pint_path.h"
 
+#include "bench_rand.h"
+
 #define CHUNK		4096		/* packets made per batch, then timed */
 #define MAX_PACKETS	20000000UL	/* give up on a trial after this many */
 #define MAX_WIDTHS	8
-
-static __u64 splitmix64(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /*
  * The thread's CPU time: what one sink core spends, not what other
@@ -97,13 +90,13 @@ static int graph_path(const struct bench *b, __u64 *rng, unsigned int *idx)
 	unsigned int tries, i, n, pick, v;
 
 	for (tries = 0; tries < 10000; tries++) {
-		unsigned int src = splitmix64(rng) % g->nr_nodes;
+		unsigned int src = bench_rand64(rng) % g->nr_nodes;
 
 		if (gml_bfs(g, src, b->dist, b->parent) < (int)b->k - 1)
 			continue;
 		for (i = 0, n = 0; i < g->nr_nodes; i++)
 			n += b->dist[i] == (int)b->k - 1;
-		pick = splitmix64(rng) % n;
+		pick = bench_rand64(rng) % n;
 		for (v = 0; v < g->nr_nodes; v++)
 			if (b->dist[v] == (int)b->k - 1 && !pick--)
 				break;
@@ -128,7 +121,7 @@ static void trial_ids(const struct bench *b, const struct row *r, __u64 *rng, __
 	}
 	for (i = 0; i < b->k; i++) {
 again:
-		ids[i] = r->topo.node_id[splitmix64(rng) % r->topo.nr_nodes];
+		ids[i] = r->topo.node_id[bench_rand64(rng) % r->topo.nr_nodes];
 		for (j = 0; j < i; j++)
 			if (ids[j] == ids[i])
 				goto again;
@@ -141,7 +134,7 @@ static void make_packets(const struct pint_path_params *p, __u64 *rng, const __u
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		pk[i].pid = splitmix64(rng);
+		pk[i].pid = bench_rand64(rng);
 		pk[i].digest = pint_path_encode(p, pk[i].pid, ids, k);
 	}
 }
@@ -162,9 +155,9 @@ static int run_cell(const struct bench *b, const struct row *r, unsigned int bit
 		unsigned int res = 0, i, m;
 		double t0;
 
-		s.decider = splitmix64(&rng);
-		s.act = splitmix64(&rng);
-		s.value = splitmix64(&rng);
+		s.decider = bench_rand64(&rng);
+		s.act = bench_rand64(&rng);
+		s.value = bench_rand64(&rng);
 		if (pint_path_params_init(&p, &s, bits, 0) || pint_path_scheme(&p, b->scheme, b->k))
 			return -EINVAL;
 		trial_ids(b, r, &rng, ids);

@@ -31,15 +31,12 @@
 #include "pint/pint_path.h"
 #include "traceback.h"
 
+#include "bench_rand.h"
+
 #define MAX_BITS	8
 #define MAX_PACKETS	20000000UL
 
 /* The evaluator's random source, the one the baselines use (traceback.h). */
-static __u64 splitmix64(__u64 *s)
-{
-	return tb_rand64(s);
-}
-
 struct eval {
 	/* the network */
 	struct gml_graph	g;
@@ -89,7 +86,7 @@ static void trial_path(const struct eval *ev, __u64 *rng, __u32 *ids)
 	}
 	for (i = 0; i < ev->k; i++) {
 again:
-		ids[i] = splitmix64(rng) % ev->topo.nr_nodes;
+		ids[i] = bench_rand64(rng) % ev->topo.nr_nodes;
 		for (j = 0; j < i; j++)
 			if (ids[j] == ids[i])
 				goto again;
@@ -111,9 +108,9 @@ static int run_pint(struct job *jb)
 		unsigned long n = 0;
 		unsigned int r = 0;
 
-		s.decider = splitmix64(&rng);
-		s.act = splitmix64(&rng);
-		s.value = splitmix64(&rng);
+		s.decider = bench_rand64(&rng);
+		s.act = bench_rand64(&rng);
+		s.value = bench_rand64(&rng);
 		if (pint_path_params_init(&p, &s, bits, jb->bits ? 0 : PINT_PATH_F_FULL_ID) ||
 		    pint_path_scheme(&p, jb->scheme, ev->k) ||
 		    (jb->inst > 1 && pint_path_set_instances(&p, jb->inst)))
@@ -124,7 +121,7 @@ static int run_pint(struct job *jb)
 		if (!d)
 			return -errno;
 		while (!(r & PINT_DEC_NEW_PATH) && n < MAX_PACKETS) {
-			__u32 pid = splitmix64(&rng);
+			__u32 pid = bench_rand64(&rng);
 
 			r = pint_decoder_add(d, pid, pint_path_encode(&p, pid, ids, ev->k), ev->k);
 			n++;

@@ -52,6 +52,8 @@
 #include "pint/pint_maps.h"
 #include "pint/pint_sink.h"
 
+#include "bench_rand.h"
+
 /* ---------------- constants of the model ---------------- */
 
 #define PS_PER_NS	1000ULL
@@ -146,20 +148,6 @@ static double cdf_draw(const struct workload *w, double u)
 }
 
 /* ---------------- random numbers ---------------- */
-
-static __u64 splitmix64(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double uniform01(__u64 *s)
-{
-	return ((splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
-}
 
 /* ---------------- the network ---------------- */
 
@@ -901,7 +889,7 @@ static void flow_setup(struct sim *s, struct flow *f, __u64 *rng)
 	 */
 	f->ideal_ps = ser_ps(wire_all) + (f->nl - 1) * ser_ps(last + HDR_BYTES) +
 		      2 * f->nl * LINK_PROP_PS + f->nl * ser_ps(ACK_BYTES);
-	f->isn = (__u32)splitmix64(rng);
+	f->isn = (__u32)bench_rand64(rng);
 }
 
 /* Poisson arrivals over @dur_ps at @load of the reference capacity. */
@@ -918,7 +906,7 @@ static unsigned int gen_flows(struct sim *s, const struct workload *w, double lo
 	lambda = load * cap / 8 / mean;	/* flows per second */
 	s->flows = NULL;
 	for (;;) {
-		t += -log(uniform01(&rng)) / lambda;
+		t += -log(bench_unif01(&rng)) / lambda;
 		if (t * PS_PER_S >= dur_ps)
 			break;
 		if (n == cap_n) {
@@ -932,19 +920,19 @@ static unsigned int gen_flows(struct sim *s, const struct workload *w, double lo
 		f = &s->flows[n++];
 		memset(f, 0, sizeof(*f));
 		f->start_ps = (__u64)(t * PS_PER_S);
-		f->size = (__u64)(cdf_draw(w, uniform01(&rng)) + 0.5);
+		f->size = (__u64)(cdf_draw(w, bench_unif01(&rng)) + 0.5);
 		if (f->size < 1)
 			f->size = 1;
 		if (s->net->kind == TOPO_DUMBBELL) {
-			f->src = splitmix64(&rng) % s->net->n_left;
-			f->dst = s->net->n_left + splitmix64(&rng) % s->net->n_left;
+			f->src = bench_rand64(&rng) % s->net->n_left;
+			f->dst = s->net->n_left + bench_rand64(&rng) % s->net->n_left;
 		} else {
-			f->src = splitmix64(&rng) % s->net->n_hosts;
-			f->dst = splitmix64(&rng) % (s->net->n_hosts - 1);
+			f->src = bench_rand64(&rng) % s->net->n_hosts;
+			f->dst = bench_rand64(&rng) % (s->net->n_hosts - 1);
 			if (f->dst >= f->src)
 				f->dst++;
 		}
-		f->ecmp = (__u32)splitmix64(&rng);
+		f->ecmp = (__u32)bench_rand64(&rng);
 		flow_setup(s, f, &rng);
 	}
 	s->n_flows = n;

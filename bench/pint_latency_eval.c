@@ -32,6 +32,8 @@
 #include "pint/kll.h"
 #include "pint/pint_latency.h"
 
+#include "bench_rand.h"
+
 #define HOPS		5
 #define MIN_NS		1000ULL		/* scale: 1 us .. 10 ms */
 #define MAX_NS		10000000ULL
@@ -63,48 +65,21 @@ static const char *const hop_desc[HOPS] = {
 	"90% lognormal 3 us s 0.3 + 10% lognormal 300 us s 0.2",
 };
 
-static __u64 splitmix(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A packet-ID hash as the datapath would have it (stateless). */
-static __u64 hash64(__u64 pid, __u64 salt)
-{
-	__u64 s = pid * 0xff51afd7ed558ccdULL ^ salt;
-
-	return splitmix(&s);
-}
-
-static double unif(__u64 *s)
-{
-	return ((splitmix(s) >> 11) + 0.5) / (double)(1ULL << 53);
-}
-
-static double normal(__u64 *s)
-{
-	return sqrt(-2.0 * log(unif(s))) * cos(2 * M_PI * unif(s));
-}
-
 static double draw(unsigned int hop, __u64 *s)
 {
 	switch (hop) {
 	case 0:
-		return 20000.0 * exp(0.5 * normal(s));
+		return 20000.0 * exp(0.5 * bench_normal(s));
 	case 1:
-		return 5000.0 * exp(1.0 * normal(s));
+		return 5000.0 * exp(1.0 * bench_normal(s));
 	case 2:
-		return 10000.0 / pow(unif(s), 1.0 / 2.5);
+		return 10000.0 / pow(bench_unif01(s), 1.0 / 2.5);
 	case 3:
-		return 2000.0 / pow(unif(s), 1.0 / 1.5);
+		return 2000.0 / pow(bench_unif01(s), 1.0 / 1.5);
 	default:
-		if (unif(s) < 0.9)
-			return 3000.0 * exp(0.3 * normal(s));
-		return 300000.0 * exp(0.2 * normal(s));
+		if (bench_unif01(s) < 0.9)
+			return 3000.0 * exp(0.3 * bench_normal(s));
+		return 300000.0 * exp(0.2 * bench_normal(s));
 	}
 }
 
@@ -171,7 +146,7 @@ static void feed(double x, __u64 pid, unsigned int hop,
 		double d = x;
 
 		if (variants[v].bits) {
-			__u32 coin = (__u32)hash64(pid, 0xc011 + hop);
+			__u32 coin = (__u32)bench_hash64(pid, 0xc011 + hop);
 
 			if (variants[v].randomized)
 				code = pint_lat_compress(&t->enc, ns, coin);
@@ -287,7 +262,7 @@ int main(int argc, char **argv)
 
 		for (v = 0; v < V_COUNT; v++)
 			for (h = 0; h < HOPS; h++) {
-				sk[v][h] = kll_new(k, hash64(tr, v * HOPS + h));
+				sk[v][h] = kll_new(k, bench_hash64(tr, v * HOPS + h));
 				if (!sk[v][h]) {
 					fprintf(stderr, "pint-latency-eval: KLL sketch: %s\n",
 						strerror(errno));
@@ -302,7 +277,7 @@ int main(int argc, char **argv)
 				lat[h][n] = draw(h, &rng);
 			/* Reservoir: hop i (1-based) takes the slot w.p. 1/i. */
 			for (h = 1; h <= HOPS; h++)
-				if (hash64(pid, 0x5eed0000 + h) % h == 0)
+				if (bench_hash64(pid, 0x5eed0000 + h) % h == 0)
 					chosen = h - 1;
 			feed(lat[chosen][n], pid, chosen, sk, &tbl8, &tbl4);
 			if (next < ncp && n + 1 == cp[next]) {

@@ -25,6 +25,8 @@
 
 #include "pint/gml.h"
 
+#include "bench_rand.h"
+
 /* Longest path the simulations take (the PINT decoder's limit). */
 #define TB_MAX_HOPS		64
 
@@ -85,21 +87,6 @@ struct tb_result {
 };
 
 /**
- * tb_rand64() - splitmix64 step, the simulations' random source
- * @s:	state, advanced
- *
- * Return: 64 uniformly distributed bits.
- */
-static inline __u64 tb_rand64(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/**
  * tb_marker_distance() - distance of the router whose mark reaches the victim
  * @p:		marking probability of every router
  * @k:		routers on the path
@@ -113,7 +100,7 @@ static inline __u64 tb_rand64(__u64 *s)
  */
 static inline int tb_marker_distance(double p, unsigned int k, __u64 *rng)
 {
-	double u = ((tb_rand64(rng) >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+	double u = bench_unif01(rng);
 	double d = floor(log(u) / log1p(-p));	/* geometric: failures before a mark */
 
 	return d < k ? (int)d : -1;

@@ -114,8 +114,8 @@ int tb_ams2_trial(const struct tb_params *tp, const struct tb_path *path, __u64 
 	    tp->ams_accept < 1 || tp->ams_accept > tp->ams_m)
 		return -EINVAL;
 	for (j = 0; j < tp->ams_m; j++) {
-		s1[j] = tb_rand64(rng);
-		s2[j] = tb_rand64(rng);
+		s1[j] = bench_rand64(rng);
+		s2[j] = bench_rand64(rng);
 	}
 	/* what a mark from distance d with FlagID j carries on arrival */
 	for (d = 0; d < k; d++)
@@ -128,7 +128,7 @@ int tb_ams2_trial(const struct tb_params *tp, const struct tb_path *path, __u64 
 		int md = tb_marker_distance(tp->mark_p, k, rng);
 		unsigned int e;
 
-		j = tb_rand64(rng) % tp->ams_m;
+		j = bench_rand64(rng) % tp->ams_m;
 		res->packets++;
 		if (md < 0)
 			continue;

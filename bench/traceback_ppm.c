@@ -126,7 +126,7 @@ int tb_ppm_trial(const struct tb_params *tp, const struct tb_path *path, __u64 *
 
 	if (!k || k > TB_MAX_HOPS)
 		return -EINVAL;
-	seed = tb_rand64(rng);
+	seed = bench_rand64(rng);
 	for (d = 0; d < k; d++) {
 		__u32 a = path->id[k - 1 - d];
 
@@ -136,7 +136,7 @@ int tb_ppm_trial(const struct tb_params *tp, const struct tb_path *path, __u64 *
 	memset(res, 0, sizeof(*res));
 	while (res->packets < max_packets) {
 		int md = tb_marker_distance(tp->mark_p, k, rng);
-		unsigned int o = tb_rand64(rng) % TB_PPM_FRAGS;
+		unsigned int o = bench_rand64(rng) % TB_PPM_FRAGS;
 		__u64 edge;
 		unsigned int f;
 
