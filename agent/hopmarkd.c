@@ -42,6 +42,14 @@
 
 /* Records per ring buffer batch before the batch is written out. */
 #define HM_BATCH_MAX		4096
+/* Batches written per ring buffer event before other events are served. */
+#define HM_DRAIN_BATCHES	64
+/*
+ * The datapath wakes the agent once per HM_EVENTS_WAKEUP_BYTES of records
+ * (hopmark_maps.h): what a slower trickle leaves below that is read after
+ * at most this long, ms.
+ */
+#define HM_RING_POLL_MS		10
 
 /**
  * struct hm_agent_stats - the main loop's own counters, from 0 at every
@@ -100,6 +108,7 @@ struct hm_agent_stats {
  * @ge:			the hopmark module's generic netlink side, NULL with
  *			--no-records
  * @node:		hopmark_node as last read
+ * @sink_node_id:	sink node ID of the records being drained
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
  * @stop:		a stop signal arrived
  * @stats:		counters
@@ -133,6 +142,7 @@ struct hm_agent {
 	struct hm_monitor *mon;
 	struct hm_genl_events *ge;
 	struct hm_node_view node;
+	__u32 sink_node_id;
 	__u64 seen_max_age_ns;
 
 	int stop;
@@ -285,31 +295,26 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 static int hm_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_agent *a = ctx;
-	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
 	struct hm_record rec;
-	FILE *f;
 	int err, n;
 
 	/* With the module loaded, it owns the node's identity. */
-	err = hm_record_from_ring(data, size, cfg && cfg->has_node_id ? cfg->node_id :
-				  a->node.node_id, &rec);
+	err = hm_record_from_ring(data, size, a->sink_node_id, &rec);
 	if (err) {
 		a->stats.decode_errors++;
 		a->stats.last_decode_err = err;
 		return 0;
 	}
-	f = hm_output_line_begin(a->out);
-	if (!f)
-		return 0;
-	n = hm_output_line_end(a->out, hm_record_print_json(f, &rec), true);
+	n = hm_output_record(a->out, &rec);
 	if (n < 0)
 		return 0;
 	/*
 	 * Bound a batch so a producer as fast as the agent cannot keep it
-	 * from writing: a negative return stops ring_buffer__consume()
-	 * after this record (consumed); epoll reports the rest at once.
+	 * from writing, and so it stays in the cache: a negative return
+	 * stops ring_buffer__consume() after this record (consumed); the
+	 * drain loop writes the batch and goes on.
 	 */
-	if (n >= HM_BATCH_MAX)
+	if (n >= HM_BATCH_MAX || hm_output_batch_bytes(a->out) >= HM_OUTPUT_BATCH_BYTES)
 		return -EAGAIN;
 	return 0;
 }
@@ -318,13 +323,25 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 {
 	struct hm_agent *a = ctx;
+	size_t len = 0;
+	char *line = NULL;
 	FILE *f;
 	int n;
 
-	f = hm_output_line_begin(a->out);
-	if (!f)
+	/* Postcards are few (the module batches and rate-limits them). */
+	f = open_memstream(&line, &len);
+	if (!f) {
+		hm_output_line_lost(a->out);
 		return -ENOMEM;
-	n = hm_output_line_end(a->out, hm_postcard_print_json(f, pc), false);
+	}
+	n = hm_postcard_print_json(f, pc);
+	if (fclose(f) || n) {
+		free(line);
+		hm_output_line_lost(a->out);
+		return -ENOMEM;
+	}
+	n = hm_output_line(a->out, line, len, false);
+	free(line);
 	return n < 0 ? n : 0;
 }
 
@@ -335,27 +352,38 @@ static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
  */
 static int hm_batch_flush(struct hm_agent *a)
 {
+	const char *buf;
 	size_t len;
-	char *buf;
 	int ret;
 
 	ret = hm_output_flush(a->out, &buf, &len);
 	if (a->mon && len)
 		hm_monitor_send(a->mon, buf, len);
-	free(buf);
 	return ret;
 }
 
+/*
+ * Consume what the ring buffer holds, a batch at a time, at most
+ * HM_DRAIN_BATCHES batches before the other events get their turn (the
+ * ring's epoll fd is level-triggered: what is left is reported again).
+ */
 static int hm_ring_drain(struct hm_agent *a)
 {
-	int n;
+	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
+	int i, n, ret;
 
-	n = ring_buffer__consume(a->rb);
-	if (n < 0 && n != -EAGAIN) {
-		hm_log("ring buffer: %s", strerror(-n));
-		return n;
+	a->sink_node_id = cfg && cfg->has_node_id ? cfg->node_id : a->node.node_id;
+	for (i = 0; i < HM_DRAIN_BATCHES; i++) {
+		n = ring_buffer__consume(a->rb);
+		if (n < 0 && n != -EAGAIN) {
+			hm_log("ring buffer: %s", strerror(-n));
+			return n;
+		}
+		ret = hm_batch_flush(a);
+		if (ret || n != -EAGAIN)
+			return ret;
 	}
-	return hm_batch_flush(a);
+	return 0;
 }
 
 static void hm_qdepth_poll(struct hm_agent *a)
@@ -728,12 +756,19 @@ static int hm_run(struct hm_agent *a)
 	int i, n, err;
 
 	while (!a->stop) {
-		n = epoll_wait(a->epfd, evs, 32, -1);
+		n = epoll_wait(a->epfd, evs, 32, a->rb ? HM_RING_POLL_MS : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			hm_log("epoll_wait: %s", strerror(errno));
 			return -errno;
+		}
+		/* Records below the datapath's wakeup threshold. */
+		if (!n && a->rb) {
+			err = hm_ring_drain(a);
+			if (err)
+				return err;
+			continue;
 		}
 		for (i = 0; i < n; i++) {
 			struct hm_ev_src *src = evs[i].data.ptr;
