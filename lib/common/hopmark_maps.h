@@ -36,6 +36,14 @@
 #define HM_MAX_NAMESPACES	64
 #define HM_MAX_ENCAP_ROUTES	256
 #define HM_EVENTS_BYTES		(256 * 1024)
+/*
+ * The sink wakes the agent once per 2^HM_EVENTS_WAKEUP_SHIFT bytes of
+ * records that wait in hopmark_events (each record that makes the waiting
+ * bytes cross a multiple of it); the agent polls for what is left below.
+ * 32 KiB: about 95 records of 344 bytes (header included) per wakeup.
+ */
+#define HM_EVENTS_WAKEUP_SHIFT	15
+#define HM_EVENTS_WAKEUP_BYTES	(1U << HM_EVENTS_WAKEUP_SHIFT)
 
 /**
  * struct hopmark_node_cfg - this node's identity (value of hopmark_node[0])

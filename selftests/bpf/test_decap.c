@@ -9,10 +9,14 @@
  * otherwise only the option (other options stay, header padded to 8n),
  * so that nothing of the domain leaves it (RFC 9197 §5.1).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <linux/bpf.h>
 
 #include "hopmark.h"
 #include "bpf_test.h"
@@ -463,6 +467,50 @@ static void t_dec_ring_full(const struct hm_test *t)
 }
 
 /*
+ * The sink wakes the reader by batch, not by record: with an empty ring
+ * and a fresh epoll instance on it (nothing ready yet), records that stay
+ * below HM_EVENTS_WAKEUP_BYTES wake nobody; the record that makes them
+ * cross it does. Without the batching every first record after a drain
+ * wakes the reader.
+ */
+static void t_dec_wakeup_by_batch(const struct hm_test *t)
+{
+	const unsigned int rec_sz = sizeof(struct hopmark_ioam_record) + BPF_RINGBUF_HDR_SZ;
+	unsigned int below = HM_EVENTS_WAKEUP_BYTES / rec_sz, i;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct trace_spec ts;
+	struct pkt plain, in;
+	struct hm_run r;
+	int ep, n;
+
+	decap_cfg();
+	dec_plain(&plain, HM_NH_UDP, false);
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 4);
+	dec_traced(&in, &plain, &ts);
+	hm_events_consume(NULL, 0);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, env.fd_events, &ev)) {
+		hm_fail("epoll on the ring buffer: %s", strerror(errno));
+		if (ep >= 0)
+			close(ep);
+		return;
+	}
+	for (i = 0; i < below; i++)
+		if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in.b, in.len, &r))
+			goto out;
+	/* A wakeup is an irq_work: give it time to run. */
+	n = epoll_wait(ep, &ev, 1, 50);
+	CHECK_EQ("wakeups after records below the batch", 0, n);
+	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in.b, in.len, &r))
+		goto out;
+	n = epoll_wait(ep, &ev, 1, 1000);
+	CHECK_EQ("wakeups once the batch is complete", 1, n);
+	CHECK_EQ("ring buffer records", below + 1, hm_events_consume(NULL, 0));
+out:
+	close(ep);
+}
+
+/*
  * The option walk's bound: a header Linux accepts with default sysctls
  * holds up to 71 TLVs (8 options, runs of 7 Pad1 before, between and after
  * them), and the sink walks them all to the end. @arg selects the header:
@@ -561,6 +609,7 @@ void register_decap_tests(void)
 	hm_add_test(t_dec_keeps_others, 1, "decap_removes_only_our_option_before_router_alert");
 	hm_add_test(t_dec_many, 0, "decap_reports_every_packet_in_order");
 	hm_add_test(t_dec_ring_full, 0, "decap_counts_lost_record_and_still_removes");
+	hm_add_test(t_dec_wakeup_by_batch, 0, "decap_wakes_the_reader_by_batch_not_by_record");
 	hm_add_test(t_dec_no_flag, 0, "decap_ignores_interface_without_decap_flag");
 	hm_add_test(t_dec_unknown_ns, 0, "decap_ignores_unknown_namespace");
 	hm_add_test(t_dec_malformed, 0, "decap_ignores_malformed_trace");
