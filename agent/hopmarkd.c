@@ -40,8 +40,6 @@
 #include "pint_agent.h"
 #include "pint/pint_path.h"
 
-/* Records per ring buffer batch before the batch is written out. */
-#define HM_BATCH_MAX		4096
 /* Batches written per ring buffer event before other events are served. */
 #define HM_DRAIN_BATCHES	64
 /*
@@ -295,28 +293,20 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 static int hm_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_agent *a = ctx;
-	struct hm_record rec;
-	int err, n;
+	int ret;
 
-	/* With the module loaded, it owns the node's identity. */
-	err = hm_record_from_ring(data, size, a->sink_node_id, &rec);
-	if (err) {
+	/* With the module loaded, it owns the node's identity (hm_ring_drain()). */
+	ret = hm_output_ring_record(a->out, data, size, a->sink_node_id);
+	if (ret < 0) {
 		a->stats.decode_errors++;
-		a->stats.last_decode_err = err;
+		a->stats.last_decode_err = ret;
 		return 0;
 	}
-	n = hm_output_record(a->out, &rec);
-	if (n < 0)
-		return 0;
 	/*
-	 * Bound a batch so a producer as fast as the agent cannot keep it
-	 * from writing, and so it stays in the cache: a negative return
-	 * stops ring_buffer__consume() after this record (consumed); the
-	 * drain loop writes the batch and goes on.
+	 * A full batch: a negative return stops ring_buffer__consume() after
+	 * this record (consumed); the drain loop writes the batch and goes on.
 	 */
-	if (n >= HM_BATCH_MAX || hm_output_batch_bytes(a->out) >= HM_OUTPUT_BATCH_BYTES)
-		return -EAGAIN;
-	return 0;
+	return ret ? -EAGAIN : 0;
 }
 
 /* genl_events.c callback: one postcard of the module into the batch. */

@@ -125,6 +125,28 @@ struct hm_record;
  */
 int hm_output_record(struct hm_output *o, const struct hm_record *r);
 
+/* Lines per batch before it is written out. */
+#define HM_OUTPUT_BATCH_LINES	4096
+
+/**
+ * hm_output_ring_record() - decode a ring buffer record into the batch
+ * @o:			output
+ * @data:		struct hopmark_ioam_record as the ring buffer gave it
+ * @size:		bytes at @data
+ * @sink_node_id:	node ID of the sink (0xffffff when unknown)
+ *
+ * hm_record_from_ring(), then hm_output_record(): the whole path of a
+ * record from the ring buffer into the batch (a line without memory is
+ * counted there).
+ *
+ * Return: 1 when the batch is full (%HM_OUTPUT_BATCH_LINES lines or
+ * %HM_OUTPUT_BATCH_BYTES bytes: write it out), 0 to go on, or the negative
+ * errno of hm_record_from_ring() for a record that does not decode (not
+ * in the batch; the caller counts it).
+ */
+int hm_output_ring_record(struct hm_output *o, const void *data, size_t size,
+			  __u32 sink_node_id);
+
 /**
  * hm_output_line() - add a formatted JSON line to the batch
  * @o:		output

@@ -316,6 +316,24 @@ int hm_output_record(struct hm_output *o, const struct hm_record *r)
 }
 
 /* See hopmarkd.h. */
+int hm_output_ring_record(struct hm_output *o, const void *data, size_t size,
+			  __u32 sink_node_id)
+{
+	struct hm_record rec;
+	int err, n;
+
+	err = hm_record_from_ring(data, size, sink_node_id, &rec);
+	if (err)
+		return err;
+	n = hm_output_record(o, &rec);
+	/*
+	 * Bound a batch so a producer as fast as the agent cannot keep it
+	 * from writing, and so it stays in the cache.
+	 */
+	return n >= HM_OUTPUT_BATCH_LINES || o->batch_len >= HM_OUTPUT_BATCH_BYTES;
+}
+
+/* See hopmarkd.h. */
 int hm_output_line(struct hm_output *o, const char *line, size_t len, bool record)
 {
 	char *p = hm_batch_room(o, len);
