@@ -746,19 +746,14 @@ static int hm_run(struct hm_agent *a)
 	int i, n, err;
 
 	while (!a->stop) {
+		bool ring_read = false;
+
 		n = epoll_wait(a->epfd, evs, 32, a->rb ? HM_RING_POLL_MS : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			hm_log("epoll_wait: %s", strerror(errno));
 			return -errno;
-		}
-		/* Records below the datapath's wakeup threshold. */
-		if (!n && a->rb) {
-			err = hm_ring_drain(a);
-			if (err)
-				return err;
-			continue;
 		}
 		for (i = 0; i < n; i++) {
 			struct hm_ev_src *src = evs[i].data.ptr;
@@ -769,6 +764,7 @@ static int hm_run(struct hm_agent *a)
 				err = hm_ring_drain(a);
 				if (err)
 					return err;
+				ring_read = true;
 				break;
 			case HM_EV_SIGNAL:
 				hm_on_signal(a);
@@ -800,6 +796,16 @@ static int hm_run(struct hm_agent *a)
 			 */
 			if (hm_clients_gone(a) != gone)
 				break;
+		}
+		/*
+		 * Records below the datapath's wakeup threshold wake nobody:
+		 * read them on every other wakeup (the qdisc timer) and at the
+		 * latest after HM_RING_POLL_MS. Cheap when the ring is empty.
+		 */
+		if (a->rb && !ring_read) {
+			err = hm_ring_drain(a);
+			if (err)
+				return err;
 		}
 	}
 	/* Stopping: what the sink already reported is not lost. */
