@@ -617,6 +617,12 @@ static int hm_setup(struct hm_agent *a)
 	}
 
 	/* The agent may start first: create what the programs will reuse. */
+	if (hm_events_bytes() < 0) {
+		hm_log("%s=\"%s\": expected a power of two from %u to %u (bytes)",
+		       HM_EVENTS_BYTES_ENV, getenv(HM_EVENTS_BYTES_ENV), HM_EVENTS_BYTES_MIN,
+		       HM_EVENTS_BYTES_MAX);
+		return -EINVAL;
+	}
 	err = hm_maps_create();
 	if (err) {
 		hm_log("cannot create the hopmark maps on %s: %s%s", hm_bpffs_root(),
