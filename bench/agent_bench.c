@@ -823,8 +823,11 @@ int main(int argc, char **argv)
 	read_loadavg(load1, sizeof(load1));
 	printf("(load average before %s, after %s%s)\n", load0, load1,
 	       fifo_prio ? "; threads SCHED_FIFO" : "");
-	printf("(%.1f s; JSON line %zu and %zu bytes; monitor client dropped as too slow in %d throughput and %d loss runs)\n",
-	       now_s(CLOCK_MONOTONIC) - t_start, res[0].line_bytes, res[1].line_bytes,
+	printf("(%.1f s; JSON lines:", now_s(CLOCK_MONOTONIC) - t_start);
+	for (ki = 0; ki < N_KINDS; ki++)
+		if (strstr(want, kinds[ki].name))
+			printf(" %s %zu bytes,", kinds[ki].name, res[ki].line_bytes);
+	printf(" monitor client dropped as too slow in %d throughput and %d loss runs)\n",
 	       res[0].dropped_slow[P_MONITOR] + res[1].dropped_slow[P_MONITOR],
 	       res[0].dropped_loss[P_MONITOR] + res[1].dropped_loss[P_MONITOR]);
 

@@ -291,6 +291,40 @@ static void hm_jw_rx_time(struct hm_jw *w, __u64 ns)
 	hm_jw_raw(w, "Z\"", 2);
 }
 
+/*
+ * An IPv6 address as inet_ntop(3) writes it. glibc's inet_ntop formats
+ * with sprintf (a quarter of a record's time in a profile); the packets
+ * of a flow repeat their addresses, so the last few are kept per thread.
+ */
+#define HM_ADDR_CACHE	4
+
+static void hm_jw_addr(struct hm_jw *w, const __u8 *a)
+{
+	static __thread struct {
+		__u8 addr[16];
+		char text[INET6_ADDRSTRLEN];
+		__u8 len;
+		bool used;
+	} cache[HM_ADDR_CACHE];
+	static __thread unsigned int next;
+	unsigned int i;
+
+	for (i = 0; i < HM_ADDR_CACHE; i++)
+		if (cache[i].used && !memcmp(cache[i].addr, a, 16))
+			break;
+	if (i == HM_ADDR_CACHE) {
+		i = next++ % HM_ADDR_CACHE;
+		memcpy(cache[i].addr, a, 16);
+		inet_ntop(AF_INET6, a, cache[i].text, sizeof(cache[i].text));
+		cache[i].len = strlen(cache[i].text);
+		cache[i].used = true;
+	}
+	/* inet_ntop writes hex digits, ':' and '.': nothing to escape. */
+	hm_jw_char(w, '"');
+	hm_jw_raw(w, cache[i].text, cache[i].len);
+	hm_jw_char(w, '"');
+}
+
 /* One node data entry: only the fields its IOAM-Trace-Type carries. */
 static void hm_jw_hop(struct hm_jw *w, const struct hm_ioam_trace *t, unsigned int i)
 {
@@ -362,7 +396,6 @@ size_t hm_record_write_json(char *buf, size_t size, const struct hm_record *r)
 	const struct hm_ioam_trace *t = &r->trace;
 	const struct hm_pkt_info *p = &r->pkt;
 	bool ports = p->proto == IPPROTO_TCP || p->proto == IPPROTO_UDP;
-	char addr[INET6_ADDRSTRLEN];
 	struct hm_jw w;
 	unsigned int i;
 	__s64 lat = 0;
@@ -389,11 +422,9 @@ size_t hm_record_write_json(char *buf, size_t size, const struct hm_record *r)
 	hm_jw_key(&w, "packet");
 	hm_jw_open(&w, '{');
 	hm_jw_key(&w, "src");
-	inet_ntop(AF_INET6, p->saddr, addr, sizeof(addr));
-	hm_jw_str(&w, addr);
+	hm_jw_addr(&w, p->saddr);
 	hm_jw_key(&w, "dst");
-	inet_ntop(AF_INET6, p->daddr, addr, sizeof(addr));
-	hm_jw_str(&w, addr);
+	hm_jw_addr(&w, p->daddr);
 	hm_jw_key_u64(&w, "flow_label", p->flow_label, ~0ULL);
 	hm_jw_key_u64(&w, "payload_len", p->payload_len, ~0ULL);
 	hm_jw_key_u64(&w, "hop_limit", p->hop_limit, ~0ULL);
