@@ -40,8 +40,14 @@
 #include "pint_agent.h"
 #include "pint/pint_path.h"
 
-/* Records per ring buffer batch before the batch is written out. */
-#define HM_BATCH_MAX		4096
+/* Batches written per ring buffer event before other events are served. */
+#define HM_DRAIN_BATCHES	64
+/*
+ * The datapath wakes the agent once per HM_EVENTS_WAKEUP_BYTES of records
+ * (hopmark_maps.h): what a slower trickle leaves below that is read after
+ * at most this long, ms.
+ */
+#define HM_RING_POLL_MS		10
 
 /**
  * struct hm_agent_stats - the main loop's own counters, from 0 at every
@@ -100,6 +106,7 @@ struct hm_agent_stats {
  * @ge:			the hopmark module's generic netlink side, NULL with
  *			--no-records
  * @node:		hopmark_node as last read
+ * @sink_node_id:	sink node ID of the records being drained
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
  * @stop:		a stop signal arrived
  * @stats:		counters
@@ -133,6 +140,7 @@ struct hm_agent {
 	struct hm_monitor *mon;
 	struct hm_genl_events *ge;
 	struct hm_node_view node;
+	__u32 sink_node_id;
 	__u64 seen_max_age_ns;
 
 	int stop;
@@ -285,46 +293,45 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 static int hm_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_agent *a = ctx;
-	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
-	struct hm_record rec;
-	FILE *f;
-	int err, n;
+	int ret;
 
-	/* With the module loaded, it owns the node's identity. */
-	err = hm_record_from_ring(data, size, cfg && cfg->has_node_id ? cfg->node_id :
-				  a->node.node_id, &rec);
-	if (err) {
+	/* With the module loaded, it owns the node's identity (hm_ring_drain()). */
+	ret = hm_output_ring_record(a->out, data, size, a->sink_node_id);
+	if (ret < 0) {
 		a->stats.decode_errors++;
-		a->stats.last_decode_err = err;
+		a->stats.last_decode_err = ret;
 		return 0;
 	}
-	f = hm_output_line_begin(a->out);
-	if (!f)
-		return 0;
-	n = hm_output_line_end(a->out, hm_record_print_json(f, &rec), true);
-	if (n < 0)
-		return 0;
 	/*
-	 * Bound a batch so a producer as fast as the agent cannot keep it
-	 * from writing: a negative return stops ring_buffer__consume()
-	 * after this record (consumed); epoll reports the rest at once.
+	 * A full batch: a negative return stops ring_buffer__consume() after
+	 * this record (consumed); the drain loop writes the batch and goes on.
 	 */
-	if (n >= HM_BATCH_MAX)
-		return -EAGAIN;
-	return 0;
+	return ret ? -EAGAIN : 0;
 }
 
 /* genl_events.c callback: one postcard of the module into the batch. */
 static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 {
 	struct hm_agent *a = ctx;
+	size_t len = 0;
+	char *line = NULL;
 	FILE *f;
 	int n;
 
-	f = hm_output_line_begin(a->out);
-	if (!f)
+	/* Postcards are few (the module batches and rate-limits them). */
+	f = open_memstream(&line, &len);
+	if (!f) {
+		hm_output_line_lost(a->out);
 		return -ENOMEM;
-	n = hm_output_line_end(a->out, hm_postcard_print_json(f, pc), false);
+	}
+	n = hm_postcard_print_json(f, pc);
+	if (fclose(f) || n) {
+		free(line);
+		hm_output_line_lost(a->out);
+		return -ENOMEM;
+	}
+	n = hm_output_line(a->out, line, len, false);
+	free(line);
 	return n < 0 ? n : 0;
 }
 
@@ -335,27 +342,38 @@ static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
  */
 static int hm_batch_flush(struct hm_agent *a)
 {
+	const char *buf;
 	size_t len;
-	char *buf;
 	int ret;
 
 	ret = hm_output_flush(a->out, &buf, &len);
 	if (a->mon && len)
 		hm_monitor_send(a->mon, buf, len);
-	free(buf);
 	return ret;
 }
 
+/*
+ * Consume what the ring buffer holds, a batch at a time, at most
+ * HM_DRAIN_BATCHES batches before the other events get their turn (the
+ * ring's epoll fd is level-triggered: what is left is reported again).
+ */
 static int hm_ring_drain(struct hm_agent *a)
 {
-	int n;
+	const struct hm_genl_cfg *cfg = hm_genl_events_cfg(a->ge);
+	int i, n, ret;
 
-	n = ring_buffer__consume(a->rb);
-	if (n < 0 && n != -EAGAIN) {
-		hm_log("ring buffer: %s", strerror(-n));
-		return n;
+	a->sink_node_id = cfg && cfg->has_node_id ? cfg->node_id : a->node.node_id;
+	for (i = 0; i < HM_DRAIN_BATCHES; i++) {
+		n = ring_buffer__consume(a->rb);
+		if (n < 0 && n != -EAGAIN) {
+			hm_log("ring buffer: %s", strerror(-n));
+			return n;
+		}
+		ret = hm_batch_flush(a);
+		if (ret || n != -EAGAIN)
+			return ret;
 	}
-	return hm_batch_flush(a);
+	return 0;
 }
 
 static void hm_qdepth_poll(struct hm_agent *a)
@@ -599,6 +617,12 @@ static int hm_setup(struct hm_agent *a)
 	}
 
 	/* The agent may start first: create what the programs will reuse. */
+	if (hm_events_bytes() < 0) {
+		hm_log("%s=\"%s\": expected a power of two from %u to %u (bytes)",
+		       HM_EVENTS_BYTES_ENV, getenv(HM_EVENTS_BYTES_ENV), HM_EVENTS_BYTES_MIN,
+		       HM_EVENTS_BYTES_MAX);
+		return -EINVAL;
+	}
 	err = hm_maps_create();
 	if (err) {
 		hm_log("cannot create the hopmark maps on %s: %s%s", hm_bpffs_root(),
@@ -728,7 +752,9 @@ static int hm_run(struct hm_agent *a)
 	int i, n, err;
 
 	while (!a->stop) {
-		n = epoll_wait(a->epfd, evs, 32, -1);
+		bool ring_read = false;
+
+		n = epoll_wait(a->epfd, evs, 32, a->rb ? HM_RING_POLL_MS : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -744,6 +770,7 @@ static int hm_run(struct hm_agent *a)
 				err = hm_ring_drain(a);
 				if (err)
 					return err;
+				ring_read = true;
 				break;
 			case HM_EV_SIGNAL:
 				hm_on_signal(a);
@@ -775,6 +802,16 @@ static int hm_run(struct hm_agent *a)
 			 */
 			if (hm_clients_gone(a) != gone)
 				break;
+		}
+		/*
+		 * Records below the datapath's wakeup threshold wake nobody:
+		 * read them on every other wakeup (the qdisc timer) and at the
+		 * latest after HM_RING_POLL_MS. Cheap when the ring is empty.
+		 */
+		if (a->rb && !ring_read) {
+			err = hm_ring_drain(a);
+			if (err)
+				return err;
 		}
 	}
 	/* Stopping: what the sink already reported is not lost. */

@@ -106,50 +106,93 @@ struct hm_output;
  */
 struct hm_output *hm_output_new(const char *path, bool quiet);
 
-/**
- * hm_output_line_begin() - start the batch's next JSON line
- * @o:	output
- *
- * The line is printed to the returned stream, then ended with
- * hm_output_line_end(). A batch holds the lines of one source, either
- * ring buffer records or postcards of the module.
- *
- * Return: the batch's memory stream, or NULL without memory (the line is
- * counted lost and as an ENOMEM error).
- */
-FILE *hm_output_line_begin(struct hm_output *o);
+/* Initial size of the batch buffer, bytes; it grows by doubling. */
+#define HM_OUTPUT_BATCH_BYTES	(256 * 1024)
+
+struct hm_record;
 
 /**
- * hm_output_line_end() - end the line started by hm_output_line_begin()
+ * hm_output_record() - add a record's JSON line to the batch
+ * @o:	output
+ * @r:	record
+ *
+ * Written straight into the batch buffer by hm_record_write_json(): no
+ * allocation unless the buffer must grow. A batch holds the lines of one
+ * source, either ring buffer records or postcards of the module.
+ *
+ * Return: the number of lines in the batch, or -ENOMEM (the line is
+ * counted lost and as an ENOMEM error).
+ */
+int hm_output_record(struct hm_output *o, const struct hm_record *r);
+
+/* Lines per batch before it is written out. */
+#define HM_OUTPUT_BATCH_LINES	4096
+
+/**
+ * hm_output_ring_record() - decode a ring buffer record into the batch
+ * @o:			output
+ * @data:		struct hopmark_ioam_record as the ring buffer gave it
+ * @size:		bytes at @data
+ * @sink_node_id:	node ID of the sink (0xffffff when unknown)
+ *
+ * hm_record_from_ring(), then hm_output_record(): the whole path of a
+ * record from the ring buffer into the batch (a line without memory is
+ * counted there).
+ *
+ * Return: 1 when the batch is full (%HM_OUTPUT_BATCH_LINES lines or
+ * %HM_OUTPUT_BATCH_BYTES bytes: write it out), 0 to go on, or the negative
+ * errno of hm_record_from_ring() for a record that does not decode (not
+ * in the batch; the caller counts it).
+ */
+int hm_output_ring_record(struct hm_output *o, const void *data, size_t size,
+			  __u32 sink_node_id);
+
+/**
+ * hm_output_line() - add a formatted JSON line to the batch
  * @o:		output
- * @print_ret:	what printing the line returned: 0 if it printed it whole
+ * @line:	the line, ending in '\n'
+ * @len:	bytes at @line
  * @record:	the line is a ring buffer record (else a postcard)
  *
- * A line that was not printed whole (no memory, perhaps mid-line) is cut
- * off the batch again and counted lost and as an ENOMEM error.
- *
- * Return: the number of lines in the batch, or -EIO if this one is not.
+ * Return: the number of lines in the batch, or -ENOMEM (counted as in
+ * hm_output_record()).
  */
-int hm_output_line_end(struct hm_output *o, int print_ret, bool record);
+int hm_output_line(struct hm_output *o, const char *line, size_t len, bool record);
+
+/**
+ * hm_output_line_lost() - count a line that could not be formatted
+ * @o:	output
+ *
+ * Counted lost and as an ENOMEM error, like a line without memory.
+ */
+void hm_output_line_lost(struct hm_output *o);
+
+/**
+ * hm_output_batch_bytes() - bytes of lines in the batch so far
+ * @o:	output
+ *
+ * Return: bytes.
+ */
+size_t hm_output_batch_bytes(const struct hm_output *o);
 
 /**
  * hm_output_flush() - write the batch to the output, whole lines only
  * @o:		output
  * @buf:	set to the batch's lines, for the monitor socket's clients
  *		(which get them whether the output took them or not):
- *		allocated, freed by the caller; NULL when there was no batch
- *		or no memory for it
+ *		borrowed, valid until the next line is added; NULL when
+ *		there was no batch
  * @len:	set to the bytes at *@buf
  *
  * After a failed write (ENOSPC, EFBIG past RLIMIT_FSIZE, EIO) the start of
  * a line cut by it is cut off again with ftruncate(2) on a regular file;
  * on a pipe or terminal the rest of the line is kept and written before
  * anything else. The lines not written are counted lost; the next batch
- * starts empty.
+ * starts empty, in the same buffer.
  *
  * Return: 0, or -EPIPE when the reader of a pipe went away (logged).
  */
-int hm_output_flush(struct hm_output *o, char **buf, size_t *len);
+int hm_output_flush(struct hm_output *o, const char **buf, size_t *len);
 
 /**
  * hm_output_reopen() - continue in a new file at the -o path (SIGHUP)

@@ -4,7 +4,7 @@
  * JSON lines only, and every line that is not there counted.
  *
  * The JSON lines of one wakeup, all ring buffer records or all postcards
- * of the module, are collected in a memory stream (the batch) and written
+ * of the module, are collected in one reused buffer (the batch) and written
  * with write(2) in one go; the caller hands the same bytes to the monitor
  * socket's clients. A reader of the output only ever finds whole lines:
  * after a failed write (ENOSPC, EFBIG past RLIMIT_FSIZE, EIO) the start of
@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ioam/record.h"
 #include "hopmarkd.h"
 
 /**
@@ -36,14 +37,14 @@
  *			written before anything else; NULL when none
  * @tail_len:		bytes at @tail
  * @tail_record:	the cut line is a ring buffer record (else a postcard)
- * @batch:		memory stream collecting the JSON lines of one batch,
- *			NULL until the batch's first line
- * @batch_buf:		its buffer
- * @batch_len:		its length
+ * @batch_buf:		the JSON lines of one batch, one buffer kept and
+ *			reused for every batch (it grows to the largest
+ *			batch and stays): a line costs no allocation
+ * @batch_cap:		bytes allocated at @batch_buf
+ * @batch_len:		bytes of lines in it
  * @batch_n:		JSON lines in the batch
  * @batch_records:	of which ring buffer records; a batch holds the
  *			lines of one source, the ring buffer or the module
- * @line_pos:		offset in @batch of the line being printed
  * @errors_reported:	@stats.errors already reported (hm_output_report())
  * @lost_reported:	@stats.lost already reported
  * @stats:		counters
@@ -56,12 +57,11 @@ struct hm_output {
 	size_t tail_len;
 	bool tail_record;
 
-	FILE *batch;
 	char *batch_buf;
+	size_t batch_cap;
 	size_t batch_len;
 	unsigned int batch_n;
 	unsigned int batch_records;
-	off_t line_pos;
 
 	__u64 errors_reported;
 	__u64 lost_reported;
@@ -257,66 +257,116 @@ void hm_output_reopen(struct hm_output *o)
 	o->seekable = hm_fd_seekable(fd);
 }
 
-/*
- * A line could not be formatted (no memory, mid-line perhaps): cut what
- * it left off the batch, and count it lost.
- */
-static void hm_batch_line_failed(struct hm_output *o, off_t pos)
+/* No memory for a line: it is lost, and counted as an ENOMEM error. */
+static void hm_batch_line_failed(struct hm_output *o)
 {
-	if (o->batch && pos >= 0)
-		fseeko(o->batch, pos, SEEK_SET);
 	o->stats.errors++;
 	o->stats.last_err = ENOMEM;
 	o->stats.lost++;
 }
 
-/* See hopmarkd.h. */
-FILE *hm_output_line_begin(struct hm_output *o)
+/*
+ * Room for @n more bytes at the end of the batch: the buffer grows by
+ * doubling and is kept for the next batches. Return the free space, or
+ * NULL without memory.
+ */
+static char *hm_batch_room(struct hm_output *o, size_t n)
 {
-	/* The memory stream is opened on the batch's first line. */
-	if (!o->batch) {
-		o->batch = open_memstream(&o->batch_buf, &o->batch_len);
-		if (!o->batch) {
-			hm_batch_line_failed(o, -1);
-			return NULL;
-		}
-	}
-	o->line_pos = ftello(o->batch);
-	if (o->line_pos < 0) {
-		hm_batch_line_failed(o, -1);
+	size_t cap = o->batch_cap ? o->batch_cap : HM_OUTPUT_BATCH_BYTES;
+	char *p;
+
+	if (o->batch_len + n <= o->batch_cap)
+		return o->batch_buf + o->batch_len;
+	while (cap < o->batch_len + n)
+		cap *= 2;
+	p = realloc(o->batch_buf, cap);
+	if (!p)
 		return NULL;
-	}
-	return o->batch;
+	o->batch_buf = p;
+	o->batch_cap = cap;
+	return p + o->batch_len;
 }
 
-/* See hopmarkd.h. */
-int hm_output_line_end(struct hm_output *o, int print_ret, bool record)
+/* A line of @len bytes was written at the end of the batch. */
+static int hm_batch_commit(struct hm_output *o, size_t len, bool record)
 {
-	if (print_ret) {
-		hm_batch_line_failed(o, o->line_pos);
-		return -EIO;
-	}
+	o->batch_len += len;
 	if (record)
 		o->batch_records++;
 	return ++o->batch_n;
 }
 
 /* See hopmarkd.h. */
-int hm_output_flush(struct hm_output *o, char **buf, size_t *len)
+int hm_output_record(struct hm_output *o, const struct hm_record *r)
+{
+	size_t room = o->batch_cap - o->batch_len, len;
+	char *p = o->batch_buf + o->batch_len;
+
+	/* Most lines fit what is left; a longer one is written again. */
+	len = hm_record_write_json(p, room, r);
+	if (len > room) {
+		p = hm_batch_room(o, len);
+		if (!p) {
+			hm_batch_line_failed(o);
+			return -ENOMEM;
+		}
+		hm_record_write_json(p, len, r);
+	}
+	return hm_batch_commit(o, len, true);
+}
+
+/* See hopmarkd.h. */
+int hm_output_ring_record(struct hm_output *o, const void *data, size_t size,
+			  __u32 sink_node_id)
+{
+	struct hm_record rec;
+	int err, n;
+
+	err = hm_record_from_ring(data, size, sink_node_id, &rec);
+	if (err)
+		return err;
+	n = hm_output_record(o, &rec);
+	/*
+	 * Bound a batch so a producer as fast as the agent cannot keep it
+	 * from writing, and so it stays in the cache.
+	 */
+	return n >= HM_OUTPUT_BATCH_LINES || o->batch_len >= HM_OUTPUT_BATCH_BYTES;
+}
+
+/* See hopmarkd.h. */
+int hm_output_line(struct hm_output *o, const char *line, size_t len, bool record)
+{
+	char *p = hm_batch_room(o, len);
+
+	if (!p) {
+		hm_batch_line_failed(o);
+		return -ENOMEM;
+	}
+	memcpy(p, line, len);
+	return hm_batch_commit(o, len, record);
+}
+
+/* See hopmarkd.h. */
+void hm_output_line_lost(struct hm_output *o)
+{
+	hm_batch_line_failed(o);
+}
+
+/* See hopmarkd.h. */
+size_t hm_output_batch_bytes(const struct hm_output *o)
+{
+	return o->batch_len;
+}
+
+/* See hopmarkd.h. */
+int hm_output_flush(struct hm_output *o, const char **buf, size_t *len)
 {
 	int ret = 0;
 
 	*buf = NULL;
 	*len = 0;
-	if (!o->batch)
+	if (!o->batch_n)
 		return 0;
-	if (fclose(o->batch)) {
-		o->stats.errors++;
-		o->stats.last_err = ENOMEM;
-		o->stats.lost += o->batch_n;
-		free(o->batch_buf);
-		goto out;
-	}
 	o->stats.batches++;
 	if (o->fd >= 0 && o->batch_len)
 		ret = hm_output_write(o, o->batch_buf, o->batch_len, o->batch_n,
@@ -325,9 +375,6 @@ int hm_output_flush(struct hm_output *o, char **buf, size_t *len)
 		hm_output_count(o, o->batch_n, 0, o->batch_records > 0);
 	*buf = o->batch_buf;
 	*len = o->batch_len;
-out:
-	o->batch = NULL;
-	o->batch_buf = NULL;
 	o->batch_len = 0;
 	o->batch_n = 0;
 	o->batch_records = 0;
@@ -365,8 +412,6 @@ void hm_output_free(struct hm_output *o)
 		if (o->fd != STDOUT_FILENO)
 			close(o->fd);
 	}
-	if (o->batch)
-		fclose(o->batch);
 	free(o->batch_buf);
 	free(o);
 }

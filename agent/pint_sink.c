@@ -143,9 +143,13 @@ static void *pint_main(void *arg)
 			state_write(&pa);
 			next = now_ms() + HM_PINT_STATE_INTERVAL_MS;
 		}
-		if (pa.rb)
-			ring_buffer__poll(pa.rb, 100);
-		else
+		/*
+		 * The sink wakes this thread once per PINT_EVENTS_WAKEUP_BYTES
+		 * of records: what waits below that is read on the timeout.
+		 */
+		if (pa.rb && !ring_buffer__poll(pa.rb, 100))
+			ring_buffer__consume(pa.rb);
+		else if (!pa.rb)
 			usleep(100 * 1000);
 	}
 	if (pa.rb)

@@ -72,3 +72,30 @@ HM_TESTS	+= $(CURDIR)/bench/test_pint_hpcc.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-hpcc
 include bench/latency.mk
 include bench/concurrency.mk
+
+# The agent's record path (bench/agent_bench.c, issue 11): records per
+# second per core from a kernel ring buffer into JSON lines and onto the
+# monitor socket, and the loss at twice that rate. The producer is
+# bench/agent_bench.bpf.c (bpf/'s flags); the consumer is hopmarkd's own
+# output and monitor socket code.
+HM_AGENT_BENCH		:= $(BUILD)/bench/agent-bench
+HM_AGENT_BENCH_OBJS	:= $(BUILD)/obj/agent/output.o $(BUILD)/obj/agent/monitor_sock.o
+
+$(BUILD)/bench/agent_bench.bpf.o: bench/agent_bench.bpf.c $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/agent_bench.skel.h: $(BUILD)/bench/agent_bench.bpf.o
+	$(BPFTOOL) gen skeleton $< name agent_bench > $@.tmp
+	mv $@.tmp $@
+
+$(HM_AGENT_BENCH): bench/agent_bench.c $(BUILD)/bench/agent_bench.skel.h $(HM_AGENT_BENCH_OBJS) \
+		   agent/hopmarkd.h $(HM_LIB) $(HM_LIB_HDRS)
+	$(CC) $(HM_CFLAGS) -pthread -Iagent -I$(BUILD)/bench $< $(HM_AGENT_BENCH_OBJS) -o $@ \
+		$(HM_LIB) $(HM_LDLIBS)
+
+.PHONY: agent-bench
+agent-bench: $(HM_AGENT_BENCH)
+bench: $(HM_AGENT_BENCH)
+# Smoke run (seconds): every path and loss run with a few thousand records.
+HM_TESTS	+= $(CURDIR)/bench/test_agent_bench.sh
+HM_TEST_DEPS	+= $(HM_AGENT_BENCH)

@@ -139,6 +139,7 @@ int hm_decap(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, blen, rm, plen, len;
 	struct hopmark_ioam_record *rec;
+	__u64 avail, flags;
 	struct hopmark_node_cfg *node;
 	struct hopmark_if_cfg *ifc;
 	struct hm_trace_loc loc;
@@ -191,7 +192,16 @@ int hm_decap(struct __sk_buff *skb)
 	rm = hm_decap_remove(skb, s, &loc);
 	hm_count(ifindex, rm ? HM_CNT_DECAP_OK : HM_CNT_DECAP_ERR);
 	rec->payload_len = plen - rm;
-	if (bpf_ringbuf_output(&hopmark_events, rec, sizeof(*rec), 0))
+	/*
+	 * Wake the agent by batch: only the record that makes the bytes
+	 * waiting cross a multiple of HM_EVENTS_WAKEUP_BYTES forces a wakeup
+	 * (one race lost between CPUs is made up at the next multiple); the
+	 * agent polls every few ms for less than that.
+	 */
+	avail = bpf_ringbuf_query(&hopmark_events, BPF_RB_AVAIL_DATA);
+	flags = (avail + sizeof(*rec) + BPF_RINGBUF_HDR_SZ) >> HM_EVENTS_WAKEUP_SHIFT !=
+		avail >> HM_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_output(&hopmark_events, rec, sizeof(*rec), flags))
 		hm_count(ifindex, HM_CNT_EVENTS_LOST);
 	return TC_ACT_OK;
 }

@@ -652,9 +652,11 @@ int hm_pint_transit(struct __sk_buff *skb)
  * @skb:	packet arriving at the sink
  *
  * Hop count: IPv4 hop_limit_start - TTL, IPv6 the option's count. The
- * record (struct pint_record) goes to pint_events with BPF_RB_NO_WAKEUP
- * until PINT_EVENTS_WAKEUP_BYTES wait, so userspace reads in batches (it
- * also polls with a timeout). Removal: IPv4 Identification := 0 (any value
+ * record (struct pint_record) goes to pint_events with BPF_RB_NO_WAKEUP,
+ * but for the one that makes the bytes waiting cross a multiple of
+ * PINT_EVENTS_WAKEUP_BYTES (forced wakeup), so userspace reads in batches
+ * (it also polls with a timeout) and a reader behind is not woken again
+ * for every record. Removal: IPv4 Identification := 0 (any value
  * is allowed for atomic datagrams, RFC 6864 §4.1); IPv6: the 8-octet
  * Hop-by-Hop header goes. The record is sent even when the removal fails
  * (counted as an error).
@@ -669,7 +671,7 @@ int hm_pint_sink(struct __sk_buff *skb)
 	struct pint_record rec = {};
 	struct pint_if_cfg *ifc;
 	struct pint_pkt p;
-	__u64 flags;
+	__u64 avail, flags;
 	__u16 plen;
 	__u8 ip[3];
 	int ret, err = 0;
@@ -726,8 +728,9 @@ int hm_pint_sink(struct __sk_buff *skb)
 	}
 	pint_count(ifindex, err ? PINT_CNT_ERR : PINT_CNT_SINK_OK);
 
-	flags = bpf_ringbuf_query(&pint_events, BPF_RB_AVAIL_DATA) >= PINT_EVENTS_WAKEUP_BYTES ?
-		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	avail = bpf_ringbuf_query(&pint_events, BPF_RB_AVAIL_DATA);
+	flags = (avail + sizeof(rec) + BPF_RINGBUF_HDR_SZ) >> PINT_EVENTS_WAKEUP_SHIFT !=
+		avail >> PINT_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 	if (bpf_ringbuf_output(&pint_events, &rec, sizeof(rec), flags))
 		pint_count(ifindex, PINT_CNT_EVENTS_LOST);
 	return TC_ACT_OK;

@@ -5,7 +5,8 @@
  * of its -o file (Documentation/json-record.rst). The input is the line;
  * json-c parses it, hm_record_from_json() turns an object into a struct
  * hm_record, which is rendered as the monitor renders it (table, summary)
- * and printed again.
+ * and printed again; the line hm_record_write_json() writes must be the
+ * bytes json-c prints for the same record.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -44,6 +45,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		again = hm_record_to_json(&r);
 		if (again && !json_object_equal(obj, again))
 			__builtin_trap();
+		/* The DOM-free writer's line is json-c's, byte for byte. */
+		if (again) {
+			const char *want = json_object_to_json_string_ext(again,
+					JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+			size_t n = hm_record_write_json(NULL, 0, &r), wl = strlen(want);
+			char *line = malloc(n + 1);
+
+			if (line) {
+				if (hm_record_write_json(line, n + 1, &r) != n || n != wl + 1 ||
+				    memcmp(line, want, wl) || line[wl] != '\n')
+					__builtin_trap();
+				free(line);
+			}
+		}
 		json_object_put(again);
 		if (r.trace.n_nodes > HM_MAX_HOPS)
 			__builtin_trap();

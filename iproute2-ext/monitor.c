@@ -293,6 +293,12 @@ static int monitor_ring(struct mon *m)
 	}
 	while (!done(m)) {
 		err = ring_buffer__poll(rb, HM_POLL_MS);
+		/*
+		 * The sink wakes readers once per HM_EVENTS_WAKEUP_BYTES of
+		 * records: what waits below that is read when the poll times out.
+		 */
+		if (!err)
+			err = ring_buffer__consume(rb);
 		if (err < 0 && err != -EINTR && err != -ECANCELED) {
 			ret = hm_errf(err, "polling the ring buffer %s", HM_MAP_EVENTS);
 			break;

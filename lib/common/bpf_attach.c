@@ -103,7 +103,9 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		p->skel = encap = hopmark_encap__open_opts(&opts);
 		if (!encap)
 			return -errno;
-		err = hopmark_encap__load(encap);
+		err = hm_events_fit_pin(encap->obj, pin_dir);
+		if (!err)
+			err = hopmark_encap__load(encap);
 		if (!err)
 			p->fd = bpf_program__fd(encap->progs.hm_encap);
 		return err;
@@ -112,7 +114,9 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		p->skel = transit = hopmark_transit__open_opts(&opts);
 		if (!transit)
 			return -errno;
-		err = hopmark_transit__load(transit);
+		err = hm_events_fit_pin(transit->obj, pin_dir);
+		if (!err)
+			err = hopmark_transit__load(transit);
 		if (!err)
 			p->fd = bpf_program__fd(role == HM_ROLE_TRANSIT_IN ?
 						transit->progs.hm_transit_in :
@@ -122,7 +126,9 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		p->skel = decap = hopmark_decap__open_opts(&opts);
 		if (!decap)
 			return -errno;
-		err = hopmark_decap__load(decap);
+		err = hm_events_fit_pin(decap->obj, pin_dir);
+		if (!err)
+			err = hopmark_decap__load(decap);
 		if (!err)
 			p->fd = bpf_program__fd(decap->progs.hm_decap);
 		return err;
@@ -132,7 +138,9 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		p->skel = pint = pint__open_opts(&opts);
 		if (!pint)
 			return -errno;
-		err = pint__load(pint);
+		err = hm_events_fit_pin(pint->obj, pin_dir);
+		if (!err)
+			err = pint__load(pint);
 		if (!err)
 			p->fd = bpf_program__fd(role == HM_ROLE_PINT_SOURCE ?
 						pint->progs.hm_pint_source :

@@ -88,6 +88,48 @@ static int hm_mkdir(const char *path)
 	return 0;
 }
 
+/* See bpf_pin.h. */
+long hm_events_bytes(void)
+{
+	const char *s = getenv(HM_EVENTS_BYTES_ENV);
+	unsigned long v;
+	char *end;
+
+	if (!s)
+		return HM_EVENTS_BYTES;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < HM_EVENTS_BYTES_MIN ||
+	    v > HM_EVENTS_BYTES_MAX || (v & (v - 1)))
+		return -EINVAL;
+	return v;
+}
+
+/* See bpf_pin.h. */
+int hm_events_fit_pin(struct bpf_object *obj, const char *pin_dir)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, HM_MAP_EVENTS);
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	char path[PATH_MAX];
+	int fd, err = 0;
+
+	if (!m)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/%s", pin_dir, HM_MAP_EVENTS) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		err = -errno;
+	close(fd);
+	if (!err && info.type == BPF_MAP_TYPE_RINGBUF)
+		err = bpf_map__set_max_entries(m, info.max_entries);
+	return err;
+}
+
 /**
  * hm_maps_create() - create and pin every hopmark map if missing
  *
@@ -109,6 +151,7 @@ int hm_maps_create(void)
 	struct hopmark_maps *skel;
 	char dir[PATH_MAX];
 	struct statfs st;
+	long size;
 	int err;
 
 	if (statfs(hm_bpffs_root(), &st))
@@ -130,11 +173,19 @@ int hm_maps_create(void)
 	if (err)
 		return err;
 
+	size = hm_events_bytes();
+	if (size < 0)
+		return size;
 	opts.pin_root_path = dir;
 	skel = hopmark_maps__open_opts(&opts);
 	if (!skel)
 		return errno ? -errno : -EINVAL;
-	err = hopmark_maps__load(skel);
+	/* A new ring gets the size asked for; a pinned one keeps its own. */
+	err = bpf_map__set_max_entries(skel->maps.hopmark_events, size);
+	if (!err)
+		err = hm_events_fit_pin(skel->obj, dir);
+	if (!err)
+		err = hopmark_maps__load(skel);
 	hopmark_maps__destroy(skel);
 	return err;
 }

@@ -47,12 +47,38 @@ int hm_map_open(const char *name);
  * hm_maps_create() - create and pin every hopmark map if missing
  *
  * Loads the maps-only BPF object with the pin root of hm_pin_dir(), so the
- * maps exist before any program is attached; existing pins are reused.
+ * maps exist before any program is attached; existing pins are reused. A
+ * new hopmark_events gets hm_events_bytes(); a pinned one keeps its size.
  * Mounts nothing: the bpffs must be mounted.
  *
- * Return: 0 or negative errno (-ENODEV if hm_bpffs_root() is not a bpffs).
+ * Return: 0 or negative errno (-ENODEV if hm_bpffs_root() is not a bpffs;
+ * -EINVAL for a bad $HOPMARK_EVENTS_BYTES).
  */
 int hm_maps_create(void);
+
+struct bpf_object;
+
+/**
+ * hm_events_bytes() - the size hm_maps_create() gives a new hopmark_events
+ *
+ * Return: $HOPMARK_EVENTS_BYTES when set (decimal bytes, a power of two
+ * from %HM_EVENTS_BYTES_MIN to %HM_EVENTS_BYTES_MAX), else
+ * %HM_EVENTS_BYTES; -EINVAL when the variable is set to anything else.
+ */
+long hm_events_bytes(void);
+
+/**
+ * hm_events_fit_pin() - give an object's hopmark_events its pin's size
+ * @obj:	opened, not yet loaded BPF object (a skeleton's ->obj)
+ * @pin_dir:	the pin directory its maps are reused from
+ *
+ * A ring buffer's size is fixed when it is created, and libbpf reuses a
+ * pin only of the same size: call this between open and load.
+ *
+ * Return: 0 (also when @obj has no hopmark_events or nothing is pinned
+ * yet), or negative errno of bpf_obj_get() or of reading the map's info.
+ */
+int hm_events_fit_pin(struct bpf_object *obj, const char *pin_dir);
 
 /**
  * hm_map_delete_if() - delete the entries of a map a predicate picks

@@ -35,7 +35,27 @@
 #define HM_MAX_IFACES		256
 #define HM_MAX_NAMESPACES	64
 #define HM_MAX_ENCAP_ROUTES	256
-#define HM_EVENTS_BYTES		(256 * 1024)
+/*
+ * hopmark_events' size, bytes, as compiled into the objects: 16 MiB hold
+ * 51150 records of 328 bytes (header included): 100 ms of 300k records/s
+ * with room to spare (Documentation/agent.rst, "Ring buffer"). The size
+ * is set when the map is created: $HOPMARK_EVENTS_BYTES (a power of two,
+ * 4 KiB to 1 GiB) at hm_maps_create(), and every hopmark loader then
+ * takes the pinned map's size; stock ip/tc reuse the pin only at the size
+ * compiled in.
+ */
+#define HM_EVENTS_BYTES		(16 * 1024 * 1024)
+#define HM_EVENTS_BYTES_ENV	"HOPMARK_EVENTS_BYTES"
+#define HM_EVENTS_BYTES_MIN	4096U
+#define HM_EVENTS_BYTES_MAX	(1024U * 1024 * 1024)
+/*
+ * The sink wakes the agent once per 2^HM_EVENTS_WAKEUP_SHIFT bytes of
+ * records that wait in hopmark_events (each record that makes the waiting
+ * bytes cross a multiple of it); the agent polls for what is left below.
+ * 32 KiB: about 100 records of 328 bytes (header included) per wakeup.
+ */
+#define HM_EVENTS_WAKEUP_SHIFT	15
+#define HM_EVENTS_WAKEUP_BYTES	(1U << HM_EVENTS_WAKEUP_SHIFT)
 
 /**
  * struct hopmark_node_cfg - this node's identity (value of hopmark_node[0])

@@ -90,6 +90,24 @@ struct json_object *hm_record_to_json(const struct hm_record *r);
 int hm_record_from_json(struct json_object *obj, struct hm_record *r);
 
 /**
+ * hm_record_write_json() - write a record's JSON line into a buffer
+ * @buf:	output (may be NULL when @size is 0)
+ * @size:	bytes at @buf
+ * @r:		record
+ *
+ * The line hm_record_print_json() prints, byte for byte the bytes json-c
+ * prints for hm_record_to_json() with JSON_C_TO_STRING_PLAIN |
+ * JSON_C_TO_STRING_NOSLASHESCAPE, then '\n'; written without building
+ * the object, and without allocating. Nothing is written past @size; a
+ * '\0' follows the line when there is room for it.
+ *
+ * Return: the line's length with its '\n', bytes; when that is more than
+ * @size the line did not fit (and is cut): write again into a buffer of
+ * that size.
+ */
+size_t hm_record_write_json(char *buf, size_t size, const struct hm_record *r);
+
+/**
  * hm_record_print_json() - print a record as one JSON line
  * @f: stream
  * @r: record

@@ -34,10 +34,12 @@
 #define PINT_MAX_IFACES		256
 #define PINT_EVENTS_BYTES	(256 * 1024)
 /*
- * The sink wakes its reader only when this many bytes of records wait (or
- * the reader polls with a timeout): records reach userspace in batches.
+ * The sink wakes its reader once per this many bytes of records that wait
+ * (the record that makes the waiting bytes cross a multiple of it), and
+ * the reader polls with a timeout: records reach userspace in batches.
  */
-#define PINT_EVENTS_WAKEUP_BYTES (16 * 1024)
+#define PINT_EVENTS_WAKEUP_SHIFT 14
+#define PINT_EVENTS_WAKEUP_BYTES (1U << PINT_EVENTS_WAKEUP_SHIFT)
 
 /* Most bits a digest takes on the wire: the IPv4 Identification field. */
 #define PINT_WIRE_BITS		16

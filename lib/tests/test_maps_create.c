@@ -85,6 +85,60 @@ static void maps_create_pins_every_map_once(void **state)
 	assert_int_equal(hm_map_open("hopmark_nonexistent"), -ENOENT);
 }
 
+static __u32 events_size(void)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	int fd = hm_map_open(HM_MAP_EVENTS);
+
+	if (fd < 0)
+		fail_msg("hm_map_open(%s): %d", HM_MAP_EVENTS, fd);
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+	close(fd);
+	return info.max_entries;
+}
+
+/*
+ * hopmark_events' size: $HOPMARK_EVENTS_BYTES for a new ring (default
+ * HM_EVENTS_BYTES), kept by a pinned one whatever the variable says;
+ * a value that is not a power of two in range is refused.
+ */
+static void maps_create_sizes_events_ring(void **state)
+{
+	static const char *const bad[] = { "0", "4095", "12288", "-4096", "4096x", "",
+					   "2147483648" };
+	char path[256];
+	size_t i;
+
+	setenv("TC_BPF_MNT", mnt, 1);
+	snprintf(path, sizeof(path), "%s/tc/globals/%s", mnt, HM_MAP_EVENTS);
+	unlink(path);
+	unsetenv(HM_EVENTS_BYTES_ENV);
+	assert_int_equal(hm_events_bytes(), HM_EVENTS_BYTES);
+	assert_int_equal(hm_maps_create(), 0);
+	assert_int_equal(events_size(), HM_EVENTS_BYTES);
+
+	unlink(path);
+	setenv(HM_EVENTS_BYTES_ENV, "262144", 1);
+	assert_int_equal(hm_maps_create(), 0);
+	assert_int_equal(events_size(), 262144);
+	/* Pinned: another size asked for later does not change it. */
+	setenv(HM_EVENTS_BYTES_ENV, "1048576", 1);
+	assert_int_equal(hm_maps_create(), 0);
+	assert_int_equal(events_size(), 262144);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv(HM_EVENTS_BYTES_ENV, bad[i], 1);
+		if (hm_events_bytes() != -EINVAL || hm_maps_create() != -EINVAL)
+			fail_msg("%s=\"%s\": expected -EINVAL, observed %ld / %d",
+				 HM_EVENTS_BYTES_ENV, bad[i], hm_events_bytes(), hm_maps_create());
+	}
+	unsetenv(HM_EVENTS_BYTES_ENV);
+	unlink(path);
+	assert_int_equal(hm_maps_create(), 0);
+}
+
 static bool multiple_of_3(int fd, const void *key, void *ctx)
 {
 	__u32 k;
@@ -126,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(maps_create_pins_every_map_once),
+		cmocka_unit_test(maps_create_sizes_events_ring),
 		cmocka_unit_test(map_delete_if_deletes_what_it_picks),
 	};
 	int err;

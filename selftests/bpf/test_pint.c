@@ -58,7 +58,7 @@ static bool pint_env(void)
 		if (hm_pin_dir(pin, sizeof(pin)))
 			return hm_check(false, "no pin directory");
 		skel = pint__open_opts(&oo);
-		if (!skel || pint__load(skel)) {
+		if (!skel || hm_events_fit_pin(skel->obj, pin) || pint__load(skel)) {
 			pint__destroy(skel);
 			skel = NULL;
 			return hm_check(false, "pint.bpf.o did not load");

@@ -759,7 +759,7 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 
 #ifdef HAVE_ENCAP
 	skel_encap = hopmark_encap__open_opts(&oo);
-	if (skel_encap && !hopmark_encap__load(skel_encap)) {
+	if (skel_encap && !hm_events_fit_pin(skel_encap->obj, pin_root) && !hopmark_encap__load(skel_encap)) {
 		env.prog_encap = bpf_program__fd(skel_encap->progs.hm_encap);
 	} else {
 		hopmark_encap__destroy(skel_encap);
@@ -771,7 +771,7 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #endif
 #ifdef HAVE_TRANSIT
 	skel_transit = hopmark_transit__open_opts(&oo);
-	if (skel_transit && !hopmark_transit__load(skel_transit)) {
+	if (skel_transit && !hm_events_fit_pin(skel_transit->obj, pin_root) && !hopmark_transit__load(skel_transit)) {
 		env.prog_transit_in = bpf_program__fd(skel_transit->progs.hm_transit_in);
 		env.prog_transit_out = bpf_program__fd(skel_transit->progs.hm_transit_out);
 	} else {
@@ -789,7 +789,7 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #endif
 #ifdef HAVE_DECAP
 	skel_decap = hopmark_decap__open_opts(&oo);
-	if (skel_decap && !hopmark_decap__load(skel_decap)) {
+	if (skel_decap && !hm_events_fit_pin(skel_decap->obj, pin_root) && !hopmark_decap__load(skel_decap)) {
 		env.prog_decap = bpf_program__fd(skel_decap->progs.hm_decap);
 	} else {
 		hopmark_decap__destroy(skel_decap);
