@@ -60,3 +60,22 @@ HM_TESTS	+= $(CURDIR)/bench/test_pint_hpcc.sh
 HM_TEST_DEPS	+= $(BUILD)/bench/pint-hpcc
 include bench/latency.mk
 include bench/concurrency.mk
+
+# Per-program BPF cost (bench/bpf_cost.c, issue 11): every hopmark program
+# under BPF_PROG_TEST_RUN behind a frame-restoring wrapper, against a no-op
+# behind the same wrapper (bench/bpf_cost.bpf.c, built with bpf/'s flags).
+# Links the selftests' frame builders and map setters (selftests/bpf/).
+HM_COST_BIN	:= $(BUILD)/bench/bpf-cost
+HM_COST_SELFTEST_OBJS := $(BUILD)/obj/selftests/bpf/maps.o $(BUILD)/obj/selftests/bpf/pkt_build.o
+
+$(BUILD)/bench/bpf_cost.bpf.o: bench/bpf_cost.bpf.c bench/bpf_cost.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -Ibench -c $< -o $@
+
+$(BUILD)/bench/bpf_cost.skel.h: $(BUILD)/bench/bpf_cost.bpf.o
+	$(BPFTOOL) gen skeleton $< name bpf_cost > $@.tmp
+	mv $@.tmp $@
+
+$(HM_COST_BIN): bench/bpf_cost.c bench/bpf_cost.h $(BUILD)/bench/bpf_cost.skel.h \
+		$(HM_COST_SELFTEST_OBJS) $(HM_LIB) $(HM_LIB_HDRS) $(HM_BPF_OBJS)
+	$(CC) $(HM_CFLAGS) -Iselftests/bpf -Ibench -DHM_COST_OBJ_DIR='"$(BUILD)/bpf"' \
+		$< $(HM_COST_SELFTEST_OBJS) -o $@ $(HM_LIB) $(HM_LDLIBS)
