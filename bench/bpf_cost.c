@@ -489,13 +489,14 @@ static void counters_read(const struct cost_case *c, struct cost_counters *out)
 	}
 }
 
+/* An IOAM counter's name, "pint #N" for PINT's (their names are the CLI's). */
 static const char *counter_name(const struct cost_case *c, int i)
 {
-	static char buf[16];
+	static char buf[32];
 
 	if (c->fam == FAM_IOAM && hopmark_counter_names[i])
 		return hopmark_counter_names[i];
-	snprintf(buf, sizeof(buf), "#%d", i);
+	snprintf(buf, sizeof(buf), "%s #%d", c->fam == FAM_PINT ? "pint" : "ioam", i);
 	return buf;
 }
 
@@ -1021,6 +1022,20 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* /proc/loadavg's three averages: how busy the host was around the run. */
+static void read_loadavg(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double a = 0, b = 0, c = 0;
+
+	if (!f || fscanf(f, "%lf %lf %lf", &a, &b, &c) != 3)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%.2f %.2f %.2f", a, b, c);
+	if (f)
+		fclose(f);
+}
+
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -1073,10 +1088,12 @@ static const char *hook_name(const struct cost_case *c)
 	return c->iif ? "tc ingress" : "tc egress";
 }
 
-static void print_table(int rounds, __u32 repeat, const char *kernel, const char *cpu)
+static void print_table(int rounds, __u32 repeat, const char *kernel, const char *cpu,
+			const char *load_before)
 {
 	double cost[COST_ROUNDS_MAX], base[COST_ROUNDS_MAX];
 	struct cost_stats cs, bs;
+	char load[64];
 	int i;
 
 	printf("hopmark BPF program cost: ns per packet over the no-op of the same hook "
@@ -1116,15 +1133,17 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 			       r->a->packet, r->a->frame.len);
 	}
 	/* Timing context: a line starting with "(" (Documentation/doc-tables.rst). */
-	printf("(kernel %s; CPU %s)\n", kernel, cpu);
+	read_loadavg(load, sizeof(load));
+	printf("(kernel %s; CPU %s; load average %s before, %s after)\n", kernel, cpu,
+	       load_before, load);
 }
 
 static void write_json(const char *path, int rounds, __u32 repeat, const char *kernel,
-		       const char *cpu, const char *obj_dir)
+		       const char *cpu, const char *obj_dir, const char *load_before)
 {
 	double cost[COST_ROUNDS_MAX], base[COST_ROUNDS_MAX];
 	struct cost_stats cs, bs;
-	char now[64];
+	char now[64], load[64];
 	FILE *f = fopen(path, "w");
 	int i, first = 1;
 
@@ -1137,7 +1156,13 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 	json_str(f, kernel);
 	fprintf(f, ",\n  \"cpu\": ");
 	json_str(f, cpu);
-	fprintf(f, ",\n  \"cpus_online\": %ld,\n  \"obj_dir\": ", sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, ",\n  \"cpus_online\": %ld,\n  \"loadavg_before\": ",
+		sysconf(_SC_NPROCESSORS_ONLN));
+	json_str(f, load_before);
+	fprintf(f, ",\n  \"loadavg_after\": ");
+	read_loadavg(load, sizeof(load));
+	json_str(f, load);
+	fprintf(f, ",\n  \"obj_dir\": ");
 	json_str(f, obj_dir);
 	fprintf(f, ",\n  \"repeat\": %u,\n  \"rounds\": %d,\n  \"ring_batch\": %u,\n  \"rows\": [",
 		repeat, rounds, ring_batch);
@@ -1177,9 +1202,14 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 			json_str(f, hook_name(p[k]));
 			fprintf(f, ", \"packet\": ");
 			json_str(f, p[k]->packet);
-			fprintf(f, ", \"frame_bytes\": %zu, \"runs\": %llu, \"events_lost\": %llu,\n"
-				"       ", p[k]->frame.len, (unsigned long long)p[k]->runs,
+			fprintf(f, ", \"frame_bytes\": %zu, \"runs\": %llu, \"events_lost\": %llu,"
+				" \"counter\": ", p[k]->frame.len, (unsigned long long)p[k]->runs,
 				(unsigned long long)p[k]->lost);
+			if (p[k]->cnt >= 0)
+				json_str(f, counter_name(p[k], p[k]->cnt));
+			else
+				fprintf(f, "null");
+			fprintf(f, ",\n       ");
 			json_array(f, "prog_ns_rounds", p[k]->prog_ns, rounds);
 			fprintf(f, ", ");
 			json_array(f, "noop_ns_rounds", p[k]->base_ns, rounds);
@@ -1242,7 +1272,7 @@ int main(int argc, char **argv)
 	};
 	const char *obj_dir = HM_COST_OBJ_DIR, *json = NULL;
 	long repeat = COST_REPEAT_DEF, rounds = COST_ROUNDS_DEF;
-	char kernel[256], cpu_model[256];
+	char kernel[256], cpu_model[256], load_before[64];
 	struct utsname un;
 	bool list = false;
 	int opt, i, k, cpu = -1;
@@ -1293,6 +1323,7 @@ int main(int argc, char **argv)
 	uname(&un);
 	snprintf(kernel, sizeof(kernel), "%s %s %s", un.sysname, un.release, un.machine);
 	read_cpu_model(cpu_model, sizeof(cpu_model));
+	read_loadavg(load_before, sizeof(load_before));
 
 	setup(obj_dir);
 	build_cases();
@@ -1325,8 +1356,8 @@ int main(int argc, char **argv)
 	}
 	ring_buffer__free(rings);
 
-	print_table(rounds, repeat, kernel, cpu_model);
+	print_table(rounds, repeat, kernel, cpu_model, load_before);
 	if (json)
-		write_json(json, rounds, repeat, kernel, cpu_model, obj_dir);
+		write_json(json, rounds, repeat, kernel, cpu_model, obj_dir, load_before);
 	return 0;
 }

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# Benchmarks and evaluators (not part of `make check`; a short smoke run
-# of pint-eval is, see HM_TESTS below).
+# Benchmarks and evaluators (not part of `make check`; short smoke runs
+# are, see HM_TESTS below).
 #
-#   make bench                       build build/bench/pint-eval
+#   make bench                       build everything here, then run the
+#                                    benches of bench/run.d/ (bench/run.sh)
+#   make bpf-cost                    build build/bench/bpf-cost
 #   make pint-eval-tables            the tables of Documentation/pint.rst
 #   make pint-hpcc-tables            the HPCC table of Documentation/pint.rst
 
@@ -79,3 +81,16 @@ $(HM_COST_BIN): bench/bpf_cost.c bench/bpf_cost.h $(BUILD)/bench/bpf_cost.skel.h
 		$(HM_COST_SELFTEST_OBJS) $(HM_LIB) $(HM_LIB_HDRS) $(HM_BPF_OBJS)
 	$(CC) $(HM_CFLAGS) -Iselftests/bpf -Ibench -DHM_COST_OBJ_DIR='"$(BUILD)/bpf"' \
 		$< $(HM_COST_SELFTEST_OBJS) -o $@ $(HM_LIB) $(HM_LDLIBS)
+
+.PHONY: bpf-cost
+bpf-cost: $(HM_COST_BIN)
+
+# `make bench` runs the benches once everything above is built; each bench
+# is an executable of bench/run.d/ (the contract: bench/run.sh).
+bench: $(HM_COST_BIN)
+	HM_BUILD=$(BUILD) bench/run.sh
+
+# Smoke run: bench/run.sh -q (every bench, a few iterations), then bpf-cost's
+# table and JSON hold every row with numbers that can be true. Needs root.
+HM_TESTS	+= $(CURDIR)/bench/test_bench_run.py
+HM_TEST_DEPS	+= $(HM_COST_BIN)
