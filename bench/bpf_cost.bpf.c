@@ -110,6 +110,24 @@ int bench_xdp_noop(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/**
+ * bench_tc_grow() - calibration: what a size change costs behind the wrapper
+ * @skb: packet of the test run
+ *
+ * Inserts HM_COST_GROW_BYTES after the IP header, as encap and the PINT
+ * source do, which the wrapper then removes before the next run: the cost
+ * of both is what a row of a program that changes the frame's size carries
+ * beyond its own work (the no-op changes nothing).
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_grow(struct __sk_buff *skb)
+{
+	bpf_skb_adjust_room(skb, HM_COST_GROW_BYTES, BPF_ADJ_ROOM_NET, 0);
+	return TC_ACT_OK;
+}
+
 /** bench_tc_noop() - the tc baseline: does nothing. Return: TC_ACT_OK. */
 SEC("tc")
 int bench_tc_noop(struct __sk_buff *skb)

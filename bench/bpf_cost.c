@@ -110,11 +110,12 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 
 /* ---- the objects under test ---- */
 
-enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_MAX };
+/* The objects of --obj-dir, then the bench's own (the calibration program). */
+enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_MAX, OBJ_BENCH = OBJ_MAX };
 
-static const char *const obj_names[OBJ_MAX] = {
+static const char *const obj_names[OBJ_MAX + 1] = {
 	[OBJ_ENCAP] = "hopmark_encap", [OBJ_TRANSIT] = "hopmark_transit",
-	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint",
+	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint", [OBJ_BENCH] = "bpf_cost",
 };
 
 static struct bpf_object *objs[OBJ_MAX];
@@ -647,7 +648,8 @@ static void measure(struct cost_case *c, int round, __u32 repeat, bool prog_firs
 static struct cost_case *add_case(const char *id, const char *prog, enum cost_obj obj,
 				  enum cost_hook hook, int ifindex, int iif)
 {
-	struct bpf_program *p = bpf_object__find_program_by_name(objs[obj], prog);
+	struct bpf_program *p = bpf_object__find_program_by_name(obj == OBJ_BENCH ? wrap->obj :
+								 objs[obj], prog);
 	struct cost_case *c;
 
 	if (!p)
@@ -932,6 +934,13 @@ static void build_cases(void)
 	c->cnt = PINT_CNT_SINK_OK;
 	c->may = HM_BIT(PINT_CNT_EVENTS_LOST);
 	c->ring = true;
+	add_row(c, NULL, NULL, -1, NULL);
+
+	/* What the wrapper's undoing of a size change adds to such rows. */
+	c = add_case("calib.tc_resize", "bench_tc_grow", OBJ_BENCH, HOOK_TC, env.if_enc, 0);
+	frame_v6_plain(&c->frame, NULL);
+	snprintf(c->packet, sizeof(c->packet), "IPv6 UDP; inserts %d B that the wrapper removes",
+		 HM_COST_GROW_BYTES);
 	add_row(c, NULL, NULL, -1, NULL);
 }
 

@@ -12,6 +12,9 @@
 /* Largest frame a case runs on, bytes (a power of two: the wrapper masks). */
 #define HM_COST_FRAME_MAX	1024
 
+/* Bytes bench_tc_grow() inserts (the calibration row calib.tc_resize). */
+#define HM_COST_GROW_BYTES	32
+
 /*
  * The wrapper's failure return: the tail call did not happen (empty
  * program array, or the target is not compatible). TC_ACT_SHOT (2) and
