@@ -73,6 +73,10 @@
 #define COST_PAYLOAD		32
 #define COST_PINT_RATE_BPS	10000000000ULL	/* 10 Gbit/s on the PINT transit device */
 #define COST_PINT_HOP		5		/* hops before the measured PINT node */
+/* Below PINT_EVENTS_WAKEUP_BYTES of struct pint_record (checked in rings_open()). */
+#define COST_PINT_SMALL_BATCH	64
+#define HM_STR_(x)		#x
+#define HM_STR(x)		HM_STR_(x)
 
 /* ---- what the selftests' code expects from its user ---- */
 
@@ -148,6 +152,7 @@ enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
  * @prog_ns:	per round: wrapper + program, ns per run
  * @base_ns:	per round: wrapper + no-op, ns per run
  * @ring:	the program writes a record to a ring buffer per run (ring_batch)
+ * @batch:	records between two drains of the rings, 0: ring_batch
  * @lost:	ring buffer records lost (events_lost) over all rounds
  * @runs:	program runs over all rounds
  */
@@ -167,6 +172,7 @@ struct cost_case {
 	struct pkt		frame;
 	int			fd;
 	bool			ring;
+	__u32			batch;
 	double			prog_ns[COST_ROUNDS_MAX];
 	double			base_ns[COST_ROUNDS_MAX];
 	__u64			lost;
@@ -243,6 +249,9 @@ static void rings_open(void)
 		if (n < ring_batch)
 			ring_batch = n;
 	}
+	if (COST_PINT_SMALL_BATCH * ((sizeof(struct pint_record) + 8 + 7) / 8 * 8) >=
+	    PINT_EVENTS_WAKEUP_BYTES)
+		die("COST_PINT_SMALL_BATCH records reach PINT_EVENTS_WAKEUP_BYTES");
 }
 
 /* ---- environment ---- */
@@ -579,8 +588,8 @@ static double wrapped_run(struct cost_case *c, int target, __u32 repeat)
 		    c->id, strerror(errno));
 	while (done < repeat) {
 		n = repeat - done;
-		if (c->ring && n > ring_batch)
-			n = ring_batch;
+		if (c->ring && n > (c->batch ? c->batch : ring_batch))
+			n = c->batch ? c->batch : ring_batch;
 		if (c->ring)
 			ring_buffer__consume(rings);
 		err = test_run(wrap_fd, c, &c->frame, n, &ns, &retval, NULL, NULL);
@@ -917,24 +926,33 @@ static void build_cases(void)
 	c->pint = PINT_PATH8;
 	c->cnt = PINT_CNT_NO_OPTION;
 	add_row(c, NULL, NULL, 5, "a packet that is not ours");
-	c = add_case("pint_sink.ipv4", "hm_pint_sink", OBJ_PINT, HOOK_TC, if_psnk, if_psnk);
-	frame_v4(&c->frame, PINT_DEF_HOP_LIMIT_START - COST_PINT_HOP, 0x00a5);
-	snprintf(c->packet, sizeof(c->packet), "IPv4 UDP DF after %d hops, record to the ring"
-		 " buffer", COST_PINT_HOP);
-	c->pint = PINT_PATH8;
-	c->cnt = PINT_CNT_SINK_OK;
-	c->may = HM_BIT(PINT_CNT_EVENTS_LOST);
-	c->ring = true;
-	add_row(c, NULL, NULL, -1, NULL);
-	c = add_case("pint_sink.ipv6", "hm_pint_sink", OBJ_PINT, HOOK_TC, if_psnk, if_psnk);
-	frame_v6_pint(&c->frame, COST_HLIM - COST_PINT_HOP, 0x00a5, COST_PINT_HOP);
-	snprintf(c->packet, sizeof(c->packet), "IPv6 UDP after %d hops (removes 8 B), record to"
-		 " the ring buffer", COST_PINT_HOP);
-	c->pint = PINT_PATH8;
-	c->cnt = PINT_CNT_SINK_OK;
-	c->may = HM_BIT(PINT_CNT_EVENTS_LOST);
-	c->ring = true;
-	add_row(c, NULL, NULL, -1, NULL);
+	/*
+	 * The sink asks for a forced wakeup for every record once
+	 * PINT_EVENTS_WAKEUP_BYTES are pending: with a reader behind by
+	 * ring_batch records most calls cross it, by COST_PINT_SMALL_BATCH
+	 * none does, which shows the program without the wakeups.
+	 */
+	for (i = 0; i < 4; i++) {
+		bool v6 = i & 1, small = i & 2;
+
+		snprintf(id, sizeof(id), "pint_sink.%s%s", v6 ? "ipv6" : "ipv4",
+			 small ? "_drain64" : "");
+		c = add_case(id, "hm_pint_sink", OBJ_PINT, HOOK_TC, if_psnk, if_psnk);
+		if (v6)
+			frame_v6_pint(&c->frame, COST_HLIM - COST_PINT_HOP, 0x00a5, COST_PINT_HOP);
+		else
+			frame_v4(&c->frame, PINT_DEF_HOP_LIMIT_START - COST_PINT_HOP, 0x00a5);
+		snprintf(c->packet, sizeof(c->packet), "%s after %d hops%s, record to the ring "
+			 "buffer%s", v6 ? "IPv6 UDP" : "IPv4 UDP DF", COST_PINT_HOP,
+			 v6 ? " (removes 8 B)" : "",
+			 small ? ", drained every " HM_STR(COST_PINT_SMALL_BATCH) " records" : "");
+		c->pint = PINT_PATH8;
+		c->cnt = PINT_CNT_SINK_OK;
+		c->may = HM_BIT(PINT_CNT_EVENTS_LOST);
+		c->ring = true;
+		c->batch = small ? COST_PINT_SMALL_BATCH : 0;
+		add_row(c, NULL, NULL, -1, NULL);
+	}
 
 	/* What the wrapper's undoing of a size change adds to such rows. */
 	c = add_case("calib.tc_resize", "bench_tc_grow", OBJ_BENCH, HOOK_TC, env.if_enc, 0);
