@@ -43,7 +43,9 @@ shift $((OPTIND - 1))
 export HM_BUILD HM_BENCH_QUICK
 mkdir -p "$out" || exit 1
 
-ran= failed=0 skipped=0
+ran=''
+failed=0
+skipped=0
 for b in "$top"/bench/run.d/*.sh; do
 	[ -x "$b" ] || continue
 	name=$(basename "$b" .sh)
@@ -79,6 +81,7 @@ for b in "$top"/bench/run.d/*.sh; do
 done
 
 # One file with every bench that ran: {"benches": {"NAME": {...}, ...}}.
+# shellcheck disable=SC2086 # $ran: the names, one word each
 python3 - "$out" $ran <<'PY' || failed=$((failed + 1))
 import json, sys
 out, names = sys.argv[1], sys.argv[2:]
@@ -90,6 +93,7 @@ with open('%s/bench.json' % out, 'w') as f:
     json.dump({'benches': benches}, f, indent=1)
     f.write('\n')
 PY
+# shellcheck disable=SC2086
 set -- $ran
 echo "bench: $# ran, $skipped skipped, $failed failed; JSON in $out/bench.json"
 [ "$failed" -eq 0 ]
