@@ -122,7 +122,34 @@ static const char *const obj_names[OBJ_MAX + 1] = {
 	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint", [OBJ_BENCH] = "bpf_cost",
 };
 
-static struct bpf_object *objs[OBJ_MAX];
+/**
+ * struct cost_set - one build's objects, on a bpffs instance of their own
+ * @dir:	directory of the objects (--obj-dir, or --before)
+ * @name:	"obj-dir" or "before"
+ * @bpffs:	mount point of its bpffs
+ * @mounted:	@bpffs is mounted
+ * @objs:	the objects, loaded
+ * @env:	its pinned maps and the devices (env while its cases run)
+ */
+struct cost_set {
+	const char		*dir;
+	const char		*name;
+	char			bpffs[64];
+	bool			mounted;
+	struct bpf_object	*objs[OBJ_MAX];
+	struct hm_env		env;
+};
+
+static struct cost_set sets[2];
+static int n_sets;
+/* The set being built or run: its objects, and env holds its maps. */
+static struct cost_set *cur;
+
+static void use_set(struct cost_set *s)
+{
+	cur = s;
+	env = s->env;
+}
 
 enum cost_hook { HOOK_XDP, HOOK_TC };
 
@@ -148,6 +175,8 @@ enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
  * @goal_ns:	issue 11's goal for this row, < 0 for none
  * @goal:	what the goal is, for the JSON
  * @frame:	the frame
+ * @set:	the build it belongs to
+ * @twin:	the same case of the other build (--before), or NULL
  * @fd:		program fd
  * @prog_ns:	per round: wrapper + program, ns per run
  * @base_ns:	per round: wrapper + no-op, ns per run
@@ -170,6 +199,8 @@ struct cost_case {
 	double			goal_ns;
 	const char		*goal;
 	struct pkt		frame;
+	struct cost_set		*set;
+	struct cost_case	*twin;
 	int			fd;
 	bool			ring;
 	__u32			batch;
@@ -222,7 +253,7 @@ static int rec_cb(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* ring_batch from the sizes of both rings and of their records. */
+/* ring_batch from the sizes of the rings (of every build) and of their records. */
 static void rings_open(void)
 {
 	static const struct {
@@ -234,20 +265,30 @@ static void rings_open(void)
 		{ OBJ_PINT, PINT_MAP_EVENTS, sizeof(struct pint_record) },
 	};
 	unsigned int i;
+	int k, fd;
 
-	rings = ring_buffer__new(env.fd_events, rec_cb, NULL, NULL);
-	if (!rings || ring_buffer__add(rings, pint_map(PINT_MAP_EVENTS), rec_cb, NULL) < 0)
-		die("cannot read the ring buffers: %s", strerror(errno));
 	ring_batch = UINT_MAX;
-	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-		struct bpf_map *m = bpf_object__find_map_by_name(objs[r[i].obj], r[i].map);
-		/* BPF_RINGBUF_HDR_SZ (8) before each record, 8-byte aligned. */
-		__u32 n = m ? bpf_map__max_entries(m) / ((r[i].rec + 8 + 7) / 8 * 8) / 2 : 0;
+	for (k = 0; k < n_sets; k++) {
+		use_set(&sets[k]);
+		for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+			struct bpf_map *m = bpf_object__find_map_by_name(cur->objs[r[i].obj],
+									 r[i].map);
+			/* BPF_RINGBUF_HDR_SZ (8) before each record, 8-byte aligned. */
+			__u32 n = m ? bpf_map__max_entries(m) / ((r[i].rec + 8 + 7) / 8 * 8) / 2 : 0;
 
-		if (!n)
-			die("%s: no ring buffer %s", obj_names[r[i].obj], r[i].map);
-		if (n < ring_batch)
-			ring_batch = n;
+			if (!n)
+				die("%s/%s.bpf.o: no ring buffer %s", cur->dir,
+				    obj_names[r[i].obj], r[i].map);
+			if (n < ring_batch)
+				ring_batch = n;
+			fd = bpf_map__fd(m);
+			if (!rings)
+				rings = ring_buffer__new(fd, rec_cb, NULL, NULL);
+			else if (ring_buffer__add(rings, fd, rec_cb, NULL) < 0)
+				die("cannot read the ring buffer %s: %s", r[i].map, strerror(errno));
+			if (!rings)
+				die("cannot read the ring buffer %s: %s", r[i].map, strerror(errno));
+		}
 	}
 	if (COST_PINT_SMALL_BATCH * ((sizeof(struct pint_record) + 8 + 7) / 8 * 8) >=
 	    PINT_EVENTS_WAKEUP_BYTES)
@@ -256,15 +297,16 @@ static void rings_open(void)
 
 /* ---- environment ---- */
 
-static char bpffs_dir[64];
-static bool bpffs_mounted;
-
 static void cleanup(void)
 {
-	if (bpffs_mounted)
-		umount2(bpffs_dir, MNT_DETACH);
-	if (bpffs_dir[0])
-		rmdir(bpffs_dir);
+	int i;
+
+	for (i = 0; i < n_sets; i++) {
+		if (sets[i].mounted)
+			umount2(sets[i].bpffs, MNT_DETACH);
+		if (sets[i].bpffs[0])
+			rmdir(sets[i].bpffs);
+	}
 }
 
 static void on_signal(int sig)
@@ -304,22 +346,75 @@ static int open_pinned(const char *pin_root, const char *name)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", pin_root, name);
+	if (snprintf(path, sizeof(path), "%s/%s", pin_root, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	return bpf_obj_get(path);
 }
 
 /*
- * A node of its own, as selftests/bpf/test_run.c builds one: mount and
- * network namespaces, a private bpffs (TC_BPF_MNT), the pinned maps made
- * by hm_maps_create() as the CLI makes them, veths whose ifindexes the runs
- * name, then every object of @obj_dir loaded with the node's pin root.
+ * A bpffs of its own for @set (TC_BPF_MNT points at it while it is set
+ * up), then every object of @set->dir loaded with its pin root. The first
+ * set's maps are made by hm_maps_create() as the CLI makes them; a
+ * --before build's objects make their own (its map layouts may differ).
  */
-static void setup(const char *obj_dir)
+static void load_set(struct cost_set *set, bool create_maps)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	char pin_root[PATH_MAX], path[PATH_MAX];
-	struct timex tx = { 0 };
 	int i, err;
+
+	strcpy(set->bpffs, "/tmp/hm-cost-XXXXXX");
+	if (!mkdtemp(set->bpffs)) {
+		set->bpffs[0] = 0;
+		die("mkdtemp: %s", strerror(errno));
+	}
+	if (mount("bpf", set->bpffs, "bpf", 0, NULL))
+		die("cannot mount a bpffs instance: %s", strerror(errno));
+	set->mounted = true;
+	setenv(HM_BPFFS_ENV, set->bpffs, 1);
+	if (hm_pin_dir(pin_root, sizeof(pin_root)))
+		die("no pin directory");
+	snprintf(path, sizeof(path), "%s/tc", set->bpffs);
+	mkdir(path, 0700);
+	mkdir(pin_root, 0700);
+	if (create_maps) {
+		err = hm_maps_create();
+		if (err < 0)
+			die("hm_maps_create(): %s", strerror(-err));
+	}
+	oo.pin_root_path = pin_root;
+	for (i = 0; i < OBJ_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%s.bpf.o", set->dir, obj_names[i]);
+		set->objs[i] = bpf_object__open_file(path, &oo);
+		if (!set->objs[i])
+			die("cannot open %s: %s", path, strerror(errno));
+		err = bpf_object__load(set->objs[i]);
+		if (err)
+			die("cannot load %s: %s", path, strerror(-err));
+	}
+	set->env = env;
+	set->env.fd_node = open_pinned(pin_root, HM_MAP_NODE);
+	set->env.fd_ifcfg = open_pinned(pin_root, HM_MAP_IFCFG);
+	set->env.fd_ns = open_pinned(pin_root, HM_MAP_NS);
+	set->env.fd_encap = open_pinned(pin_root, HM_MAP_ENCAP);
+	set->env.fd_qdepth = open_pinned(pin_root, HM_MAP_QDEPTH);
+	set->env.fd_stats = open_pinned(pin_root, HM_MAP_STATS);
+	set->env.fd_events = open_pinned(pin_root, HM_MAP_EVENTS);
+	if (set->env.fd_node < 0 || set->env.fd_ifcfg < 0 || set->env.fd_ns < 0 ||
+	    set->env.fd_encap < 0 || set->env.fd_qdepth < 0 || set->env.fd_stats < 0 ||
+	    set->env.fd_events < 0)
+		die("the pinned maps of %s are missing", pin_root);
+}
+
+/*
+ * A node of its own, as selftests/bpf/test_run.c builds one: mount and
+ * network namespaces, veths whose ifindexes the runs name, and for each
+ * build a private bpffs with its maps and objects (load_set()).
+ */
+static void setup(void)
+{
+	struct timex tx = { 0 };
+	int i;
 
 	if (geteuid() != 0)
 		die("needs root (BPF_PROG_TEST_RUN of tc and XDP programs, bpffs, netns)");
@@ -327,25 +422,11 @@ static void setup(const char *obj_dir)
 		die("unshare(CLONE_NEWNS|CLONE_NEWNET): %s", strerror(errno));
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		die("cannot make mounts private: %s", strerror(errno));
-	strcpy(bpffs_dir, "/tmp/hm-cost-XXXXXX");
-	if (!mkdtemp(bpffs_dir)) {
-		bpffs_dir[0] = 0;
-		die("mkdtemp: %s", strerror(errno));
-	}
 	atexit(cleanup);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, on_signal);
 	signal(SIGHUP, on_signal);
-	if (mount("bpf", bpffs_dir, "bpf", 0, NULL))
-		die("cannot mount a bpffs instance: %s", strerror(errno));
-	bpffs_mounted = true;
-	setenv(HM_BPFFS_ENV, bpffs_dir, 1);
-	if (hm_pin_dir(pin_root, sizeof(pin_root)))
-		die("no pin directory");
-	snprintf(path, sizeof(path), "%s/tc", bpffs_dir);
-	mkdir(path, 0700);
-	mkdir(pin_root, 0700);
 
 	if (system("ip link set dev lo up >/dev/null 2>&1"))
 		die("cannot bring up lo in the private network namespace");
@@ -360,29 +441,8 @@ static void setup(const char *obj_dir)
 	env.ncpus = libbpf_num_possible_cpus();
 
 	libbpf_set_print(libbpf_warn);
-	err = hm_maps_create();
-	if (err < 0)
-		die("hm_maps_create(): %s", strerror(-err));
-	oo.pin_root_path = pin_root;
-	for (i = 0; i < OBJ_MAX; i++) {
-		snprintf(path, sizeof(path), "%s/%s.bpf.o", obj_dir, obj_names[i]);
-		objs[i] = bpf_object__open_file(path, &oo);
-		if (!objs[i])
-			die("cannot open %s: %s", path, strerror(errno));
-		err = bpf_object__load(objs[i]);
-		if (err)
-			die("cannot load %s: %s", path, strerror(-err));
-	}
-	env.fd_node = open_pinned(pin_root, HM_MAP_NODE);
-	env.fd_ifcfg = open_pinned(pin_root, HM_MAP_IFCFG);
-	env.fd_ns = open_pinned(pin_root, HM_MAP_NS);
-	env.fd_encap = open_pinned(pin_root, HM_MAP_ENCAP);
-	env.fd_qdepth = open_pinned(pin_root, HM_MAP_QDEPTH);
-	env.fd_stats = open_pinned(pin_root, HM_MAP_STATS);
-	env.fd_events = open_pinned(pin_root, HM_MAP_EVENTS);
-	if (env.fd_node < 0 || env.fd_ifcfg < 0 || env.fd_ns < 0 || env.fd_encap < 0 ||
-	    env.fd_qdepth < 0 || env.fd_stats < 0 || env.fd_events < 0)
-		die("the pinned maps of %s are missing", pin_root);
+	for (i = 0; i < n_sets; i++)
+		load_set(&sets[i], i == 0);
 
 	wrap = bpf_cost__open_and_load();
 	if (!wrap)
@@ -392,7 +452,7 @@ static void setup(const char *obj_dir)
 
 static int pint_map(const char *name)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(objs[OBJ_PINT], name);
+	struct bpf_map *m = bpf_object__find_map_by_name(cur->objs[OBJ_PINT], name);
 
 	if (!m)
 		die("%s.bpf.o has no map %s", obj_names[OBJ_PINT], name);
@@ -456,12 +516,16 @@ static void set_pint(enum cost_pint which)
  * readings: older than HM_T_QDEPTH_MAX_AGE they would no longer be used),
  * the decap device, and the PINT domain of the case.
  */
+static void case_rules(const struct cost_case *c);
+
 static void case_setup(const struct cost_case *c)
 {
+	use_set(c->set);
 	hm_maps_defaults();
 	hm_set_ifcfg(if_dec, HM_IF_F_DECAP, HM_T_IN_ID, HM_T_IN_ID_WIDE);
 	if (c->pint != PINT_NONE)
 		set_pint(c->pint);
+	case_rules(c);
 	if (setup_failed)
 		die("cannot configure the maps for %s", c->id);
 }
@@ -658,7 +722,7 @@ static struct cost_case *add_case(const char *id, const char *prog, enum cost_ob
 				  enum cost_hook hook, int ifindex, int iif)
 {
 	struct bpf_program *p = bpf_object__find_program_by_name(obj == OBJ_BENCH ? wrap->obj :
-								 objs[obj], prog);
+								 cur->objs[obj], prog);
 	struct cost_case *c;
 
 	if (!p)
@@ -677,14 +741,18 @@ static struct cost_case *add_case(const char *id, const char *prog, enum cost_ob
 	c->cnt = -1;
 	c->goal_ns = -1;
 	c->fd = bpf_program__fd(p);
+	c->set = cur;
 	return c;
 }
 
 static void add_row(struct cost_case *a, struct cost_case *b, const char *id, double goal_ns,
 		    const char *goal)
 {
-	struct cost_row *r = &rows[n_rows++];
+	struct cost_row *r;
 
+	if (cur != &sets[0])
+		return;		/* a --before build's cases are the rows' twins */
+	r = &rows[n_rows++];
 	snprintf(r->id, sizeof(r->id), "%s", id ? id : a->id);
 	r->a = a;
 	r->b = b;
@@ -1009,17 +1077,23 @@ static void stats(const double *vals, int n, struct cost_stats *s)
 	s->q3 = quantile(v, n, 0.75);
 }
 
-/* Per round: the row's cost (program - no-op, summed over its cases) and its baseline. */
-static void row_rounds(const struct cost_row *r, int rounds, double *cost, double *base)
+/*
+ * Per round: the row's cost (program - no-op, summed over its cases) and
+ * its baseline, of the --obj-dir build or, with @before, of the --before one.
+ */
+static void row_rounds(const struct cost_row *r, bool before, int rounds, double *cost,
+		       double *base)
 {
+	const struct cost_case *a = before ? r->a->twin : r->a;
+	const struct cost_case *b = r->b && before ? r->b->twin : r->b;
 	int k;
 
 	for (k = 0; k < rounds; k++) {
-		cost[k] = r->a->prog_ns[k] - r->a->base_ns[k];
-		base[k] = r->a->base_ns[k];
-		if (r->b) {
-			cost[k] += r->b->prog_ns[k] - r->b->base_ns[k];
-			base[k] += r->b->base_ns[k];
+		cost[k] = a->prog_ns[k] - a->base_ns[k];
+		base[k] = a->base_ns[k];
+		if (b) {
+			cost[k] += b->prog_ns[k] - b->base_ns[k];
+			base[k] += b->base_ns[k];
 		}
 	}
 }
@@ -1102,6 +1176,8 @@ static bool case_selected(const struct cost_case *c)
 {
 	int i;
 
+	if (c->set != &sets[0])
+		c = c->twin;
 	for (i = 0; i < n_rows; i++)
 		if (row_selected(&rows[i]) && (rows[i].a == c || rows[i].b == c))
 			return true;
@@ -1126,21 +1202,39 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 	printf("hopmark BPF program cost: ns per packet over the no-op of the same hook "
 	       "(median of %d rounds x %u runs)\n", rounds, repeat);
 	printf("ring buffer rows: the rings are drained every %u records\n", ring_batch);
-	printf("%-34s %8s %8s %8s %8s  %s\n", "row", "median", "min", "max", "no-op", "goal");
+	if (n_sets > 1)
+		printf("before: %s; x: this build's median over the before build's, same run\n",
+		       sets[1].dir);
+	printf("%-34s %8s %8s %8s %8s  ", "row", "median", "min", "max", "no-op");
+	if (n_sets > 1)
+		printf("%8s %6s  ", "before", "x");
+	printf("goal\n");
 	for (i = 0; i < n_rows; i++) {
 		const struct cost_row *r = &rows[i];
 		char goal[48] = "-";
 
 		if (!row_selected(r))
 			continue;
-		row_rounds(r, rounds, cost, base);
+		row_rounds(r, false, rounds, cost, base);
 		stats(cost, rounds, &cs);
 		stats(base, rounds, &bs);
 		if (r->goal_ns >= 0)
 			snprintf(goal, sizeof(goal), "<= %.0f ns: %s", r->goal_ns,
 				 cs.median <= r->goal_ns ? "met" : "not met");
-		printf("%-34s %+8.1f %+8.1f %+8.1f %8.1f  %s", r->id, cs.median, cs.min, cs.max,
-		       bs.median, goal);
+		printf("%-34s %+8.1f %+8.1f %+8.1f %8.1f  ", r->id, cs.median, cs.min, cs.max,
+		       bs.median);
+		if (n_sets > 1) {
+			struct cost_stats before;
+
+			row_rounds(r, true, rounds, cost, base);
+			stats(cost, rounds, &before);
+			printf("%+8.1f ", before.median);
+			if (before.median > 0)
+				printf("%5.2fx  ", cs.median / before.median);
+			else
+				printf("%6s  ", "-");
+		}
+		printf("%s", goal);
 		/* A full ring measures the cheaper "lost" path: say how often. */
 		if (r->a->lost)
 			printf("  ring full: %.1f %% of records lost",
@@ -1165,11 +1259,60 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 	       load_before, load);
 }
 
-static void write_json(const char *path, int rounds, __u32 repeat, const char *kernel,
-		       const char *cpu, const char *obj_dir, const char *load_before)
+/*
+ * A row's figures for one build: cost and no-op statistics, the rounds, and
+ * its cases with their raw rounds; @cs receives the cost statistics.
+ */
+static void json_figures(FILE *f, const struct cost_row *r, bool before, int rounds,
+			 struct cost_stats *cs)
 {
+	const struct cost_case *p[2] = { r->a, r->b };
 	double cost[COST_ROUNDS_MAX], base[COST_ROUNDS_MAX];
-	struct cost_stats cs, bs;
+	struct cost_stats bs;
+	int k;
+
+	row_rounds(r, before, rounds, cost, base);
+	stats(cost, rounds, cs);
+	stats(base, rounds, &bs);
+	fprintf(f, "\"obj_dir\": ");
+	json_str(f, before ? sets[1].dir : sets[0].dir);
+	fprintf(f, ", ");
+	json_stats(f, "cost_ns", cs);
+	fprintf(f, ", ");
+	json_stats(f, "noop_ns", &bs);
+	fprintf(f, ",\n     ");
+	json_array(f, "cost_ns_rounds", cost, rounds);
+	fprintf(f, ",\n     \"cases\": [");
+	for (k = 0; k < 2 && p[k]; k++) {
+		const struct cost_case *c = before ? p[k]->twin : p[k];
+
+		fprintf(f, "%s{\"id\": ", k ? ", " : "");
+		json_str(f, c->id);
+		fprintf(f, ", \"program\": ");
+		json_str(f, c->prog);
+		fprintf(f, ", \"object\": \"%s.bpf.o\", \"hook\": ", obj_names[c->obj]);
+		json_str(f, hook_name(c));
+		fprintf(f, ", \"packet\": ");
+		json_str(f, c->packet);
+		fprintf(f, ", \"frame_bytes\": %zu, \"runs\": %llu, \"events_lost\": %llu,"
+			" \"counter\": ", c->frame.len, (unsigned long long)c->runs,
+			(unsigned long long)c->lost);
+		if (c->cnt >= 0)
+			json_str(f, counter_name(c, c->cnt));
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\n       ");
+		json_array(f, "prog_ns_rounds", c->prog_ns, rounds);
+		fprintf(f, ", ");
+		json_array(f, "noop_ns_rounds", c->base_ns, rounds);
+		fputc('}', f);
+	}
+	fprintf(f, "]");
+}
+
+static void write_json(const char *path, int rounds, __u32 repeat, const char *kernel,
+		       const char *cpu, const char *load_before)
+{
 	char now[64], load[64];
 	FILE *f = fopen(path, "w");
 	int i, first = 1;
@@ -1190,28 +1333,25 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 	read_loadavg(load, sizeof(load));
 	json_str(f, load);
 	fprintf(f, ",\n  \"obj_dir\": ");
-	json_str(f, obj_dir);
+	json_str(f, sets[0].dir);
+	fprintf(f, ",\n  \"before_obj_dir\": ");
+	if (n_sets > 1)
+		json_str(f, sets[1].dir);
+	else
+		fprintf(f, "null");
 	fprintf(f, ",\n  \"repeat\": %u,\n  \"rounds\": %d,\n  \"ring_batch\": %u,\n  \"rows\": [",
 		repeat, rounds, ring_batch);
 	for (i = 0; i < n_rows; i++) {
 		const struct cost_row *r = &rows[i];
-		const struct cost_case *p[2] = { r->a, r->b };
-		int k;
+		struct cost_stats cs, bcs;
 
 		if (!row_selected(r))
 			continue;
-		row_rounds(r, rounds, cost, base);
-		stats(cost, rounds, &cs);
-		stats(base, rounds, &bs);
 		fprintf(f, "%s\n    {\"id\": ", first ? "" : ",");
 		first = 0;
 		json_str(f, r->id);
 		fprintf(f, ", ");
-		json_stats(f, "cost_ns", &cs);
-		fprintf(f, ", ");
-		json_stats(f, "noop_ns", &bs);
-		fprintf(f, ",\n     ");
-		json_array(f, "cost_ns_rounds", cost, rounds);
+		json_figures(f, r, false, rounds, &cs);
 		if (r->goal_ns >= 0) {
 			fprintf(f, ",\n     \"goal_ns\": %.0f, \"goal\": ", r->goal_ns);
 			json_str(f, r->goal);
@@ -1219,30 +1359,17 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 		} else {
 			fprintf(f, ",\n     \"goal_ns\": null, \"goal\": null, \"met\": null");
 		}
-		fprintf(f, ",\n     \"cases\": [");
-		for (k = 0; k < 2 && p[k]; k++) {
-			fprintf(f, "%s{\"id\": ", k ? ", " : "");
-			json_str(f, p[k]->id);
-			fprintf(f, ", \"program\": ");
-			json_str(f, p[k]->prog);
-			fprintf(f, ", \"object\": \"%s.bpf.o\", \"hook\": ", obj_names[p[k]->obj]);
-			json_str(f, hook_name(p[k]));
-			fprintf(f, ", \"packet\": ");
-			json_str(f, p[k]->packet);
-			fprintf(f, ", \"frame_bytes\": %zu, \"runs\": %llu, \"events_lost\": %llu,"
-				" \"counter\": ", p[k]->frame.len, (unsigned long long)p[k]->runs,
-				(unsigned long long)p[k]->lost);
-			if (p[k]->cnt >= 0)
-				json_str(f, counter_name(p[k], p[k]->cnt));
+		if (n_sets > 1) {
+			fprintf(f, ",\n     \"before\": {");
+			json_figures(f, r, true, rounds, &bcs);
+			fprintf(f, "}");
+			fprintf(f, ",\n     \"x_before\": ");
+			if (bcs.median > 0)
+				fprintf(f, "%.3f", cs.median / bcs.median);
 			else
 				fprintf(f, "null");
-			fprintf(f, ",\n       ");
-			json_array(f, "prog_ns_rounds", p[k]->prog_ns, rounds);
-			fprintf(f, ", ");
-			json_array(f, "noop_ns_rounds", p[k]->base_ns, rounds);
-			fputc('}', f);
 		}
-		fprintf(f, "]}");
+		fputc('}', f);
 	}
 	fprintf(f, "\n  ]\n}\n");
 	if (fclose(f))
@@ -1254,9 +1381,11 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpf-cost [--obj-dir DIR] [-n REPEAT] [-r ROUNDS] [-o FILE.json]\n"
-		"                [--only TEXT] [--cpu N] [--list]\n"
+		"usage: bpf-cost [--obj-dir DIR] [--before DIR] [-n REPEAT] [-r ROUNDS]\n"
+		"                [-o FILE.json] [--only TEXT] [--cpu N] [--list]\n"
 		"  --obj-dir DIR  the BPF objects to measure (default %s)\n"
+		"  --before DIR   also those of another build, in the same rounds: each row\n"
+		"                 gets its median and the ratio of the two (x)\n"
 		"  -n REPEAT      runs per BPF_PROG_TEST_RUN (default %d)\n"
 		"  -r ROUNDS      rounds, each case once per round (default %d, at most %d)\n"
 		"  -o FILE        every figure as JSON, with the kernel and the CPU model\n"
@@ -1291,13 +1420,14 @@ int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "obj-dir", required_argument, NULL, 'O' },
+		{ "before", required_argument, NULL, 'B' },
 		{ "only", required_argument, NULL, 'x' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *obj_dir = HM_COST_OBJ_DIR, *json = NULL;
+	const char *obj_dir = HM_COST_OBJ_DIR, *before = NULL, *json = NULL;
 	long repeat = COST_REPEAT_DEF, rounds = COST_ROUNDS_DEF;
 	char kernel[256], cpu_model[256], load_before[64];
 	struct utsname un;
@@ -1309,6 +1439,9 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'O':
 			obj_dir = optarg;
+			break;
+		case 'B':
+			before = optarg;
 			break;
 		case 'n':
 			repeat = strtol(optarg, &end, 10);
@@ -1352,8 +1485,24 @@ int main(int argc, char **argv)
 	read_cpu_model(cpu_model, sizeof(cpu_model));
 	read_loadavg(load_before, sizeof(load_before));
 
-	setup(obj_dir);
-	build_cases();
+	sets[n_sets].dir = obj_dir;
+	sets[n_sets++].name = "obj-dir";
+	if (before) {
+		sets[n_sets].dir = before;
+		sets[n_sets++].name = "before";
+	}
+	setup();
+	for (k = 0; k < n_sets; k++) {
+		int first = n_cases;
+
+		use_set(&sets[k]);
+		build_cases();
+		/* Every build has the same cases, in the same order. */
+		for (i = 0; k && i < first; i++) {
+			cases[i].twin = &cases[first + i];
+			cases[first + i].twin = &cases[i];
+		}
+	}
 	if (list) {
 		for (i = 0; i < n_rows; i++)
 			if (row_selected(&rows[i]))
@@ -1368,7 +1517,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < n_cases; i++) {
 		if (!case_selected(&cases[i]))
 			continue;
-		case_rules(&cases[i]);
 		measure(&cases[i], -1, repeat < 10000 ? repeat : 10000, true);
 	}
 	for (k = 0; k < rounds; k++) {
@@ -1377,7 +1525,6 @@ int main(int argc, char **argv)
 
 			if (!case_selected(c))
 				continue;
-			case_rules(c);
 			measure(c, k, repeat, k & 1);
 		}
 	}
@@ -1385,6 +1532,6 @@ int main(int argc, char **argv)
 
 	print_table(rounds, repeat, kernel, cpu_model, load_before);
 	if (json)
-		write_json(json, rounds, repeat, kernel, cpu_model, obj_dir, load_before);
+		write_json(json, rounds, repeat, kernel, cpu_model, load_before);
 	return 0;
 }
