@@ -274,7 +274,8 @@ static void rings_open(void)
 			struct bpf_map *m = bpf_object__find_map_by_name(cur->objs[r[i].obj],
 									 r[i].map);
 			/* BPF_RINGBUF_HDR_SZ (8) before each record, 8-byte aligned. */
-			__u32 n = m ? bpf_map__max_entries(m) / ((r[i].rec + 8 + 7) / 8 * 8) / 2 : 0;
+			__u32 slot = (r[i].rec + 8 + 7) / 8 * 8;
+			__u32 n = m ? bpf_map__max_entries(m) / slot / 2 : 0;
 
 			if (!n)
 				die("%s/%s.bpf.o: no ring buffer %s", cur->dir,
@@ -282,12 +283,10 @@ static void rings_open(void)
 			if (n < ring_batch)
 				ring_batch = n;
 			fd = bpf_map__fd(m);
-			if (!rings)
-				rings = ring_buffer__new(fd, rec_cb, NULL, NULL);
-			else if (ring_buffer__add(rings, fd, rec_cb, NULL) < 0)
-				die("cannot read the ring buffer %s: %s", r[i].map, strerror(errno));
-			if (!rings)
-				die("cannot read the ring buffer %s: %s", r[i].map, strerror(errno));
+			if (rings ? ring_buffer__add(rings, fd, rec_cb, NULL) < 0 :
+			    !(rings = ring_buffer__new(fd, rec_cb, NULL, NULL)))
+				die("cannot read the ring buffer %s: %s", r[i].map,
+				    strerror(errno));
 		}
 	}
 	if (COST_PINT_SMALL_BATCH * ((sizeof(struct pint_record) + 8 + 7) / 8 * 8) >=
@@ -942,8 +941,9 @@ static void build_cases(void)
 		c = add_case(id, "hm_decap", OBJ_DECAP, HOOK_TC, if_dec, if_dec);
 		trace_init(&ts, HM_T_NS, tts[i].type, 4, 4);
 		pkt_std_trace(&c->frame, &ts, COST_HLIM);
-		snprintf(c->packet, sizeof(c->packet), "IPv6 UDP, Trace-Type 0x%06x, 4 slots filled,"
-			 " record to the ring buffer", tts[i].type);
+		snprintf(c->packet, sizeof(c->packet),
+			 "IPv6 UDP, Trace-Type 0x%06x, 4 slots filled, record to the ring buffer",
+			 tts[i].type);
 		c->cnt = HM_CNT_DECAP_OK;
 		c->may = HM_BIT(HM_CNT_EVENTS_LOST);
 		c->ring = true;
@@ -979,8 +979,9 @@ static void build_cases(void)
 				      COST_PINT_HOP - 1);
 		else
 			frame_v4(&c->frame, PINT_DEF_HOP_LIMIT_START - COST_PINT_HOP, 0x1234);
-		snprintf(c->packet, sizeof(c->packet), "%s UDP, hop %d, %s", v6 ? "IPv6" : "IPv4 DF",
-			 COST_PINT_HOP, all ? "path + latency + util, 8 bits each, budget 16" :
+		snprintf(c->packet, sizeof(c->packet), "%s UDP, hop %d, %s",
+			 v6 ? "IPv6" : "IPv4 DF", COST_PINT_HOP,
+			 all ? "path + latency + util, 8 bits each, budget 16" :
 			 "path query 8 bits");
 		c->pint = all ? PINT_ALL3 : PINT_PATH8;
 		c->cnt = PINT_CNT_TRANSIT_OK;
