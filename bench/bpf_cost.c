@@ -66,7 +66,7 @@
 #define COST_REPEAT_DEF	200000
 #define COST_ROUNDS_DEF	21
 #define COST_ROUNDS_MAX	1001
-#define COST_CASES_MAX	64
+#define COST_CASES_MAX	128
 
 /* Frames: hop limit as sent, and the PINT settings of the cases. */
 #define COST_HLIM		64
@@ -1099,6 +1099,30 @@ static void row_rounds(const struct cost_row *r, bool before, int rounds, double
 	}
 }
 
+/*
+ * The row's cost of this build over the --before build's: the median over
+ * the rounds of each round's ratio (both measured side by side in it), so
+ * that what slows a whole round down cancels. < 0 when no round has a
+ * positive cost on both sides.
+ */
+static double row_ratio(const struct cost_row *r, int rounds)
+{
+	double a[COST_ROUNDS_MAX], b[COST_ROUNDS_MAX], base[COST_ROUNDS_MAX];
+	double x[COST_ROUNDS_MAX];
+	struct cost_stats xs;
+	int k, n = 0;
+
+	row_rounds(r, false, rounds, a, base);
+	row_rounds(r, true, rounds, b, base);
+	for (k = 0; k < rounds; k++)
+		if (a[k] > 0 && b[k] > 0)
+			x[n++] = a[k] / b[k];
+	if (!n)
+		return -1;
+	stats(x, n, &xs);
+	return xs.median;
+}
+
 /* ---- output ---- */
 
 static void read_cpu_model(char *buf, size_t len)
@@ -1204,8 +1228,8 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 	       "(median of %d rounds x %u runs)\n", rounds, repeat);
 	printf("ring buffer rows: the rings are drained every %u records\n", ring_batch);
 	if (n_sets > 1)
-		printf("before: %s; x: this build's median over the before build's, same run\n",
-		       sets[1].dir);
+		printf("before: %s; x: median over the rounds of this build's cost over the "
+		       "before build's\n", sets[1].dir);
 	printf("%-34s %8s %8s %8s %8s  ", "row", "median", "min", "max", "no-op");
 	if (n_sets > 1)
 		printf("%8s %6s  ", "before", "x");
@@ -1226,12 +1250,13 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 		       bs.median);
 		if (n_sets > 1) {
 			struct cost_stats before;
+			double x = row_ratio(r, rounds);
 
 			row_rounds(r, true, rounds, cost, base);
 			stats(cost, rounds, &before);
 			printf("%+8.1f ", before.median);
-			if (before.median > 0)
-				printf("%5.2fx  ", cs.median / before.median);
+			if (x >= 0)
+				printf("%5.2fx  ", x);
 			else
 				printf("%6s  ", "-");
 		}
@@ -1365,8 +1390,8 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 			json_figures(f, r, true, rounds, &bcs);
 			fprintf(f, "}");
 			fprintf(f, ",\n     \"x_before\": ");
-			if (bcs.median > 0)
-				fprintf(f, "%.3f", cs.median / bcs.median);
+			if (row_ratio(r, rounds) >= 0)
+				fprintf(f, "%.3f", row_ratio(r, rounds));
 			else
 				fprintf(f, "null");
 		}
@@ -1433,7 +1458,7 @@ int main(int argc, char **argv)
 	char kernel[256], cpu_model[256], load_before[64];
 	struct utsname un;
 	bool list = false;
-	int opt, i, k, cpu = -1;
+	int opt, i, k, cpu = -1, order[COST_CASES_MAX];
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "n:r:o:h", lopts, NULL)) != -1) {
@@ -1520,9 +1545,12 @@ int main(int argc, char **argv)
 			continue;
 		measure(&cases[i], -1, repeat < 10000 ? repeat : 10000, true);
 	}
+	/* A case of each build next to its twin, so that both see the same moment. */
+	for (i = 0; i < n_cases; i++)
+		order[i] = n_sets > 1 ? (i & 1) * (n_cases / 2) + i / 2 : i;
 	for (k = 0; k < rounds; k++) {
 		for (i = 0; i < n_cases; i++) {
-			struct cost_case *c = &cases[k & 1 ? n_cases - 1 - i : i];
+			struct cost_case *c = &cases[order[k & 1 ? n_cases - 1 - i : i]];
 
 			if (!case_selected(c))
 				continue;
