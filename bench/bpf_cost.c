@@ -1286,6 +1286,26 @@ static void print_table(int rounds, __u32 repeat, const char *kernel, const char
 }
 
 /*
+ * The program's size as loaded: instructions after the verifier's rewrite,
+ * bytes of JIT code, and the instructions the verifier walked (its
+ * complexity; kernels before 5.16 report 0).
+ */
+static void json_prog_info(FILE *f, int fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(f, ", \"xlated_insns\": null, \"jited_bytes\": null, "
+			"\"verified_insns\": null");
+		return;
+	}
+	fprintf(f, ", \"xlated_insns\": %u, \"jited_bytes\": %u, \"verified_insns\": %u",
+		info.xlated_prog_len / 8, info.jited_prog_len, info.verified_insns);
+}
+
+/*
  * A row's figures for one build: cost and no-op statistics, the rounds, and
  * its cases with their raw rounds; @cs receives the cost statistics.
  */
@@ -1327,6 +1347,7 @@ static void json_figures(FILE *f, const struct cost_row *r, bool before, int rou
 			json_str(f, counter_name(c, c->cnt));
 		else
 			fprintf(f, "null");
+		json_prog_info(f, c->fd);
 		fprintf(f, ",\n       ");
 		json_array(f, "prog_ns_rounds", c->prog_ns, rounds);
 		fprintf(f, ", ");

@@ -51,7 +51,7 @@ def main():
         print('1..1')
         ok(False, 'bpf-cost is built', ['%s: missing (make bench or make check-build)' % COST])
         return 1
-    print('1..8')
+    print('1..10')
     lst = subprocess.run([COST, '--list'], capture_output=True, text=True)
     rows = lst.stdout.split()
     ok(lst.returncode == 0 and len(rows) > 0, 'bpf-cost --list names the rows',
@@ -122,6 +122,29 @@ def main():
                  for r in work if r['cost_ns']['median'] <= 0]
         ok(work and not cheap, 'JSON: the %d rows doing counted work cost > 0 ns' % len(work),
            cheap)
+        bad = ['%s: %r' % (case['id'], case.get('xlated_insns'))
+               for r in jrows.values() for case in r['cases']
+               if not (case.get('xlated_insns') or 0) > 0]
+        ok(not bad, 'JSON: every program\'s instruction count (xlated_insns > 0)', bad)
+
+        # --before: a second build in the same run; here the same objects.
+        bj = os.path.join(out, 'before.json')
+        cmd = [COST, '-n', '100', '-r', '3', '--only', 'transit.tt',
+               '--before', os.path.join(BUILD, 'bpf'), '-o', bj]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        bad = ['%s exited %d: %s' % (' '.join(cmd), run.returncode, run.stderr.strip())]
+        if run.returncode == 0:
+            with open(bj) as f:
+                b = json.load(f)
+            bad = ['%s: before %r, x %r' % (r['id'], r.get('before', {}).get('cost_ns'),
+                                             r.get('x_before'))
+                   for r in b['rows']
+                   if not (r.get('x_before') or 0) > 0 or
+                   not r['before']['cost_ns']['median'] > 0]
+            if len(b['rows']) != 4:
+                bad.append('expected the 4 rows transit.tt*, got %d' % len(b['rows']))
+        ok(not bad, '--before: the transit.tt* rows get the second build\'s median and x > 0',
+           bad)
     return 1 if failed else 0
 
 
