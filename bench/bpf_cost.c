@@ -247,6 +247,7 @@ static struct ring_buffer *rings;
 static __u32 ring_batch;
 
 static int pint_map(const char *name);
+static int map_checked(int fd, const char *name, size_t size, const char *type);
 
 static int rec_cb(void *ctx, void *data, size_t size)
 {
@@ -403,6 +404,19 @@ static void load_set(struct cost_set *set, bool create_maps)
 	    set->env.fd_encap < 0 || set->env.fd_qdepth < 0 || set->env.fd_stats < 0 ||
 	    set->env.fd_events < 0)
 		die("the pinned maps of %s are missing", pin_root);
+	cur = set;
+	map_checked(set->env.fd_node, HM_MAP_NODE, sizeof(struct hopmark_node_cfg),
+		    "struct hopmark_node_cfg");
+	map_checked(set->env.fd_ifcfg, HM_MAP_IFCFG, sizeof(struct hopmark_if_cfg),
+		    "struct hopmark_if_cfg");
+	map_checked(set->env.fd_ns, HM_MAP_NS, sizeof(struct hopmark_ns_cfg),
+		    "struct hopmark_ns_cfg");
+	map_checked(set->env.fd_encap, HM_MAP_ENCAP, sizeof(struct hopmark_encap_cfg),
+		    "struct hopmark_encap_cfg");
+	map_checked(set->env.fd_qdepth, HM_MAP_QDEPTH, sizeof(struct hopmark_qdepth),
+		    "struct hopmark_qdepth");
+	map_checked(set->env.fd_stats, HM_MAP_STATS, sizeof(struct hopmark_link_stats),
+		    "struct hopmark_link_stats");
 }
 
 /*
@@ -449,12 +463,41 @@ static void setup(void)
 		    strerror(errno));
 }
 
+/*
+ * The value of @fd's map must be @size bytes, the struct this tree writes
+ * or reads (the syscall copies the map's value size): a build whose layout
+ * differs cannot be configured by this one.
+ */
+static int map_checked(int fd, const char *name, size_t size, const char *type)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		die("%s: map %s cannot be read", cur->dir, name);
+	if (info.value_size != size)
+		die("%s: map %s holds %u-byte values, this tree's %s has %zu: run the "
+		    "bpf-cost built from that tree", cur->dir, name, info.value_size, type, size);
+	return fd;
+}
+
+/* A PINT map of the current build, checked against this tree's struct when it has one. */
 static int pint_map(const char *name)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(cur->objs[OBJ_PINT], name);
 
 	if (!m)
 		die("%s.bpf.o has no map %s", obj_names[OBJ_PINT], name);
+	if (!strcmp(name, PINT_MAP_CFG))
+		return map_checked(bpf_map__fd(m), name, sizeof(struct pint_domain_cfg),
+				   "struct pint_domain_cfg");
+	if (!strcmp(name, PINT_MAP_IFCFG))
+		return map_checked(bpf_map__fd(m), name, sizeof(struct pint_if_cfg),
+				   "struct pint_if_cfg");
+	if (!strcmp(name, PINT_MAP_STATS))
+		return map_checked(bpf_map__fd(m), name, sizeof(struct pint_link_stats),
+				   "struct pint_link_stats");
 	return bpf_map__fd(m);
 }
 
@@ -1192,9 +1235,19 @@ static void json_array(FILE *f, const char *name, const double *v, int n)
 	fputc(']', f);
 }
 
+/* --only: the row's name starts with one of the comma-separated texts. */
 static bool row_selected(const struct cost_row *r)
 {
-	return !only || strstr(r->id, only);
+	const char *p = only, *end;
+
+	if (!only)
+		return true;
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		if (end > p && !strncmp(r->id, p, end - p))
+			return true;
+	}
+	return false;
 }
 
 static bool case_selected(const struct cost_case *c)
@@ -1436,7 +1489,7 @@ static void usage(FILE *f)
 		"  -n REPEAT      runs per BPF_PROG_TEST_RUN (default %d)\n"
 		"  -r ROUNDS      rounds, each case once per round (default %d, at most %d)\n"
 		"  -o FILE        every figure as JSON, with the kernel and the CPU model\n"
-		"  --only TEXT    only the rows whose name contains TEXT\n"
+		"  --only TEXT    only the rows whose name starts with TEXT (TEXT,TEXT...: any)\n"
 		"  --cpu N        run on CPU N (default: the last one allowed)\n"
 		"  --list         print the row names and exit (needs root, like the runs)\n"
 		"Needs root. Exit 1 when a program cannot be loaded or run, or when the\n"
