@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# Benchmarks and evaluators (not part of `make check`; a short smoke run
-# of pint-eval is, see HM_TESTS below).
+# Benchmarks and evaluators (not part of `make check`; short smoke runs
+# are, see HM_TESTS below).
 #
-#   make bench                       build build/bench/pint-eval and the others
+#   make bench                       build everything here, then run the
+#                                    benches of bench/run.d/ (bench/run.sh)
+#   make bpf-cost                    build build/bench/bpf-cost
 #   make pint-decode-speed           the decoder speed table of Documentation/pint.rst
 #   make pint-eval-tables            the tables of Documentation/pint.rst
 #   make pint-hpcc-tables            the HPCC table of Documentation/pint.rst
@@ -99,3 +101,34 @@ bench: $(HM_AGENT_BENCH)
 # Smoke run (seconds): every path and loss run with a few thousand records.
 HM_TESTS	+= $(CURDIR)/bench/test_agent_bench.sh
 HM_TEST_DEPS	+= $(HM_AGENT_BENCH)
+# Per-program BPF cost (bench/bpf_cost.c, issue 11): every hopmark program
+# under BPF_PROG_TEST_RUN behind a frame-restoring wrapper, against a no-op
+# behind the same wrapper (bench/bpf_cost.bpf.c, built with bpf/'s flags).
+# Links the selftests' frame builders and map setters (selftests/bpf/).
+HM_COST_BIN	:= $(BUILD)/bench/bpf-cost
+HM_COST_SELFTEST_OBJS := $(BUILD)/obj/selftests/bpf/maps.o $(BUILD)/obj/selftests/bpf/pkt_build.o
+
+$(BUILD)/bench/bpf_cost.bpf.o: bench/bpf_cost.bpf.c bench/bpf_cost.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -Ibench -c $< -o $@
+
+$(BUILD)/bench/bpf_cost.skel.h: $(BUILD)/bench/bpf_cost.bpf.o
+	$(BPFTOOL) gen skeleton $< name bpf_cost > $@.tmp
+	mv $@.tmp $@
+
+$(HM_COST_BIN): bench/bpf_cost.c bench/bpf_cost.h $(BUILD)/bench/bpf_cost.skel.h \
+		$(HM_COST_SELFTEST_OBJS) $(HM_LIB) $(HM_LIB_HDRS) $(HM_BPF_OBJS)
+	$(CC) $(HM_CFLAGS) -Iselftests/bpf -Ibench -DHM_COST_OBJ_DIR='"$(BUILD)/bpf"' \
+		$< $(HM_COST_SELFTEST_OBJS) -o $@ $(HM_LIB) $(HM_LDLIBS)
+
+.PHONY: bpf-cost
+bpf-cost: $(HM_COST_BIN)
+
+# `make bench` runs the benches once everything above is built; each bench
+# is an executable of bench/run.d/ (the contract: bench/run.sh).
+bench: $(HM_COST_BIN)
+	HM_BUILD=$(BUILD) bench/run.sh
+
+# Smoke run: bench/run.sh -q (every bench, a few iterations), then bpf-cost's
+# table and JSON hold every row with numbers that can be true. Needs root.
+HM_TESTS	+= $(CURDIR)/bench/test_bench_run.py
+HM_TEST_DEPS	+= $(HM_COST_BIN)

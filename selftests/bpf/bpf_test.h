@@ -67,7 +67,7 @@ void register_transit_tests(void);
 void register_encap_tests(void);
 void register_decap_tests(void);
 
-/* ---- environment (test_run.c) ---- */
+/* ---- environment (test_run.c; map setters and defaults: maps.c) ---- */
 
 /**
  * struct hm_env - what every test uses
@@ -116,6 +116,14 @@ void hm_del_ns(__u32 ns);
 void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns);
 void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg);
 bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg);
+/*
+ * The settings every test starts from (maps.c): node ID HM_T_NODE_ID and
+ * its wide ID, namespace HM_T_NS with its data, env.if_in and env.if_out
+ * transit, env.if_enc encap, each with its IDs, fresh hopmark_qdepth
+ * readings for the node (key 0) and env.if_out. Writes over what is there,
+ * deletes nothing.
+ */
+void hm_maps_defaults(void);
 
 /* Counters of hopmark_stats[ifindex], summed over CPUs. */
 struct hm_counters {
