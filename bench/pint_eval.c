@@ -57,6 +57,7 @@ struct eval {
 	unsigned int		ams_m;
 	unsigned int		ams_accept;	/* 0 = ams_m */
 	unsigned int		factor_bits[MAX_BITS];	/* PINT widths to compare with */
+	unsigned int		factor_inst[MAX_BITS];	/* ... and their digests (2x8) */
 	unsigned int		nr_factor_bits;
 };
 
@@ -226,22 +227,28 @@ static unsigned long pct(const unsigned long *c, unsigned int n, double q)
 
 /* Each baseline's packets over those of every PINT row at b=@bits. */
 static void print_factor(const struct eval *ev, const struct job *jobs, unsigned int nr,
-			 const struct job *const *tb, unsigned int bits, int name_w)
+			 const struct job *const *tb, unsigned int bits, unsigned int inst,
+			 int name_w)
 {
 	unsigned int i, k;
+	char w[16];
 
-	for (i = 0; i < nr && (jobs[i].kind || jobs[i].bits != bits); i++)
+	for (i = 0; i < nr && (jobs[i].kind || jobs[i].bits != bits || jobs[i].inst != inst); i++)
 		;
 	if (i == nr)
 		return;	/* no such column */
-	printf("\nfactor against PINT at b=%u (baseline packets / PINT packets):\n", bits);
+	if (inst > 1)
+		snprintf(w, sizeof(w), "%ux%u", inst, bits);
+	else
+		snprintf(w, sizeof(w), "%u", bits);
+	printf("\nfactor against PINT at b=%s (baseline packets / PINT packets):\n", w);
 	printf("  %-*s %-6s %11s %9s %11s %9s\n", name_w, "scheme", "decode", "PPM median", "PPM p99",
 	       "AMS2 median", "AMS2 p99");
 	for (i = 0; i < nr; i++) {
 		const struct job *jb = &jobs[i];
 		double m = pct(jb->counts, ev->trials, 0.5), q = pct(jb->counts, ev->trials, 0.99);
 
-		if (jb->kind || jb->bits != bits)
+		if (jb->kind || jb->bits != bits || jb->inst != inst)
 			continue;
 		printf("  %-*s %-6s", name_w, jb->scheme, jb->aware ? "topo" : "blind");
 		for (k = 1; k <= 2; k++) {
@@ -298,7 +305,7 @@ static int print_traceback(const struct eval *ev, const struct job *jobs, unsign
 		}
 	}
 	for (b = 0; b < ev->nr_factor_bits; b++)
-		print_factor(ev, jobs, nr, tb, ev->factor_bits[b], name_w);
+		print_factor(ev, jobs, nr, tb, ev->factor_bits[b], ev->factor_inst[b], name_w);
 	return ret;
 }
 
@@ -318,7 +325,8 @@ static void usage(FILE *f)
 		"  -p P      marking probability of PPM and AMS2 (default 0.04, Savage et al.;\n"
 		"            1/k: one over the path length)\n"
 		"  -A N      AMS2 accepts a router once N of its m = 8 FlagIDs match (default 8)\n"
-		"  -F LIST   PINT widths to print PPM's and AMS2's factor against (default 16)\n"
+		"  -F LIST   PINT widths (NxB too) to print PPM's and AMS2's factor against\n"
+		"            (default 16)\n"
 		"  -s SEED   master seed (default 1); -j N worker threads (default 2)\n",
 		PINT_DECODE_MAX_HOPS);
 }
@@ -337,6 +345,7 @@ int main(int argc, char **argv)
 	ev.nr_bits = 4;
 	ev.nr_factor_bits = 1;
 	ev.factor_bits[0] = 16;
+	ev.factor_inst[0] = 1;
 	ev.bits[0] = 1, ev.bits[1] = 4, ev.bits[2] = 8, ev.bits[3] = 16;
 	for (i = 0; i < MAX_BITS; i++)
 		ev.inst[i] = 1;
@@ -421,12 +430,18 @@ int main(int argc, char **argv)
 			ev.nr_factor_bits = 0;
 			sdup = strdup(optarg);
 			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				unsigned long b = strtoul(tok, &end, 0);
+				unsigned long b = strtoul(tok, &end, 0), n = 1;
 
-				if (*end || b < 1 || b > 32 || ev.nr_factor_bits >= MAX_BITS) {
+				if (*end == 'x') {
+					n = b;
+					b = strtoul(end + 1, &end, 0);
+				}
+				if (*end || b < 1 || b > 32 || n < 1 || n > PINT_PATH_MAX_INST ||
+				    n * b > 32 || ev.nr_factor_bits >= MAX_BITS) {
 					fprintf(stderr, "pint-eval: bad -F '%s'\n", optarg);
 					return 2;
 				}
+				ev.factor_inst[ev.nr_factor_bits] = n;
 				ev.factor_bits[ev.nr_factor_bits++] = b;
 			}
 			free(sdup);
