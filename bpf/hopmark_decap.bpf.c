@@ -19,6 +19,12 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Set (by a loader, before load) to send every packet through the general
+ * path; the verifier then drops the fast path as dead code. Tests only.
+ */
+const volatile __u32 hm_general_path_only = 0;
+
 /* Extension headers skipped to find the upper-layer protocol. */
 #define HM_EXT_ITER_MAX		4
 

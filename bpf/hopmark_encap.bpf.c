@@ -18,6 +18,12 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Set (by a loader, before load) to send every packet through the general
+ * path; the verifier then drops the fast path as dead code. Tests only.
+ */
+const volatile __u32 hm_general_path_only = 0;
+
 /* Bytes the option adds besides the data area (see above). */
 static __always_inline __u32 hm_encap_grow(__u32 size, int merge)
 {

@@ -39,6 +39,12 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Set (by a loader, before load) to send every packet through the general
+ * path; the verifier then drops the fast paths as dead code. Tests only.
+ */
+const volatile __u32 hm_general_path_only = 0;
+
 #define P_IP_OFF	HM_ETH_HLEN
 /* IPv4 header fields (RFC 791), offsets from the frame start. */
 #define P_IP4_TOTLEN	(P_IP_OFF + HM_IPV4_OFF_TOT_LEN)

@@ -608,12 +608,21 @@ static int make_veth(const char *a, const char *b, int mtu)
 	return if_nametoindex(a);
 }
 
+bool hm_general_path(void)
+{
+	const char *v = getenv("HM_BPF_GENERAL_PATH");
+
+	return v && *v && strcmp(v, "0");
+}
+
 static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
 
 #ifdef HAVE_ENCAP
 	skel_encap = hopmark_encap__open_opts(&oo);
+	if (skel_encap)
+		skel_encap->rodata->hm_general_path_only = hm_general_path();
 	if (skel_encap && !hopmark_encap__load(skel_encap)) {
 		env.prog_encap = bpf_program__fd(skel_encap->progs.hm_encap);
 	} else {
@@ -639,6 +648,8 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #endif
 #ifdef HAVE_DECAP
 	skel_decap = hopmark_decap__open_opts(&oo);
+	if (skel_decap)
+		skel_decap->rodata->hm_general_path_only = hm_general_path();
 	if (skel_decap && !hopmark_decap__load(skel_decap)) {
 		env.prog_decap = bpf_program__fd(skel_decap->progs.hm_decap);
 	} else {
@@ -766,6 +777,8 @@ int main(int argc, char **argv)
 		if (!only || strstr(tests[i].name, only))
 			n++;
 	printf("1..%d\n", n);
+	if (hm_general_path())
+		hm_diag("HM_BPF_GENERAL_PATH: encap, decap and PINT take their general paths only");
 	n = 0;
 	for (i = 0; i < n_tests; i++) {
 		if (only && !strstr(tests[i].name, only))
