@@ -22,6 +22,7 @@
  * so that the tests check both against the same expected frames.
  */
 #include "ioam_node.bpf.h"
+#include "skb_copy.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -56,14 +57,14 @@ static __always_inline void hm_upper_layer(struct __sk_buff *skb, __u8 nh, __u32
 		if (nh != HM_NEXTHDR_ROUTING && nh != HM_NEXTHDR_DEST &&
 		    nh != HM_NEXTHDR_AUTH)
 			break;
-		if (bpf_skb_load_bytes(skb, off, ext, 2))
+		if (hm_skb_copy(skb, off, ext, 2))
 			break;
 		off += nh == HM_NEXTHDR_AUTH ? ((__u32)ext[1] + 2) * 4 : ((__u32)ext[1] + 1) * 8;
 		nh = ext[0];
 	}
 	rec->proto = nh;
 	if ((nh == HM_IPPROTO_TCP || nh == HM_IPPROTO_UDP) &&
-	    !bpf_skb_load_bytes(skb, off, ports, sizeof(ports))) {
+	    !hm_skb_copy(skb, off, ports, sizeof(ports))) {
 		rec->sport = bpf_ntohs(ports[0]);
 		rec->dport = bpf_ntohs(ports[1]);
 	}
@@ -150,7 +151,7 @@ hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s, struct hm_trace_
 	__u8 pad[2];
 
 	if (skb->len < HM_DECAP_FAST_LEN ||
-	    bpf_skb_load_bytes(skb, 0, s->pkt, HM_DECAP_FAST_LEN))
+	    hm_skb_copy(skb, 0, s->pkt, HM_DECAP_FAST_LEN))
 		return NULL;
 	if (!hm_eth_ipv6(b) || b[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP ||
 	    b[HM_OFF_HBH] == HM_NEXTHDR_FRAGMENT ||
@@ -163,7 +164,7 @@ hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s, struct hm_trace_
 	if (HM_OFF_HBH + hbh_len > skb->len || end > hbh_len)
 		return NULL;
 	if (end != hbh_len &&
-	    (end + 2 > hbh_len || bpf_skb_load_bytes(skb, HM_OFF_HBH + end, pad, 2) ||
+	    (end + 2 > hbh_len || hm_skb_copy(skb, HM_OFF_HBH + end, pad, 2) ||
 	     pad[0] != HM_IPV6_TLV_PADN || end + 2 + pad[1] != hbh_len))
 		return NULL;
 	__builtin_memset(loc, 0, sizeof(*loc));

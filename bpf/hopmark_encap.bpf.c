@@ -23,6 +23,7 @@
  * check both paths against the same expected frames.
  */
 #include "ioam_node.bpf.h"
+#include "skb_copy.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -480,7 +481,7 @@ int hm_encap(struct __sk_buff *skb)
 	if (!s)
 		return TC_ACT_OK;
 	fh = &s->pkt[HM_FB_FRAME];
-	if (bpf_skb_load_bytes(skb, 0, fh, HM_OFF_HBH) || !hm_eth_ipv6(fh))
+	if (hm_skb_copy(skb, 0, fh, HM_OFF_HBH) || !hm_eth_ipv6(fh))
 		return TC_ACT_OK;
 
 	key.prefixlen = 128;

@@ -29,6 +29,7 @@
 #include <bpf/bpf_endian.h>
 #include "hopmark_maps.bpf.h"
 #include "pint_maps.bpf.h"
+#include "skb_copy.bpf.h"
 #include "common/ether.h"
 #include "ipv4/ipv4.h"
 #include "ipv6/ipv6.h"
@@ -148,10 +149,10 @@ static __always_inline void pint_load_l4(struct __sk_buff *skb, __u32 off, __u32
 {
 	__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	if (avail >= PINT_PID_L4_LEN) {
-		if (bpf_skb_load_bytes(skb, off, l4, PINT_PID_L4_LEN))
+		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_LEN))
 			__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	} else if (avail >= PINT_PID_L4_SHORT) {
-		if (bpf_skb_load_bytes(skb, off, l4, PINT_PID_L4_SHORT))
+		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_SHORT))
 			__builtin_memset(l4, 0, PINT_PID_L4_SHORT);
 	}
 }
@@ -183,7 +184,7 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
 	__u8 l4[PINT_PID_L4_LEN];
 	__u32 ihl, tot, frag;
 
-	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, 20))
+	if (hm_skb_copy(skb, P_IP_OFF, p->ip, 20))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 4)
 		return P_ERR;
@@ -224,7 +225,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	__u8 l4[PINT_PID_L4_LEN], hbh[PINT_IP6_HBH_LEN];
 	__u32 l4_off = P_HBH_OFF, len, flow;
 
-	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
+	if (hm_skb_copy(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 6)
 		return P_ERR;
@@ -237,7 +238,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	p->digest = 0;
 	len = p->plen;
 	if (p->nh == HM_NEXTHDR_HOP && len >= PINT_IP6_HBH_LEN &&
-	    !bpf_skb_load_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
+	    !hm_skb_copy(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
 	    hbh[1] == 0 && hbh[2] == PINT_IP6_OPT_TYPE && hbh[3] == PINT_IP6_OPT_DATA_LEN) {
 		p->has_opt = 1;
 		p->nh = hbh[0];
