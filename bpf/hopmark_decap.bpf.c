@@ -125,6 +125,13 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
 	return rm;
 }
 
+/* Outcomes of hm_decap_fast_find(). */
+enum hm_decap_fast {
+	HM_DF_GENERAL,	/* take the general walk */
+	HM_DF_OURS,	/* the trace, of a configured IOAM-Namespace, is in @loc */
+	HM_DF_NONE,	/* IPv6 without a Hop-by-Hop header: not ours, not counted */
+};
+
 /**
  * hm_decap_fast_find() - the trace, when the header is the usual one
  * @skb:	the packet
@@ -139,45 +146,47 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
  * For such a header the general walk comes to the same @loc, and its
  * removal is the whole header. Anything else, including every header the
  * general walk counts (malformed, fragment, unknown IOAM-Namespace), is
- * left to it: then NULL, @loc undefined.
+ * left to it, @loc undefined. A packet without a Hop-by-Hop header is
+ * told apart at once: the general path would do nothing with it either.
  *
- * Return: the IOAM-Namespace's settings, or NULL to take the general path.
+ * Return: enum hm_decap_fast.
  */
-static __always_inline struct hopmark_ns_cfg *
-hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s, struct hm_trace_loc *loc)
+static __always_inline int hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s,
+					      struct hm_trace_loc *loc)
 {
 	const __u8 *b = s->pkt;
 	__u32 hbh_len, end;
 	__u8 pad[2];
 
 	if (skb->len < HM_DECAP_FAST_LEN ||
-	    hm_skb_copy(skb, 0, s->pkt, HM_DECAP_FAST_LEN))
-		return NULL;
-	if (!hm_eth_ipv6(b) || b[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP ||
-	    b[HM_OFF_HBH] == HM_NEXTHDR_FRAGMENT ||
+	    hm_skb_copy(skb, 0, s->pkt, HM_DECAP_FAST_LEN) || !hm_eth_ipv6(b))
+		return HM_DF_GENERAL;
+	if (b[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP)
+		return HM_DF_NONE;
+	if (b[HM_OFF_HBH] == HM_NEXTHDR_FRAGMENT ||
 	    b[HM_OFF_HBH + 2] != HM_IPV6_TLV_PADN || b[HM_OFF_HBH + 3] != 0 ||
 	    b[HM_OFF_HBH + 4] != HM_IPV6_TLV_IOAM ||
 	    b[HM_OFF_HBH + 7] != HM_IOAM_OPT_PREALLOC_TRACE)
-		return NULL;
+		return HM_DF_GENERAL;
 	hbh_len = ((__u32)b[HM_OFF_HBH + 1] + 1) * 8;
 	end = 4 + 2 + b[HM_OFF_HBH + 5];
 	if (HM_OFF_HBH + hbh_len > skb->len || end > hbh_len)
-		return NULL;
+		return HM_DF_GENERAL;
 	if (end != hbh_len &&
 	    (end + 2 > hbh_len || hm_skb_copy(skb, HM_OFF_HBH + end, pad, 2) ||
 	     pad[0] != HM_IPV6_TLV_PADN || end + 2 + pad[1] != hbh_len))
-		return NULL;
+		return HM_DF_GENERAL;
 	__builtin_memset(loc, 0, sizeof(*loc));
 	/* Reads the trace header only, inside the bytes copied. */
 	if (hm_ioam_check_trace(b, HM_OFF_HBH + hbh_len, HM_OFF_HBH + 4, 4, loc) != HM_P_TRACE)
-		return NULL;
+		return HM_DF_GENERAL;
 	loc->hbh_len = hbh_len;
 	loc->hbh_nexthdr = b[HM_OFF_HBH];
 	loc->pad_start = HM_OFF_HBH + 2;
 	loc->pad_end = HM_OFF_HBH + hbh_len;
 	loc->ioam_seen = 1;
 	loc->n_opts = 1;
-	return hm_ns_cfg(loc->ns_id);
+	return hm_ns_cfg(loc->ns_id) ? HM_DF_OURS : HM_DF_GENERAL;
 }
 
 /* Per-CPU record under construction; private to this object, not pinned. */
@@ -215,16 +224,21 @@ int hm_decap(struct __sk_buff *skb)
 	struct hopmark_if_cfg *ifc;
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
+	int fast;
 
-	ifc = hm_if_cfg(ifindex);
-	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
-		return TC_ACT_OK;
 	if (skb->protocol != bpf_htons(ETH_P_IPV6))
 		return TC_ACT_OK;
 	s = hm_scratch_get();
 	if (!s)
 		return TC_ACT_OK;
-	if (hm_general_path_only || !hm_decap_fast_find(skb, s, &loc)) {
+	/* Before the interface lookup: most packets carry no trace at all. */
+	fast = hm_general_path_only ? HM_DF_GENERAL : hm_decap_fast_find(skb, s, &loc);
+	if (fast == HM_DF_NONE)
+		return TC_ACT_OK;
+	ifc = hm_if_cfg(ifindex);
+	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
+		return TC_ACT_OK;
+	if (fast != HM_DF_OURS) {
 		blen = hm_load_hdrs_skb(skb, s->pkt);
 		if (!blen)
 			return TC_ACT_OK;

@@ -171,6 +171,17 @@ static __always_inline void pint_ports(struct pint_pkt *p, const __u8 *l4)
 	}
 }
 
+/*
+ * What pint_parse() computes besides the IP header: the packet ID and the
+ * ports, from the upper-layer octets, never (PINT_PID_NONE: the source,
+ * which uses neither) or for every packet but an IPv6 one without the PINT
+ * option (PINT_PID_IF_OPT: transit and sink, which leave such a packet
+ * alone). When not computed, @p->pid, @p->sport and @p->dport are
+ * undefined.
+ */
+#define PINT_PID_NONE		0
+#define PINT_PID_IF_OPT		1
+
 /**
  * pint_parse_v4() - IPv4 header, DF check and packet ID
  * @skb:	packet
@@ -201,7 +212,7 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
 	p->proto = p->ip[9];
 	p->ttl = p->ip[8];
 	p->digest = (__u16)p->ip[4] << 8 | p->ip[5];
-	if (!want_pid)
+	if (want_pid == PINT_PID_NONE)
 		return P_OK;
 	pint_load_l4(skb, P_IP_OFF + ihl, tot - ihl, l4);
 	pint_ports(p, l4);
@@ -250,7 +261,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	if (p->nh == HM_NEXTHDR_FRAGMENT)
 		return P_FRAGMENT;
 	p->proto = p->nh;
-	if (!want_pid)
+	if (want_pid == PINT_PID_NONE || (want_pid == PINT_PID_IF_OPT && !p->has_opt))
 		return P_OK;
 	flow = ((__u32)(p->ip[1] & 0x0f) << 16) | ((__u32)p->ip[2] << 8) | p->ip[3];
 	pint_load_l4(skb, l4_off, len, l4);
@@ -259,12 +270,8 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	return P_OK;
 }
 
-/*
- * Parse by EtherType; P_NOT_IP for anything but IPv4/IPv6. Without
- * @want_pid (the source, which uses neither) the upper-layer octets are not
- * read and the packet ID and ports are not computed: @p->pid, @p->sport
- * and @p->dport are then undefined.
- */
+
+/* Parse by EtherType; P_NOT_IP for anything but IPv4/IPv6. */
 static __always_inline int pint_parse(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
 	if (skb->protocol == bpf_htons(ETH_P_IP))
@@ -605,7 +612,7 @@ int hm_pint_source(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SOURCE))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p, 0);
+	ret = pint_parse(skb, &p, PINT_PID_NONE);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	cfg = pint_domain();
@@ -685,7 +692,7 @@ int hm_pint_transit(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_TRANSIT))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p, 1);
+	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	if (p.family == 6 && !p.has_opt) {
@@ -756,7 +763,7 @@ int hm_pint_sink(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SINK))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p, 1);
+	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	if (p.family == 6 && !p.has_opt) {
