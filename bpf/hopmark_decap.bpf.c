@@ -18,7 +18,7 @@
  * Finding the trace has a fast path for the header an encapsulating node
  * writes (hm_decap_fast_find()), which needs one copy of the first bytes
  * and no option walk; any other header takes the general walk
- * (hm_ioam_find()), and hm_general_path_only makes every packet take it,
+ * (hm_ioam_find()), and hm_decap_general_only makes every packet take it,
  * so that the tests check both against the same expected frames.
  */
 #include "ioam_node.bpf.h"
@@ -31,7 +31,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * option walk; the verifier then drops the fast path as dead code. Tests
  * only.
  */
-const volatile __u32 hm_general_path_only = 0;
+const volatile __u32 hm_decap_general_only = 0;
 
 /* Bytes the fast path copies: up to the end of the IOAM trace header. */
 #define HM_DECAP_FAST_LEN	(HM_OFF_HBH + 4 + 4 + 8)
@@ -232,7 +232,7 @@ int hm_decap(struct __sk_buff *skb)
 	if (!s)
 		return TC_ACT_OK;
 	/* Before the interface lookup: most packets carry no trace at all. */
-	fast = hm_general_path_only ? HM_DF_GENERAL : hm_decap_fast_find(skb, s, &loc);
+	fast = hm_decap_general_only ? HM_DF_GENERAL : hm_decap_fast_find(skb, s, &loc);
 	if (fast == HM_DF_NONE)
 		return TC_ACT_OK;
 	ifc = hm_if_cfg(ifindex);

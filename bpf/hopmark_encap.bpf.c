@@ -19,7 +19,7 @@
  * scratch memory and leaves in one store together with the IPv6 fields it
  * changes. The general path (hm_encap_general()) builds the same bytes
  * the long way and is the only one that merges into an existing header;
- * hm_general_path_only makes every packet take it, so that the tests
+ * hm_encap_general_only makes every packet take it, so that the tests
  * check both paths against the same expected frames.
  */
 #include "ioam_node.bpf.h"
@@ -31,7 +31,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * Set (by a loader, before load) to send every packet through the general
  * path; the verifier then drops the fast path as dead code. Tests only.
  */
-const volatile __u32 hm_general_path_only = 0;
+const volatile __u32 hm_encap_general_only = 0;
 
 /*
  * The fast path copies the frame to s->pkt[HM_FB_FRAME], so that the new
@@ -508,7 +508,7 @@ int hm_encap(struct __sk_buff *skb)
 		hm_count(ifindex, HM_CNT_FRAGMENT);
 		return TC_ACT_OK;
 	}
-	if (nexthdr != HM_NEXTHDR_HOP && !hm_general_path_only)
+	if (nexthdr != HM_NEXTHDR_HOP && !hm_encap_general_only)
 		return hm_encap_fast(skb, s, rule, size, tt);
 	return hm_encap_general(skb, s, rule, size, tt);
 }

@@ -44,7 +44,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * Set (by a loader, before load) to send every packet through the general
  * path; the verifier then drops the fast paths as dead code. Tests only.
  */
-const volatile __u32 hm_general_path_only = 0;
+const volatile __u32 hm_pint_general_only = 0;
 
 #define P_IP_OFF	HM_ETH_HLEN
 /* IPv4 header fields (RFC 791), offsets from the frame start. */
@@ -349,7 +349,7 @@ static __always_inline __u32 pint_csum16_replace(__u32 csum, __u32 old, __u32 ne
  * checksum) go out in one bpf_skb_store_bytes() instead of one checksum
  * helper and one store per word. The header's one's complement sum does
  * not change, so a CHECKSUM_COMPLETE skb->csum stays right. With
- * hm_general_path_only, pint_ip4_set16() does it, for the tests to
+ * hm_pint_general_only, pint_ip4_set16() does it, for the tests to
  * compare.
  *
  * Return: 0, or a negative error (packet unchanged or partly written:
@@ -364,7 +364,7 @@ static __always_inline int pint_ip4_write(struct __sk_buff *skb, struct pint_pkt
 	__u32 csum = (__u32)p->ip[10] << 8 | p->ip[11];
 
 	id &= 0xffff;
-	if (hm_general_path_only)
+	if (hm_pint_general_only)
 		return pint_ip4_set16(skb, P_IP4_ID, bpf_htons(old_id), bpf_htons(id)) ||
 		       pint_ip4_set16(skb, P_IP4_TTL, bpf_htons(old_tt), bpf_htons(new_tt));
 	if (old_id == id && old_tt == new_tt)

@@ -59,7 +59,7 @@ static bool pint_env(void)
 			return hm_check(false, "no pin directory");
 		skel = pint__open_opts(&oo);
 		if (skel)
-			skel->rodata->hm_general_path_only = hm_general_path();
+			skel->rodata->hm_pint_general_only = hm_general_path();
 		if (!skel || pint__load(skel)) {
 			pint__destroy(skel);
 			skel = NULL;

@@ -622,7 +622,7 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #ifdef HAVE_ENCAP
 	skel_encap = hopmark_encap__open_opts(&oo);
 	if (skel_encap)
-		skel_encap->rodata->hm_general_path_only = hm_general_path();
+		skel_encap->rodata->hm_encap_general_only = hm_general_path();
 	if (skel_encap && !hopmark_encap__load(skel_encap)) {
 		env.prog_encap = bpf_program__fd(skel_encap->progs.hm_encap);
 	} else {
@@ -649,7 +649,7 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #ifdef HAVE_DECAP
 	skel_decap = hopmark_decap__open_opts(&oo);
 	if (skel_decap)
-		skel_decap->rodata->hm_general_path_only = hm_general_path();
+		skel_decap->rodata->hm_decap_general_only = hm_general_path();
 	if (skel_decap && !hopmark_decap__load(skel_decap)) {
 		env.prog_decap = bpf_program__fd(skel_decap->progs.hm_decap);
 	} else {
