@@ -154,10 +154,16 @@ enum hm_decap_fast {
 static __always_inline int hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s,
 					      struct hm_trace_loc *loc)
 {
+	const __u8 *data = (const __u8 *)(long)skb->data;
+	const __u8 *data_end = (const __u8 *)(long)skb->data_end;
 	const __u8 *b = s->pkt;
 	__u32 hbh_len, end;
 	__u8 pad[2];
 
+	/* Looked at in place first: most packets carry no Hop-by-Hop header. */
+	if (data + HM_OFF_HBH <= data_end && hm_eth_ipv6(data) &&
+	    data[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP)
+		return HM_DF_NONE;
 	if (skb->len < HM_DECAP_FAST_LEN ||
 	    hm_skb_copy(skb, 0, s->pkt, HM_DECAP_FAST_LEN) || !hm_eth_ipv6(b))
 		return HM_DF_GENERAL;
