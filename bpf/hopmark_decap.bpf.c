@@ -14,10 +14,27 @@
  * do: Linux drops packets with more than 7 consecutive padding bytes,
  * RFC 4942 §2.1.9.5.) The decapsulating node writes no node data; the
  * record carries its receive time.
+ *
+ * Finding the trace has a fast path for the header an encapsulating node
+ * writes (hm_decap_fast_find()), which needs one copy of the first bytes
+ * and no option walk; any other header takes the general walk
+ * (hm_ioam_find()), and hm_decap_general_only makes every packet take it,
+ * so that the tests check both against the same expected frames.
  */
 #include "ioam_node.bpf.h"
+#include "skb_copy.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/*
+ * Set (by a loader, before load) to send every packet through the general
+ * option walk; the verifier then drops the fast path as dead code. Tests
+ * only.
+ */
+const volatile __u32 hm_decap_general_only = 0;
+
+/* Bytes the fast path copies: up to the end of the IOAM trace header. */
+#define HM_DECAP_FAST_LEN	(HM_OFF_HBH + 4 + 4 + 8)
 
 /* Extension headers skipped to find the upper-layer protocol. */
 #define HM_EXT_ITER_MAX		4
@@ -40,14 +57,14 @@ static __always_inline void hm_upper_layer(struct __sk_buff *skb, __u8 nh, __u32
 		if (nh != HM_NEXTHDR_ROUTING && nh != HM_NEXTHDR_DEST &&
 		    nh != HM_NEXTHDR_AUTH)
 			break;
-		if (bpf_skb_load_bytes(skb, off, ext, 2))
+		if (hm_skb_copy(skb, off, ext, 2))
 			break;
 		off += nh == HM_NEXTHDR_AUTH ? ((__u32)ext[1] + 2) * 4 : ((__u32)ext[1] + 1) * 8;
 		nh = ext[0];
 	}
 	rec->proto = nh;
 	if ((nh == HM_IPPROTO_TCP || nh == HM_IPPROTO_UDP) &&
-	    !bpf_skb_load_bytes(skb, off, ports, sizeof(ports))) {
+	    !hm_skb_copy(skb, off, ports, sizeof(ports))) {
 		rec->sport = bpf_ntohs(ports[0]);
 		rec->dport = bpf_ntohs(ports[1]);
 	}
@@ -108,6 +125,76 @@ static __always_inline __u32 hm_decap_remove(struct __sk_buff *skb, struct hm_sc
 	return rm;
 }
 
+/* Outcomes of hm_decap_fast_find(). */
+enum hm_decap_fast {
+	HM_DF_GENERAL,	/* take the general walk */
+	HM_DF_OURS,	/* the trace, of a configured IOAM-Namespace, is in @loc */
+	HM_DF_NONE,	/* IPv6 without a Hop-by-Hop header: not ours, not counted */
+};
+
+/**
+ * hm_decap_fast_find() - the trace, when the header is the usual one
+ * @skb:	the packet
+ * @s:		scratch; the frame's first %HM_DECAP_FAST_LEN bytes are copied
+ *		to s->pkt
+ * @loc:	filled as hm_ioam_parse() fills it for this header
+ *
+ * The usual header is the one an encapsulating node writes (hopmark, and
+ * Linux's ioam6 encap): PadN(2), the IOAM Pre-allocated Trace at offset 4
+ * (RFC 9486 §2.1), then the end of the header or one PadN that reaches
+ * it, with a configured IOAM-Namespace and no Fragment header after it.
+ * For such a header the general walk comes to the same @loc, and its
+ * removal is the whole header. Anything else, including every header the
+ * general walk counts (malformed, fragment, unknown IOAM-Namespace), is
+ * left to it, @loc undefined. A packet without a Hop-by-Hop header is
+ * told apart at once: the general path would do nothing with it either.
+ *
+ * Return: enum hm_decap_fast.
+ */
+static __always_inline int hm_decap_fast_find(struct __sk_buff *skb, struct hm_scratch *s,
+					      struct hm_trace_loc *loc)
+{
+	const __u8 *data = (const __u8 *)(long)skb->data;
+	const __u8 *data_end = (const __u8 *)(long)skb->data_end;
+	const __u8 *b = s->pkt;
+	__u32 hbh_len, end;
+	__u8 pad[2];
+
+	/* Looked at in place first: most packets carry no Hop-by-Hop header. */
+	if (data + HM_OFF_HBH <= data_end && hm_eth_ipv6(data) &&
+	    data[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP)
+		return HM_DF_NONE;
+	if (skb->len < HM_DECAP_FAST_LEN ||
+	    hm_skb_copy(skb, 0, s->pkt, HM_DECAP_FAST_LEN) || !hm_eth_ipv6(b))
+		return HM_DF_GENERAL;
+	if (b[HM_OFF_IP6_NEXTHDR] != HM_NEXTHDR_HOP)
+		return HM_DF_NONE;
+	if (b[HM_OFF_HBH] == HM_NEXTHDR_FRAGMENT ||
+	    b[HM_OFF_HBH + 2] != HM_IPV6_TLV_PADN || b[HM_OFF_HBH + 3] != 0 ||
+	    b[HM_OFF_HBH + 4] != HM_IPV6_TLV_IOAM ||
+	    b[HM_OFF_HBH + 7] != HM_IOAM_OPT_PREALLOC_TRACE)
+		return HM_DF_GENERAL;
+	hbh_len = ((__u32)b[HM_OFF_HBH + 1] + 1) * 8;
+	end = 4 + 2 + b[HM_OFF_HBH + 5];
+	if (HM_OFF_HBH + hbh_len > skb->len || end > hbh_len)
+		return HM_DF_GENERAL;
+	if (end != hbh_len &&
+	    (end + 2 > hbh_len || hm_skb_copy(skb, HM_OFF_HBH + end, pad, 2) ||
+	     pad[0] != HM_IPV6_TLV_PADN || end + 2 + pad[1] != hbh_len))
+		return HM_DF_GENERAL;
+	__builtin_memset(loc, 0, sizeof(*loc));
+	/* Reads the trace header only, inside the bytes copied. */
+	if (hm_ioam_check_trace(b, HM_OFF_HBH + hbh_len, HM_OFF_HBH + 4, 4, loc) != HM_P_TRACE)
+		return HM_DF_GENERAL;
+	loc->hbh_len = hbh_len;
+	loc->hbh_nexthdr = b[HM_OFF_HBH];
+	loc->pad_start = HM_OFF_HBH + 2;
+	loc->pad_end = HM_OFF_HBH + hbh_len;
+	loc->ioam_seen = 1;
+	loc->n_opts = 1;
+	return hm_ns_cfg(loc->ns_id) ? HM_DF_OURS : HM_DF_GENERAL;
+}
+
 /* Per-CPU record under construction; private to this object, not pinned. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -144,20 +231,27 @@ int hm_decap(struct __sk_buff *skb)
 	struct hopmark_if_cfg *ifc;
 	struct hm_trace_loc loc;
 	struct hm_scratch *s;
+	int fast;
 
-	ifc = hm_if_cfg(ifindex);
-	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
-		return TC_ACT_OK;
 	if (skb->protocol != bpf_htons(ETH_P_IPV6))
 		return TC_ACT_OK;
 	s = hm_scratch_get();
 	if (!s)
 		return TC_ACT_OK;
-	blen = hm_load_hdrs_skb(skb, s->pkt);
-	if (!blen)
+	/* Before the interface lookup: most packets carry no trace at all. */
+	fast = hm_decap_general_only ? HM_DF_GENERAL : hm_decap_fast_find(skb, s, &loc);
+	if (fast == HM_DF_NONE)
 		return TC_ACT_OK;
-	if (!hm_ioam_find(s, blen, HM_PARSE_ALL, &loc, ifindex))
+	ifc = hm_if_cfg(ifindex);
+	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
 		return TC_ACT_OK;
+	if (fast != HM_DF_OURS) {
+		blen = hm_load_hdrs_skb(skb, s->pkt);
+		if (!blen)
+			return TC_ACT_OK;
+		if (!hm_ioam_find(s, blen, HM_PARSE_ALL, &loc, ifindex))
+			return TC_ACT_OK;
+	}
 
 	/*
 	 * The record is built in per-CPU memory and copied into the ring with

@@ -29,6 +29,7 @@
 #include <bpf/bpf_endian.h>
 #include "hopmark_maps.bpf.h"
 #include "pint_maps.bpf.h"
+#include "skb_copy.bpf.h"
 #include "common/ether.h"
 #include "ipv4/ipv4.h"
 #include "ipv6/ipv6.h"
@@ -38,6 +39,12 @@
 #endif
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/*
+ * Set (by a loader, before load) to send every packet through the general
+ * path; the verifier then drops the fast paths as dead code. Tests only.
+ */
+const volatile __u32 hm_pint_general_only = 0;
 
 #define P_IP_OFF	HM_ETH_HLEN
 /* IPv4 header fields (RFC 791), offsets from the frame start. */
@@ -142,10 +149,10 @@ static __always_inline void pint_load_l4(struct __sk_buff *skb, __u32 off, __u32
 {
 	__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	if (avail >= PINT_PID_L4_LEN) {
-		if (bpf_skb_load_bytes(skb, off, l4, PINT_PID_L4_LEN))
+		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_LEN))
 			__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	} else if (avail >= PINT_PID_L4_SHORT) {
-		if (bpf_skb_load_bytes(skb, off, l4, PINT_PID_L4_SHORT))
+		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_SHORT))
 			__builtin_memset(l4, 0, PINT_PID_L4_SHORT);
 	}
 }
@@ -164,6 +171,17 @@ static __always_inline void pint_ports(struct pint_pkt *p, const __u8 *l4)
 	}
 }
 
+/*
+ * What pint_parse() computes besides the IP header: the packet ID and the
+ * ports, from the upper-layer octets, never (PINT_PID_NONE: the source,
+ * which uses neither) or for every packet but an IPv6 one without the PINT
+ * option (PINT_PID_IF_OPT: transit and sink, which leave such a packet
+ * alone). When not computed, @p->pid, @p->sport and @p->dport are
+ * undefined.
+ */
+#define PINT_PID_NONE		0
+#define PINT_PID_IF_OPT		1
+
 /**
  * pint_parse_v4() - IPv4 header, DF check and packet ID
  * @skb:	packet
@@ -172,12 +190,12 @@ static __always_inline void pint_ports(struct pint_pkt *p, const __u8 *l4)
  * Return: P_OK for an atomic datagram (DF set, not a fragment, RFC 6864
  * §4), P_NO_DF, P_FRAGMENT or P_ERR (truncated or inconsistent header).
  */
-static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt *p)
+static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
 	__u8 l4[PINT_PID_L4_LEN];
 	__u32 ihl, tot, frag;
 
-	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, 20))
+	if (hm_skb_copy(skb, P_IP_OFF, p->ip, 20))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 4)
 		return P_ERR;
@@ -194,6 +212,8 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
 	p->proto = p->ip[9];
 	p->ttl = p->ip[8];
 	p->digest = (__u16)p->ip[4] << 8 | p->ip[5];
+	if (want_pid == PINT_PID_NONE)
+		return P_OK;
 	pint_load_l4(skb, P_IP_OFF + ihl, tot - ihl, l4);
 	pint_ports(p, l4);
 	p->pid = pint_pid_v4(&p->ip[12], &p->ip[16], p->proto, tot, l4);
@@ -211,12 +231,12 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
  *
  * Return: P_OK, P_FRAGMENT (fragment header right after), or P_ERR.
  */
-static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt *p)
+static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
 	__u8 l4[PINT_PID_L4_LEN], hbh[PINT_IP6_HBH_LEN];
 	__u32 l4_off = P_HBH_OFF, len, flow;
 
-	if (bpf_skb_load_bytes(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
+	if (hm_skb_copy(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 6)
 		return P_ERR;
@@ -229,7 +249,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	p->digest = 0;
 	len = p->plen;
 	if (p->nh == HM_NEXTHDR_HOP && len >= PINT_IP6_HBH_LEN &&
-	    !bpf_skb_load_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
+	    !hm_skb_copy(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
 	    hbh[1] == 0 && hbh[2] == PINT_IP6_OPT_TYPE && hbh[3] == PINT_IP6_OPT_DATA_LEN) {
 		p->has_opt = 1;
 		p->nh = hbh[0];
@@ -241,6 +261,8 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	if (p->nh == HM_NEXTHDR_FRAGMENT)
 		return P_FRAGMENT;
 	p->proto = p->nh;
+	if (want_pid == PINT_PID_NONE || (want_pid == PINT_PID_IF_OPT && !p->has_opt))
+		return P_OK;
 	flow = ((__u32)(p->ip[1] & 0x0f) << 16) | ((__u32)p->ip[2] << 8) | p->ip[3];
 	pint_load_l4(skb, l4_off, len, l4);
 	pint_ports(p, l4);
@@ -248,13 +270,14 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	return P_OK;
 }
 
+
 /* Parse by EtherType; P_NOT_IP for anything but IPv4/IPv6. */
-static __always_inline int pint_parse(struct __sk_buff *skb, struct pint_pkt *p)
+static __always_inline int pint_parse(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
 	if (skb->protocol == bpf_htons(ETH_P_IP))
-		return pint_parse_v4(skb, p);
+		return pint_parse_v4(skb, p, want_pid);
 	if (skb->protocol == bpf_htons(ETH_P_IPV6))
-		return pint_parse_v6(skb, p);
+		return pint_parse_v6(skb, p, want_pid);
 	return P_NOT_IP;
 }
 
@@ -291,6 +314,71 @@ static __always_inline int pint_ip4_set16(struct __sk_buff *skb, __u32 off, __u1
 	if (bpf_l3_csum_replace(skb, P_IP4_CSUM, old_be, new_be, 2))
 		return -1;
 	return bpf_skb_store_bytes(skb, off, &new_be, 2, 0);
+}
+
+/* One's complement sum of two 16-bit words, end-around carry (RFC 1071). */
+static __always_inline __u32 pint_csum16_add(__u32 a, __u32 b)
+{
+	__u32 r = (a & 0xffff) + (b & 0xffff);
+
+	return (r & 0xffff) + (r >> 16);
+}
+
+/*
+ * pint_csum16_replace() - header checksum @csum (host order) after one
+ * 16-bit word goes from @old to @new: RFC 1624 eq. 3, HC' = ~(~HC + ~m +
+ * m'), in the order bpf_l3_csum_replace() computes it (csum_replace2()),
+ * so the result is the same 16 bits, 0x0000 and 0xffff included. The sum
+ * does not depend on byte order (RFC 1071 §2), hence host order here.
+ */
+static __always_inline __u32 pint_csum16_replace(__u32 csum, __u32 old, __u32 new)
+{
+	return ~pint_csum16_add(pint_csum16_add(~csum, ~old), new) & 0xffff;
+}
+
+/**
+ * pint_ip4_write() - new Identification and TTL in the IPv4 header
+ * @skb:	packet
+ * @p:		parsed packet; @p->ip[4..11] is rewritten
+ * @id:		Identification to write, host order
+ * @ttl:	TTL to write
+ *
+ * The header checksum is fixed incrementally, word by word as
+ * pint_ip4_set16() does (first the Identification, then the TTL/Protocol
+ * word, each only when it changes), and octets 4-11 (Identification to
+ * checksum) go out in one bpf_skb_store_bytes() instead of one checksum
+ * helper and one store per word. The header's one's complement sum does
+ * not change, so a CHECKSUM_COMPLETE skb->csum stays right. With
+ * hm_pint_general_only, pint_ip4_set16() does it, for the tests to
+ * compare.
+ *
+ * Return: 0, or a negative error (packet unchanged or partly written:
+ * counted by the caller as an error).
+ */
+static __always_inline int pint_ip4_write(struct __sk_buff *skb, struct pint_pkt *p, __u32 id,
+					  __u32 ttl)
+{
+	__u32 old_id = (__u32)p->ip[4] << 8 | p->ip[5];
+	__u32 old_tt = (__u32)p->ip[8] << 8 | p->ip[9];
+	__u32 new_tt = (ttl & 0xff) << 8 | p->ip[9];
+	__u32 csum = (__u32)p->ip[10] << 8 | p->ip[11];
+
+	id &= 0xffff;
+	if (hm_pint_general_only)
+		return pint_ip4_set16(skb, P_IP4_ID, bpf_htons(old_id), bpf_htons(id)) ||
+		       pint_ip4_set16(skb, P_IP4_TTL, bpf_htons(old_tt), bpf_htons(new_tt));
+	if (old_id == id && old_tt == new_tt)
+		return 0;
+	if (old_id != id)
+		csum = pint_csum16_replace(csum, old_id, id);
+	if (old_tt != new_tt)
+		csum = pint_csum16_replace(csum, old_tt, new_tt);
+	p->ip[4] = id >> 8;
+	p->ip[5] = id;
+	p->ip[8] = ttl;
+	p->ip[10] = csum >> 8;
+	p->ip[11] = csum;
+	return bpf_skb_store_bytes(skb, P_IP4_ID, &p->ip[4], 8, 0);
 }
 
 /* ---------------- latency and utilisation of this hop ---------------- */
@@ -524,7 +612,7 @@ int hm_pint_source(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SOURCE))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p);
+	ret = pint_parse(skb, &p, PINT_PID_NONE);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	cfg = pint_domain();
@@ -533,15 +621,13 @@ int hm_pint_source(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 	if (p.family == 4) {
-		__u16 old_tt = bpf_htons((__u16)p.ip[8] << 8 | p.ip[9]);
-		__u16 new_tt = bpf_htons((__u16)cfg->hop_limit_start << 8 | p.ip[9]);
+		__u8 old_ttl = p.ttl;
 
-		if (pint_ip4_set16(skb, P_IP4_ID, bpf_htons(p.digest), 0) ||
-		    pint_ip4_set16(skb, P_IP4_TTL, old_tt, new_tt)) {
+		if (pint_ip4_write(skb, &p, 0, cfg->hop_limit_start)) {
 			pint_count(ifindex, PINT_CNT_ERR);
 			return TC_ACT_OK;
 		}
-		if (old_tt != new_tt)
+		if (old_ttl != cfg->hop_limit_start)
 			pint_count(ifindex, PINT_CNT_SRC_TTL_SET);
 		pint_count(ifindex, PINT_CNT_SRC_OK);
 		return TC_ACT_OK;
@@ -606,7 +692,7 @@ int hm_pint_transit(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_TRANSIT))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p);
+	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	if (p.family == 6 && !p.has_opt) {
@@ -630,7 +716,7 @@ int hm_pint_transit(struct __sk_buff *skb)
 	digest = pint_hop(cfg, node, ifc, skb, p.pid, hop, p.digest) & 0xffff;
 
 	if (p.family == 4) {
-		if (pint_ip4_set16(skb, P_IP4_ID, bpf_htons(p.digest), bpf_htons(digest))) {
+		if (pint_ip4_write(skb, &p, digest, p.ttl)) {
 			pint_count(ifindex, PINT_CNT_ERR);
 			return TC_ACT_OK;
 		}
@@ -679,7 +765,7 @@ int hm_pint_sink(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SINK))
 		return TC_ACT_OK;
-	ret = pint_parse(skb, &p);
+	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
 		return TC_ACT_OK;
 	if (p.family == 6 && !p.has_opt) {
@@ -713,7 +799,7 @@ int hm_pint_sink(struct __sk_buff *skb)
 	if (p.family == 4) {
 		__builtin_memcpy(rec.saddr, &p.ip[12], 4);
 		__builtin_memcpy(rec.daddr, &p.ip[16], 4);
-		err = pint_ip4_set16(skb, P_IP4_ID, bpf_htons(p.digest), 0);
+		err = pint_ip4_write(skb, &p, 0, p.ttl);
 	} else {
 		__builtin_memcpy(rec.saddr, &p.ip[8], 16);
 		__builtin_memcpy(rec.daddr, &p.ip[24], 16);

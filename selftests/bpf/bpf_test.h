@@ -63,6 +63,15 @@ struct hm_ioam6_node_values;
 void hm_check_ts(__u32 type, const __u8 *slot, __u64 t0, __u64 t1, __s64 shift,
 		 struct hm_ioam6_node_values *v);
 
+/*
+ * Whether HM_BPF_GENERAL_PATH is set (and not "0"): the objects with a fast
+ * path of their own (encap, decap, PINT) are then loaded with
+ * hm_encap_general_only, hm_decap_general_only and hm_pint_general_only
+ * set, so that the same tests check their general paths
+ * (selftests/bpf/test_general_path.sh).
+ */
+bool hm_general_path(void);
+
 void register_transit_tests(void);
 void register_encap_tests(void);
 void register_decap_tests(void);

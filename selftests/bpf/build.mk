@@ -26,5 +26,5 @@ $(HM_BPFT_BIN): $(HM_BPFT_OBJS) $(HM_LIB)
 bpf-tests: $(HM_BPFT_BIN)
 	prove -v $(HM_BPFT_BIN)
 
-HM_TESTS	+= $(HM_BPFT_BIN)
+HM_TESTS	+= $(HM_BPFT_BIN) $(CURDIR)/selftests/bpf/test_general_path.sh
 HM_TEST_DEPS	+= $(HM_BPFT_BIN)

@@ -58,6 +58,8 @@ static bool pint_env(void)
 		if (hm_pin_dir(pin, sizeof(pin)))
 			return hm_check(false, "no pin directory");
 		skel = pint__open_opts(&oo);
+		if (skel)
+			skel->rodata->hm_pint_general_only = hm_general_path();
 		if (!skel || hm_events_fit_pin(skel->obj, pin) || pint__load(skel)) {
 			pint__destroy(skel);
 			skel = NULL;

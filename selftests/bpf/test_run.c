@@ -621,6 +621,13 @@ static struct hopmark_transit *load_transit_fixed(const struct bpf_object_open_o
 }
 #endif
 
+bool hm_general_path(void)
+{
+	const char *v = getenv("HM_BPF_GENERAL_PATH");
+
+	return v && *v && strcmp(v, "0");
+}
+
 static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
@@ -630,7 +637,10 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 
 #ifdef HAVE_ENCAP
 	skel_encap = hopmark_encap__open_opts(&oo);
-	if (skel_encap && !hm_events_fit_pin(skel_encap->obj, pin_root) && !hopmark_encap__load(skel_encap)) {
+	if (skel_encap)
+		skel_encap->rodata->hm_encap_general_only = hm_general_path();
+	if (skel_encap && !hm_events_fit_pin(skel_encap->obj, pin_root) &&
+	    !hopmark_encap__load(skel_encap)) {
 		env.prog_encap = bpf_program__fd(skel_encap->progs.hm_encap);
 	} else {
 		hopmark_encap__destroy(skel_encap);
@@ -660,7 +670,10 @@ static void load_skeletons(const char *pin_root, char *err, size_t errlen)
 #endif
 #ifdef HAVE_DECAP
 	skel_decap = hopmark_decap__open_opts(&oo);
-	if (skel_decap && !hm_events_fit_pin(skel_decap->obj, pin_root) && !hopmark_decap__load(skel_decap)) {
+	if (skel_decap)
+		skel_decap->rodata->hm_decap_general_only = hm_general_path();
+	if (skel_decap && !hm_events_fit_pin(skel_decap->obj, pin_root) &&
+	    !hopmark_decap__load(skel_decap)) {
 		env.prog_decap = bpf_program__fd(skel_decap->progs.hm_decap);
 	} else {
 		hopmark_decap__destroy(skel_decap);
@@ -783,6 +796,8 @@ int main(int argc, char **argv)
 		if (!only || strstr(tests[i].name, only))
 			n++;
 	printf("1..%d\n", n);
+	if (hm_general_path())
+		hm_diag("HM_BPF_GENERAL_PATH: encap, decap and PINT take their general paths only");
 	n = 0;
 	for (i = 0; i < n_tests; i++) {
 		if (only && !strstr(tests[i].name, only))
