@@ -132,3 +132,18 @@ bench: $(HM_COST_BIN)
 # table and JSON hold every row with numbers that can be true. Needs root.
 HM_TESTS	+= $(CURDIR)/bench/test_bench_run.py
 HM_TEST_DEPS	+= $(HM_COST_BIN)
+
+# Forwarding benchmark (bench/fwd_bench.sh): generator -> router -> sink on
+# veth pairs in network namespaces, modes alternated in one run. Root only;
+# `make bench-fwd` runs it with the defaults.
+bench: $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
+
+$(BUILD)/bench/fwd-gen: bench/fwd_gen.c $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -O2 $< -o $@
+
+$(BUILD)/bench/fwd_drop.bpf.o: bench/fwd_drop.bpf.c | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+.PHONY: bench-fwd
+bench-fwd: all $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
+	bash bench/fwd_bench.sh
