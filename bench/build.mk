@@ -147,3 +147,7 @@ $(BUILD)/bench/fwd_drop.bpf.o: bench/fwd_drop.bpf.c | $(BUILD)/bench
 .PHONY: bench-fwd
 bench-fwd: all $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
 	bash bench/fwd_bench.sh
+# Smoke run of the forwarding bench (root): every mode forwards, the
+# router's trace slot is filled where transit runs.
+HM_TESTS	+= $(CURDIR)/bench/test_fwd_bench.sh
+HM_TEST_DEPS	+= $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
