@@ -8,7 +8,7 @@
  *	role		program		hook		tc handle, priority
  *	encap		hm_encap	tc egress	0x686d, 0x4801
  *	transit-in	hm_transit_in	XDP (driver mode, else generic)
- *	transit-in-tc	hm_transit_tcin	tc ingress	0x686d, 0x4804
+ *	transit-in-tc	hm_transit_tcin	tc ingress	0x686d, 0x4800
  *	transit-out	hm_transit_out	tc egress	0x686d, 0x4802
  *	decap		hm_decap	tc ingress	0x686d, 0x4803
  *	source		hm_pint_source	tc ingress	0x7069, 0x4811
