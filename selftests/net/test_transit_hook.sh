@@ -3,7 +3,7 @@
 #
 # test_transit_hook.sh - where `hopmark ioam transit enable` puts the
 # ingress half: on a veth at tc ingress (hm_transit_tcin, handle 0x686d,
-# pref 0x4800), on another Ethernet device (dummy) at XDP (hm_transit_in);
+# pref 0x4800), on another Ethernet device (a macvlan) at XDP (hm_transit_in);
 # "ingress xdp" and "ingress tc" override, switching removes the other half
 # first (never both), disable removes both, a bad hook is a usage error.
 # Stock ip still attaches hm_transit_in at XDP from the same object, and
@@ -24,8 +24,8 @@ ip netns add "$(hm_ns n)" || { echo "Bail out! netns"; exit 1; }
 mkdir -p "$(hm_bpffs n)" "$(hm_rundir n)"
 mount -t bpf bpf "$(hm_bpffs n)" || { echo "Bail out! bpffs"; exit 1; }
 x ip link add v0 type veth peer name v1 &&
-x ip link add d0 type dummy &&
-x ip link set v0 up && x ip link set v1 up && x ip link set d0 up ||
+x ip link add m0 link v1 type macvlan &&
+x ip link set v0 up && x ip link set v1 up && x ip link set m0 up ||
 	{ echo "Bail out! devices"; exit 1; }
 
 # ingress DEV - "xdp NAME" and/or "tc NAME@PREF", what runs on DEV's ingress.
@@ -56,9 +56,9 @@ x "$HOPMARK" ioam transit enable dev v0 ingress tc >"$HM_TMP/e.log" 2>&1
 hm_check "veth_ingress_tc_succeeds" 0 "$?"
 hm_check "veth_ingress_tc_replaces_xdp" "tc hm_transit_tcin@18432" "$(ingress v0)"
 
-x "$HOPMARK" ioam transit enable dev d0 >"$HM_TMP/e.log" 2>&1
-hm_check "dummy_auto_enable_succeeds" 0 "$?"
-hm_check "dummy_auto_ingress_at_xdp" "xdp hm_transit_in" "$(ingress d0)"
+x "$HOPMARK" ioam transit enable dev m0 >"$HM_TMP/e.log" 2>&1
+hm_check "macvlan_auto_enable_succeeds" 0 "$?"
+hm_check "macvlan_auto_ingress_at_xdp" "xdp hm_transit_in" "$(ingress m0)"
 
 x "$HOPMARK" -j link show dev v0 >"$HM_TMP/link.json" 2>&1
 hm_check "link_show_lists_the_tc_ingress_half" "hm_transit_tcin transit-in-tc" "$("$PY" -c '
@@ -76,8 +76,8 @@ hm_check "bad_ingress_hook_is_a_usage_error" "failed 1 unchanged" \
 x "$HOPMARK" ioam transit disable dev v0 >"$HM_TMP/d.log" 2>&1
 hm_check "veth_disable_succeeds" 0 "$?"
 hm_check "veth_disable_removes_both_halves" "/" "$(ingress v0)/$(egress v0)"
-x "$HOPMARK" ioam transit disable dev d0 >"$HM_TMP/d.log" 2>&1
-hm_check "dummy_disable_removes_xdp" "" "$(ingress d0)"
+x "$HOPMARK" ioam transit disable dev m0 >"$HM_TMP/d.log" 2>&1
+hm_check "macvlan_disable_removes_xdp" "" "$(ingress m0)"
 
 # The stock path, unchanged: ip attaches XDP "sec xdp", tc "sec tc" is the
 # egress half, and "sec classifier" the tc ingress half.
