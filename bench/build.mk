@@ -136,18 +136,20 @@ HM_TEST_DEPS	+= $(HM_COST_BIN)
 # Forwarding benchmark (bench/fwd_bench.sh): generator -> router -> sink on
 # veth pairs in network namespaces, modes alternated in one run. Root only;
 # `make bench-fwd` runs it with the defaults.
-bench: $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
+HM_FWD_OBJS	:= $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o \
+		   $(BUILD)/bench/fwd_xmit.bpf.o
+bench: $(HM_FWD_OBJS)
 
-$(BUILD)/bench/fwd-gen: bench/fwd_gen.c $(HM_LIB_HDRS) | $(BUILD)/bench
-	$(CC) $(HM_CFLAGS) -O2 $< -o $@
+$(BUILD)/bench/fwd-gen: bench/fwd_gen.c bench/fwd_xmit.h $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -O2 $< -o $@ -lbpf -lelf -lz
 
-$(BUILD)/bench/fwd_drop.bpf.o: bench/fwd_drop.bpf.c | $(BUILD)/bench
+$(BUILD)/bench/%.bpf.o: bench/%.bpf.c bench/fwd_xmit.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 .PHONY: bench-fwd
-bench-fwd: all $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
+bench-fwd: all $(HM_FWD_OBJS)
 	bash bench/fwd_bench.sh
 # Smoke run of the forwarding bench (root): every mode forwards, the
 # router's trace slot is filled where transit runs.
 HM_TESTS	+= $(CURDIR)/bench/test_fwd_bench.sh
-HM_TEST_DEPS	+= $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o
+HM_TEST_DEPS	+= $(HM_FWD_OBJS)

@@ -16,6 +16,13 @@
 #   hm-xdp      hopmark ioam transit enable ... ingress xdp on fwdr0 and
 #               fwdr1: XDP hm_transit_in + tc egress hm_transit_out
 #   hm-tc       the same with ingress tc: tc ingress hm_transit_tcin
+# Generators (-g, both by default), on the generator's CPU at nice -20:
+#   xdp   live XDP frames (fwd-gen -X: BPF_PROG_TEST_RUN, XDP_TX out of
+#         fwdg0): they reach fwdr0's ring as xdp_frames, a few hundred ns
+#         each, so the router is the bottleneck and the rates compare
+#   skb   a raw AF_PACKET socket (sendmmsg, PACKET_QDISC_BYPASS): skbs, as
+#         a container's stack sends them into a veth; slower than the
+#         router here, so only the router's CPU time per frame compares
 # Packet kinds: v6-c00000 and v6-fff000 (a Hop-by-Hop IOAM Pre-allocated
 # Trace, Trace-Type 0xc00000 / 0xfff000, 4 slots: 32 / 240 octets), v6 and
 # v4 (no IOAM: hopmark attached but not ours). hopmark does no IPv4 transit
@@ -36,7 +43,7 @@
 # (/proc/PID/schedstat run time / packets), the fair figure when the CPU is
 # shared with other work. Median and spread over the repetitions.
 #
-# Usage: fwd_bench.sh [-r REPS] [-d SECONDS | -n FRAMES] [-k KINDS] [-m MODES]
+# Usage: fwd_bench.sh [-r REPS] [-d SECONDS | -n FRAMES] [-g GENS] [-k KINDS] [-m MODES]
 #                     [-c ROUTER_CPU,GEN_CPU] [-p NICE] [-o FILE.json] [-V]
 #   -p  nice value of the generator and the router's kthread (default -20:
 #       other work on the two CPUs, builds above all, gets little of them
@@ -60,6 +67,8 @@ D=${HM_FWD_DEV:-fwd}
 
 GEN=$HM_BUILD/bench/fwd-gen
 DROP_OBJ=$HM_BUILD/bench/fwd_drop.bpf.o
+XMIT_OBJ=$HM_BUILD/bench/fwd_xmit.bpf.o
+GENS="xdp skb"
 REPS=5
 DUR=2
 FRAMES=
@@ -70,11 +79,12 @@ NICE=-20
 JSON=
 VERIFY=
 
-while getopts "r:d:n:k:m:c:p:o:Vh" opt; do
+while getopts "r:d:n:g:k:m:c:p:o:Vh" opt; do
 	case $opt in
 	r) REPS=$OPTARG ;;
 	d) DUR=$OPTARG ;;
 	n) FRAMES=$OPTARG ;;
+	g) GENS=${OPTARG//,/ } ;;
 	k) KINDS=${OPTARG//,/ } ;;
 	m) MODES=${OPTARG//,/ } ;;
 	c) CPUS=$OPTARG ;;
@@ -88,7 +98,7 @@ RT_CPU=${CPUS%,*}
 GEN_CPU=${CPUS#*,}
 
 hm_require_root_netns
-hm_require_built "$GEN" "$DROP_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
+hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
 command -v taskset >/dev/null || hm_skip_all "needs taskset"
 [ -z "$VERIFY" ] || command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump for -V"
@@ -219,9 +229,11 @@ mode_set()
 	pin_napi
 }
 
-# The generator's arguments for a packet kind.
+# The generator's arguments for a generator and a packet kind.
 gen_args()
 {
+	[ "$1" = xdp ] && echo "-X $XMIT_OBJ"
+	shift
 	case $1 in
 	v6-c00000) echo "-6 $G6,$S6 -T 0xc00000 -N 4" ;;
 	v6-fff000) echo "-6 $G6,$S6 -T 0xfff000 -N 4" ;;
@@ -234,12 +246,12 @@ gen_args()
 # Whether a mode applies to a kind: Linux's IOAM needs IOAM packets.
 applies() { [ "$1" != kernel ] || [ "${2#v6-}" != "$2" ]; }
 
-# run_one REP KIND MODE - one sample, appended to $RAW.
+# run_one REP GEN KIND MODE - one sample, appended to $RAW.
 run_one()
 {
-	local rep=$1 kind=$2 mode=$3 out sent secs g0 g1 f0 f1 d0 d1 c0 c1 len
+	local rep=$1 gen=$2 kind=$3 mode=$4 out sent secs g0 g1 f0 f1 d0 d1 c0 c1
 	# shellcheck disable=SC2046
-	set -- $(gen_args "$kind")
+	set -- $(gen_args "$gen" "$kind")
 	g0=$(stat_of g ${D}g0 tx_packets); f0=$(stat_of r ${D}r1 tx_packets)
 	d0=$(stat_of r ${D}r1 tx_dropped); c0=$(cut -d' ' -f1 "/proc/$RT_PID/schedstat")
 	if [ -n "$FRAMES" ]; then
@@ -252,26 +264,26 @@ run_one()
 	d1=$(stat_of r ${D}r1 tx_dropped)
 	sent=$(echo "$out" | awk '{ print $2 }')
 	secs=$(echo "$out" | awk '{ print $4 }')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$kind" "$mode" "$sent" "$secs" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$gen" "$kind" "$mode" "$sent" "$secs" \
 		$((g1 - g0)) $((f1 - f0)) $((d1 - d0)) $((c1 - c0)) >>"$RAW"
 }
 
-# verify KIND MODE - every frame reaches the sink; the router's slot is
+# verify GEN KIND MODE - every frame reaches the sink; the router's slot is
 # filled where a transit runs. TAP lines on stdout.
 verify()
 {
-	local kind=$1 mode=$2 n=8 pcap cap got want
-	pcap=$HM_TMP/verify-$kind-$mode.pcap
+	local gen=$1 kind=$2 mode=$3 n=8 pcap cap got want
+	pcap=$HM_TMP/verify-$gen-$kind-$mode.pcap
 	# XDP_DROP runs before the capture taps: lift it while capturing.
 	x s ip link set dev ${D}s0 xdp off
 	hm_capture_start s ${D}s0 "$pcap" "$OURS" || { hm_not_ok "capture on ${D}s0"; return; }
 	cap=$HM_CAP_PID
 	# shellcheck disable=SC2046
-	x g "$GEN" -i ${D}g0 -d "$RT_MAC" $(gen_args "$kind") -n $n >/dev/null
+	x g "$GEN" -i ${D}g0 -d "$RT_MAC" $(gen_args "$gen" "$kind") -n $n >/dev/null
 	hm_capture_stop "$cap"
 	x s ip link set dev ${D}s0 xdp obj "$DROP_OBJ" sec xdp
 	got=$(tcpdump -n -r "$pcap" "$OURS" 2>/dev/null | wc -l)
-	hm_check "${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
+	hm_check "${gen}_${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
 	plain|hm-xdp|hm-tc|kernel) ;;
@@ -304,7 +316,7 @@ for line in sys.stdin:
     seen.append(s)
 print(" ; ".join(sorted(set("%d x %s" % (seen.count(s), s) for s in seen))) or "no records")
 ' "$mode")
-	hm_check "${kind}_${mode}_router_slot" "$want" "$got"
+	hm_check "${gen}_${kind}_${mode}_router_slot" "$want" "$got"
 }
 
 setup || { echo "# setup failed" >&2; exit 1; }
@@ -315,8 +327,10 @@ if [ -n "$VERIFY" ]; then
 	for mode in $MODES; do
 		[ "$mode" = ceiling ] && continue
 		mode_set "$mode" || { hm_not_ok "mode $mode set up"; continue; }
-		for kind in $KINDS; do
-			applies "$mode" "$kind" && verify "$kind" "$mode"
+		for gen in $GENS; do
+			for kind in $KINDS; do
+				applies "$mode" "$kind" && verify "$gen" "$kind" "$mode"
+			done
 		done
 	done
 fi
@@ -324,9 +338,12 @@ fi
 for rep in $(seq "$REPS"); do
 	for mode in $MODES; do
 		mode_set "$mode" || { echo "# mode $mode: set-up failed" >&2; exit 1; }
-		for kind in $KINDS; do
-			applies "$mode" "$kind" || continue
-			run_one "$rep" "$kind" "$mode" || { echo "# $kind $mode: generator failed" >&2; exit 1; }
+		for gen in $GENS; do
+			for kind in $KINDS; do
+				applies "$mode" "$kind" || continue
+				run_one "$rep" "$gen" "$kind" "$mode" ||
+					{ echo "# $gen $kind $mode: generator failed" >&2; exit 1; }
+			done
 		done
 	done
 done
@@ -347,16 +364,18 @@ if [ -n "$VERIFY" ]; then
 	sed 's/^/# /' "$HM_TMP/report.txt"
 	if [ -n "$JSON" ]; then
 		want=
-		for kind in $KINDS; do
-			for mode in $MODES; do
-				applies "$mode" "$kind" && want="$want $kind/$mode"
+		for gen in $GENS; do
+			for kind in $KINDS; do
+				for mode in $MODES; do
+					applies "$mode" "$kind" && want="$want $gen/$kind/$mode"
+				done
 			done
 		done
 		hm_check "json_has_a_row_per_kind_and_mode" "$(echo $want | tr ' ' '\n' | sort | xargs)" \
 			"$("$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(" ".join(sorted("%s/%s" % (r["kind"], r["mode"]) for r in d["rows"] if r["pps_median"] > 0)))' \
+print(" ".join(sorted("%s/%s/%s" % (r["gen"], r["kind"], r["mode"]) for r in d["rows"] if r["pps_median"] > 0)))' \
 			"$JSON" 2>&1)"
 	fi
 	hm_done

@@ -17,6 +17,14 @@
  * veth drop (counted on the device as tx_dropped), not block: the rate
  * offered is the generator's ceiling, whatever the router does.
  *
+ * -X OBJ sends live XDP frames instead (bench/fwd_xmit.bpf.c): one
+ * BPF_PROG_TEST_RUN call with BPF_F_TEST_XDP_LIVE_FRAMES runs the program
+ * on up to a million page_pool frames, each rewritten from the template map
+ * and sent with XDP_TX out of DEV; on a veth they reach the peer's ring as
+ * xdp_frames, without an skb, at a small cost per frame. A call spends
+ * about 20 ms setting up (synchronize_rcu), hence so many frames per call.
+ * The frames a full peer ring refuses are lost, counted by the peer.
+ *
  * Output, one line on stdout: "sent N seconds S pps P" (S with 6 decimals).
  */
 #include <arpa/inet.h>
@@ -32,10 +40,13 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "common/ether.h"
 #include "common/ip_proto.h"
 #include "ioam/ioam6.h"
+#include "fwd_xmit.h"
 
 #define GEN_FRAME_MAX	1514
 #define GEN_BATCH_MAX	1024
@@ -58,6 +69,7 @@ struct gen_cfg {
 	unsigned long	count;		/* 0: until @seconds */
 	double		seconds;
 	unsigned int	batch;
+	const char	*xmit_obj;	/* -X: live XDP frames from this object */
 };
 
 static volatile sig_atomic_t stop;
@@ -72,11 +84,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: fwd-gen -i DEV -d DST_MAC [-S SRC_MAC] { -6 SRC,DST | -4 SRC,DST }\n"
 		"               [-T TRACE_TYPE -N NODES [-I NAMESPACE]] [-n COUNT | -t SECONDS]\n"
-		"               [-b BATCH]\n"
+		"               [-b BATCH] [-X FWD_XMIT.bpf.o]\n"
 		"  -T  IOAM Trace-Type (IPv6 only; e.g. 0xc00000): adds a Hop-by-Hop header\n"
 		"      with a Pre-allocated Trace of NODES slots (namespace default 123)\n"
 		"  -n  frames to send; -t  seconds to send for (default 1); -b  frames per\n"
-		"      sendmmsg (default 256, at most %d)\n", GEN_BATCH_MAX);
+		"      sendmmsg (default 256, at most %d)\n"
+		"  -X  send live XDP frames (XDP_TX from BPF_PROG_TEST_RUN) with this object\n",
+		GEN_BATCH_MAX);
 }
 
 static int parse_mac(const char *s, __u8 *mac)
@@ -253,6 +267,79 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#define GEN_LIVE_CALL	1000000UL	/* frames per BPF_PROG_TEST_RUN call at most */
+#define GEN_LIVE_TIMED	250000UL	/* per call when sending for a time */
+
+/*
+ * Live XDP frames (-X): see the head comment. Return: 0, or 1 after a
+ * message; *@sent counts the frames the program ran on.
+ */
+static int send_live(const struct gen_cfg *c, const __u8 *frame, size_t len,
+		     unsigned long *sent)
+{
+	struct hm_fwd_tmpl tmpl = { .len = len };
+	struct xdp_md ctx = { .data_end = len };
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	__u32 key = 0;
+	double end;
+	int err, fd;
+
+	if (len > HM_FWD_TMPL_MAX) {
+		fprintf(stderr, "fwd-gen: a %zu-octet frame is over the template's %d\n",
+			len, HM_FWD_TMPL_MAX);
+		return 1;
+	}
+	memcpy(tmpl.b, frame, len);
+	ctx.ingress_ifindex = if_nametoindex(c->dev);
+	if (!ctx.ingress_ifindex) {
+		fprintf(stderr, "fwd-gen: no device %s\n", c->dev);
+		return 1;
+	}
+	obj = bpf_object__open_file(c->xmit_obj, NULL);
+	err = libbpf_get_error(obj);
+	if (!err)
+		err = bpf_object__load(obj);
+	if (err) {
+		fprintf(stderr, "fwd-gen: cannot load %s: %s\n", c->xmit_obj, strerror(-err));
+		return 1;
+	}
+	prog = bpf_object__find_program_by_name(obj, "hm_fwd_xmit");
+	map = bpf_object__find_map_by_name(obj, "hm_fwd_tmpl");
+	if (!prog || !map ||
+	    bpf_map_update_elem(bpf_map__fd(map), &key, &tmpl, BPF_ANY)) {
+		fprintf(stderr, "fwd-gen: %s: no program hm_fwd_xmit or map hm_fwd_tmpl\n",
+			c->xmit_obj);
+		bpf_object__close(obj);
+		return 1;
+	}
+	fd = bpf_program__fd(prog);
+	end = now_s() + c->seconds;
+	while (!stop) {
+		unsigned long n = c->count ? c->count - *sent : GEN_LIVE_TIMED;
+		LIBBPF_OPTS(bpf_test_run_opts, o,
+			.data_in = frame, .data_size_in = len,
+			.ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+			.flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+		if (c->count ? *sent >= c->count : now_s() >= end)
+			break;
+		if (n > GEN_LIVE_CALL)
+			n = GEN_LIVE_CALL;
+		o.repeat = n;
+		if (bpf_prog_test_run_opts(fd, &o)) {
+			fprintf(stderr, "fwd-gen: BPF_PROG_TEST_RUN (live frames): %s\n",
+				strerror(errno));
+			bpf_object__close(obj);
+			return 1;
+		}
+		*sent += n;
+	}
+	bpf_object__close(obj);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct mmsghdr msgs[GEN_BATCH_MAX];
@@ -266,7 +353,7 @@ int main(int argc, char **argv)
 	size_t len;
 	unsigned int i;
 
-	while ((opt = getopt(argc, argv, "i:d:S:6:4:T:N:I:n:t:b:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:S:6:4:T:N:I:n:t:b:X:h")) != -1) {
 		switch (opt) {
 		case 'i':
 			c.dev = optarg;
@@ -307,6 +394,9 @@ int main(int argc, char **argv)
 		case 'b':
 			c.batch = strtoul(optarg, NULL, 0);
 			break;
+		case 'X':
+			c.xmit_obj = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -323,6 +413,17 @@ int main(int argc, char **argv)
 	len = build_frame(&c, frame);
 	if (!len)
 		return 2;
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (c.xmit_obj) {
+		t0 = now_s();
+		if (send_live(&c, frame, len, &sent))
+			return 1;
+		t1 = now_s();
+		printf("sent %lu seconds %.6f pps %.0f\n", sent, t1 - t0,
+		       t1 > t0 ? sent / (t1 - t0) : 0.0);
+		return 0;
+	}
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);	/* protocol 0: send only */
 	if (fd < 0) {
@@ -348,9 +449,6 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-
 	t0 = now_s();
 	end = t0 + c.seconds;
 	while (!stop) {

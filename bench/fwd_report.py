@@ -4,10 +4,11 @@
 
 Reads the samples bench/fwd_bench.sh wrote, one per line, tab-separated:
 
-  rep kind mode sent seconds gen_tx forwarded sink_dropped router_ns
+  rep gen kind mode sent seconds gen_tx forwarded sink_dropped router_ns
 
-(sent: frames the generator handed to sendmmsg; gen_tx: fwdg0's
-tx_packets, frames the router's receive ring took, the rest was dropped
+(gen: xdp, live XDP frames, or skb, an AF_PACKET socket; sent: frames
+the generator sent; gen_tx: fwdg0's tx_packets, frames the router's
+receive ring took, the rest was dropped
 there because the router was busy; forwarded: fwdr1's tx_packets, frames
 the sink's NAPI took; sink_dropped: fwdr1's tx_dropped, frames the router
 forwarded into a full sink ring; router_ns: run time of the router's NAPI
@@ -19,7 +20,7 @@ seconds, or gen_tx / seconds for the ceiling mode, where the router drops
 at XDP. Its CPU figure is router_ns / gen_tx: the router's CPU time per
 frame it received, which does not depend on what else runs on its CPU.
 
-Per kind and mode: the median rate, its range and spread ((max - min) /
+Per generator, kind and mode: the median rate, its range and spread ((max - min) /
 median), the median CPU time per frame, and the ratios to plain and to
 kernel taken within each repetition (same repetition, adjacent runs) and
 then their median and range: of the rate ("x plain") and of the CPU time,
@@ -60,11 +61,11 @@ def main():
     samples = []
     with open(a.samples) as f:
         for line in f:
-            rep, kind, mode, sent, secs, gen_tx, fwd, sdrop, rt_ns = line.split("\t")
+            rep, gen, kind, mode, sent, secs, gen_tx, fwd, sdrop, rt_ns = line.split("\t")
             secs = float(secs)
             pkts = int(gen_tx) if mode == "ceiling" else int(fwd) + int(sdrop)
             samples.append({
-                "rep": int(rep), "kind": kind, "mode": mode, "sent": int(sent),
+                "rep": int(rep), "gen": gen, "kind": kind, "mode": mode, "sent": int(sent),
                 "seconds": secs, "gen_tx": int(gen_tx), "forwarded": int(fwd),
                 "sink_dropped": int(sdrop), "router_ns": int(rt_ns),
                 "pps": pkts / secs if secs > 0 else 0.0,
@@ -75,11 +76,11 @@ def main():
 
     kinds = []
     for s in samples:
-        if s["kind"] not in kinds:
-            kinds.append(s["kind"])
+        if (s["gen"], s["kind"]) not in kinds:
+            kinds.append((s["gen"], s["kind"]))
     by = {}
     for s in samples:
-        by.setdefault((s["kind"], s["mode"]), {})[s["rep"]] = s
+        by.setdefault(((s["gen"], s["kind"]), s["mode"]), {})[s["rep"]] = s
 
     def ratios(kind, mode, base):
         num, den = by.get((kind, mode), {}), by.get((kind, base), {})
@@ -102,7 +103,8 @@ def main():
                   if s["router_ns_per_pkt"] is not None]
             med = statistics.median(pps)
             row = {
-                "bench": "fwd", "kind": kind, "mode": mode, "reps": len(pps),
+                "bench": "fwd", "gen": kind[0], "kind": kind[1], "mode": mode,
+                "reps": len(pps),
                 "pps_median": round(med), "pps_min": round(min(pps)),
                 "pps_max": round(max(pps)),
                 "spread_pct": round(100 * (max(pps) - min(pps)) / med, 1) if med else None,
@@ -135,16 +137,22 @@ def main():
     per = ("%d frames" % a.frames) if a.frames else ("%g s" % a.seconds)
     print("Forwarding on a veth line: router CPU %s (its NAPI kthread), generator and sink"
           " CPU %s; %d repetitions of %s per mode" % (a.router_cpu, a.gen_cpu, reps, per))
-    print("%-10s %-8s %6s %11s %6s %7s %5s %8s %16s %16s %16s %16s" % (
-        "kind", "mode", "kpps", "min..max", "spread", "offered", "lost",
-        "ns/frame", "x plain", "x kernel", "cpu x plain", "cpu x kernel"))
 
     def rng(row, key):
         if key not in row:
             return "-"
         return "%.2f (%.2f-%.2f)" % (row[key], row[key + "_min"], row[key + "_max"])
 
+    gen = None
     for row in rows:
+        if row["gen"] != gen:
+            gen = row["gen"]
+            print()
+            print({"xdp": "Generator: live XDP frames (fwd-gen -X)",
+                   "skb": "Generator: AF_PACKET skbs (fwd-gen)"}.get(gen, gen))
+            print("%-10s %-8s %6s %11s %6s %7s %5s %8s %16s %16s %16s %16s" % (
+                "kind", "mode", "kpps", "min..max", "spread", "offered", "lost",
+                "ns/frame", "x plain", "x kernel", "cpu x plain", "cpu x kernel"))
         print("%-10s %-8s %6.0f %11s %5.1f%% %7.0f %4.0f%% %8s %16s %16s %16s %16s" % (
             row["kind"], row["mode"], row["pps_median"] / 1e3,
             "%.0f..%.0f" % (row["pps_min"] / 1e3, row["pps_max"] / 1e3),
@@ -154,6 +162,7 @@ def main():
             if row["router_ns_per_pkt_median"] is not None else "-",
             rng(row, "x_plain"), rng(row, "x_kernel"),
             rng(row, "cpu_x_plain"), rng(row, "cpu_x_kernel")))
+    print()
     print("(lost: frames the router's ring refused, median share of those sent; near 0 %,"
           " the generator set the rate and only ns/frame compares the modes)")
     dropped = sum(r["sink_dropped"] for r in rows)
@@ -172,7 +181,8 @@ def main():
             f.write("\n")
     if bad:
         for s in bad:
-            print("fwd: %s %s repetition %d moved no packet" % (s["kind"], s["mode"], s["rep"]),
+            print("fwd: %s %s %s repetition %d moved no packet" % (
+                s["gen"], s["kind"], s["mode"], s["rep"]),
                   file=sys.stderr)
         return 1
     return 0
