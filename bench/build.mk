@@ -7,6 +7,7 @@
 #                                    benches of bench/run.d/ (bench/run.sh)
 #   make bpf-cost                    build build/bench/bpf-cost
 #   make pint-decode-speed           the decoder speed table of Documentation/pint.rst
+#   make bench-fwd                   the forwarding bench (root; bench/fwd_bench.sh)
 #   make pint-eval-tables            the tables of Documentation/pint.rst
 #   make pint-hpcc-tables            the HPCC table of Documentation/pint.rst
 

@@ -100,7 +100,9 @@ GEN_CPU=${CPUS#*,}
 hm_require_root_netns
 hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
-command -v taskset >/dev/null || hm_skip_all "needs taskset"
+for c in taskset chrt renice ps; do
+	command -v $c >/dev/null || hm_skip_all "needs $c"
+done
 [ -z "$VERIFY" ] || command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump for -V"
 
 NODE_ID=2		# the router's IOAM node_id (hopmark and Linux alike)
