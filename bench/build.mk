@@ -138,7 +138,7 @@ HM_TEST_DEPS	+= $(HM_COST_BIN)
 # veth pairs in network namespaces, modes alternated in one run. Root only;
 # `make bench-fwd` runs it with the defaults.
 HM_FWD_OBJS	:= $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o \
-		   $(BUILD)/bench/fwd_xmit.bpf.o
+		   $(BUILD)/bench/fwd_xmit.bpf.o $(BUILD)/bench/fwd_noop.bpf.o
 bench: $(HM_FWD_OBJS)
 
 $(BUILD)/bench/fwd-gen: bench/fwd_gen.c bench/fwd_xmit.h $(HM_LIB_HDRS) | $(BUILD)/bench

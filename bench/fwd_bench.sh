@@ -16,6 +16,9 @@
 #   hm-xdp      hopmark ioam transit enable ... ingress xdp on fwdr0 and
 #               fwdr1: XDP hm_transit_in + tc egress hm_transit_out
 #   hm-tc       the same with ingress tc: tc ingress hm_transit_tcin
+#   noop-xdp    programs that do nothing (bench/fwd_noop.bpf.c) where
+#               hm-xdp's halves run: XDP on fwdr0, tc egress on fwdr1
+#   noop-tc     the same with tc ingress on fwdr0: what the hooks cost
 # Generators (-g, both by default), on the generator's CPU at nice -20:
 #   xdp   live XDP frames (fwd-gen -X: BPF_PROG_TEST_RUN, XDP_TX out of
 #         fwdg0): they reach fwdr0's ring as xdp_frames, a few hundred ns
@@ -68,12 +71,13 @@ D=${HM_FWD_DEV:-fwd}
 GEN=$HM_BUILD/bench/fwd-gen
 DROP_OBJ=$HM_BUILD/bench/fwd_drop.bpf.o
 XMIT_OBJ=$HM_BUILD/bench/fwd_xmit.bpf.o
+NOOP_OBJ=$HM_BUILD/bench/fwd_noop.bpf.o
 GENS="xdp skb"
 REPS=5
 DUR=2
 FRAMES=
 KINDS="v6-c00000 v6-fff000 v6 v4"
-MODES="ceiling plain kernel hm-xdp hm-tc"
+MODES="ceiling plain kernel hm-xdp hm-tc noop-xdp noop-tc"
 CPUS=0,1
 NICE=-20
 JSON=
@@ -98,7 +102,7 @@ RT_CPU=${CPUS%,*}
 GEN_CPU=${CPUS#*,}
 
 hm_require_root_netns
-hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
+hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$NOOP_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
 for c in taskset chrt renice ps; do
 	command -v $c >/dev/null || hm_skip_all "needs $c"
@@ -213,6 +217,8 @@ mode_clear()
 	x r ip link set dev ${D}r0 xdp off 2>/dev/null
 	x r "$HOPMARK" ioam transit disable dev ${D}r0 >/dev/null 2>&1
 	x r "$HOPMARK" ioam transit disable dev ${D}r1 >/dev/null 2>&1
+	x r tc qdisc del dev ${D}r0 clsact 2>/dev/null
+	x r tc qdisc del dev ${D}r1 clsact 2>/dev/null
 	hm_sysctl r net.ipv6.conf.${D}r0.ioam6_enabled=0
 }
 
@@ -226,6 +232,15 @@ mode_set()
 	hm-xdp|hm-tc)
 		x r "$HOPMARK" ioam transit enable dev ${D}r0 ingress "${1#hm-}" &&
 		x r "$HOPMARK" ioam transit enable dev ${D}r1 ingress "${1#hm-}" ;;
+	noop-xdp|noop-tc)
+		x r tc qdisc add dev ${D}r1 clsact &&
+		x r tc filter add dev ${D}r1 egress bpf da obj "$NOOP_OBJ" sec tc &&
+		if [ "$1" = noop-xdp ]; then
+			x r ip link set dev ${D}r0 xdp obj "$NOOP_OBJ" sec xdp
+		else
+			x r tc qdisc add dev ${D}r0 clsact &&
+			x r tc filter add dev ${D}r0 ingress bpf da obj "$NOOP_OBJ" sec tc
+		fi ;;
 	*) echo "# unknown mode $1" >&2; return 1 ;;
 	esac || return
 	pin_napi
@@ -288,7 +303,7 @@ verify()
 	hm_check "${gen}_${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
-	plain|hm-xdp|hm-tc|kernel) ;;
+	plain|kernel|hm-xdp|hm-tc|noop-xdp|noop-tc) ;;
 	*) return 0 ;;
 	esac
 	# plain: nobody writes, the slots stay zero. kernel: Linux fills the
@@ -296,7 +311,7 @@ verify()
 	# hopmark: the ingress half fills node and ingress interface, the
 	# egress half (tc egress on ${D}r1) the egress interface.
 	case $mode in
-	plain) want="$n x none" ;;
+	plain|noop-*) want="$n x none" ;;
 	kernel) want="$n x node $NODE_ID in $IF_ID_IN" ;;
 	*) want="$n x node $NODE_ID in $IF_ID_IN out $IF_ID_OUT" ;;
 	esac

@@ -34,7 +34,7 @@ import os
 import statistics
 import sys
 
-MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc"]
+MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc"]
 
 
 def cpu_model():
