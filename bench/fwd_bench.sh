@@ -337,8 +337,10 @@ print(" ; ".join(sorted(set("%d x %s" % (seen.count(s), s) for s in seen))) or "
 }
 
 setup || { echo "# setup failed" >&2; exit 1; }
+PER=${FRAMES:+$FRAMES frames}
+PER=${PER:-$DUR s}
 echo "# fwd: router CPU $RT_CPU (${D}r0 NAPI kthread), generator and sink CPU $GEN_CPU;" \
-	"${FRAMES:+$FRAMES frames}${FRAMES:-$DUR s} per sample, $REPS repetitions" >&2
+	"$PER per sample, $REPS repetitions" >&2
 
 if [ -n "$VERIFY" ]; then
 	for mode in $MODES; do
