@@ -7,6 +7,7 @@
 #                                    benches of bench/run.d/ (bench/run.sh)
 #   make bpf-cost                    build build/bench/bpf-cost
 #   make pint-decode-speed           the decoder speed table of Documentation/pint.rst
+#   make bench-fwd                   the forwarding bench (root; bench/fwd_bench.sh)
 #   make pint-eval-tables            the tables of Documentation/pint.rst
 #   make pint-hpcc-tables            the HPCC table of Documentation/pint.rst
 
@@ -132,3 +133,24 @@ bench: $(HM_COST_BIN)
 # table and JSON hold every row with numbers that can be true. Needs root.
 HM_TESTS	+= $(CURDIR)/bench/test_bench_run.py
 HM_TEST_DEPS	+= $(HM_COST_BIN)
+
+# Forwarding benchmark (bench/fwd_bench.sh): generator -> router -> sink on
+# veth pairs in network namespaces, modes alternated in one run. Root only;
+# `make bench-fwd` runs it with the defaults.
+HM_FWD_OBJS	:= $(BUILD)/bench/fwd-gen $(BUILD)/bench/fwd_drop.bpf.o \
+		   $(BUILD)/bench/fwd_xmit.bpf.o $(BUILD)/bench/fwd_noop.bpf.o
+bench: $(HM_FWD_OBJS)
+
+$(BUILD)/bench/fwd-gen: bench/fwd_gen.c bench/fwd_xmit.h $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) -O2 $< -o $@ -lbpf -lelf -lz
+
+$(BUILD)/bench/%.bpf.o: bench/%.bpf.c bench/fwd_xmit.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+.PHONY: bench-fwd
+bench-fwd: all $(HM_FWD_OBJS)
+	bash bench/fwd_bench.sh
+# Smoke run of the forwarding bench (root): every mode forwards, the
+# router's trace slot is filled where transit runs.
+HM_TESTS	+= $(CURDIR)/bench/test_fwd_bench.sh
+HM_TEST_DEPS	+= $(HM_FWD_OBJS)

@@ -3,8 +3,8 @@
  * hopmark_transit.bpf.c - IOAM transit node (RFC 9197 §4.4, RFC 9486) in
  * two halves.
  *
- * hm_transit_in (XDP, ingress interface) does what Linux's IOAM transit
- * does on input: it fills this node's slot of the Pre-allocated Trace with
+ * hm_transit_in (XDP, ingress interface; or hm_transit_tcin, the same at
+ * tc ingress) does what Linux's IOAM transit does on input: it fills this node's slot of the Pre-allocated Trace with
  * everything known on arrival and lowers RemainingLen. The egress fields
  * (egress interface IDs, transit delay, queue depth) are left unavailable.
  *
@@ -165,9 +165,28 @@ static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struc
 	return 0;
 }
 
+/*
+ * The ingress half runs at XDP (hm_transit_in) or at tc ingress
+ * (hm_transit_tcin): on a veth, XDP costs the receive path more than the
+ * program itself (Documentation/performance-forwarding.rst). One body
+ * serves both; @xdp is a constant in each entry point, so each inlined
+ * copy keeps only its own hook's loads and stores. Direct packet access
+ * is the same for both (at tc the verifier unclones the skb first).
+ */
+#define hm_in_load_hdrs(ctx, xdp, b) \
+	((xdp) ? hm_load_hdrs_xdp((struct xdp_md *)(ctx), b) : \
+		 hm_load_hdrs_skb((struct __sk_buff *)(ctx), b))
+#define hm_in_store(ctx, xdp, off, from, len) \
+	((xdp) ? bpf_xdp_store_bytes((struct xdp_md *)(ctx), off, from, len) : \
+		 bpf_skb_store_bytes((struct __sk_buff *)(ctx), off, from, len, 0))
+
 /**
- * hm_transit_in() - write this node's data into an arriving trace
- * @ctx: XDP frame
+ * hm_transit_in_body() - write this node's data into an arriving trace
+ * @ctx:	XDP frame or skb, as @xdp says
+ * @xdp:	constant: @ctx is a struct xdp_md, else a struct __sk_buff
+ * @ifindex:	the receiving interface
+ * @data:	the frame's first octet (ctx->data)
+ * @data_end:	the end of what may be read in place (ctx->data_end)
  *
  * Only on interfaces with %HM_IF_F_TRANSIT (like Linux's ioam6_enabled).
  * Malformed traces, fragments, unknown IOAM-Namespaces and traces whose
@@ -176,13 +195,11 @@ static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struc
  * (RFC 9197 §4.4.1). The common layout is read in place (hm_ioam_fast());
  * any other goes through the copy and the general walk.
  *
- * Return: XDP_PASS, always.
+ * Return: XDP_PASS, always (the tc entry point returns TC_ACT_OK instead).
  */
-SEC("xdp")
-int hm_transit_in(struct xdp_md *ctx)
+static __always_inline int hm_transit_in_body(void *ctx, const int xdp, __u32 ifindex,
+					      void *data, void *data_end)
 {
-	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
-	__u32 ifindex = ctx->ingress_ifindex;
 	struct hopmark_ns_cfg *ns = NULL;
 	struct hopmark_if_cfg *ifc;
 	struct hm_trace_loc loc;
@@ -204,7 +221,7 @@ int hm_transit_in(struct xdp_md *ctx)
 	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
 		__sync_fetch_and_add(&hm_transit_fast_hits, 1);
 	if (fast != HM_FAST_TRACE) {
-		blen = hm_load_hdrs_xdp(ctx, s->pkt);
+		blen = hm_in_load_hdrs(ctx, xdp, s->pkt);
 		if (!blen)
 			return XDP_PASS;
 		ns = hm_ioam_find(s, blen, HM_PARSE_FIRST_TRACE, &loc, ifindex);
@@ -223,7 +240,7 @@ int hm_transit_in(struct xdp_md *ctx)
 		if (fast == HM_FAST_TRACE && (void *)((__u8 *)data + (off & 0x3ff) + 1) <= data_end)
 			*((__u8 *)data + (off & 0x3ff)) = byte;
 		else
-			bpf_xdp_store_bytes(ctx, off, &byte, 1);
+			hm_in_store(ctx, xdp, off, &byte, 1);
 		hm_count(ifindex, HM_CNT_TRANSIT_OVERFLOW);
 		return XDP_PASS;
 	}
@@ -240,14 +257,47 @@ int hm_transit_in(struct xdp_md *ctx)
 		hm_count(ifindex, HM_CNT_TRANSIT_OK);
 		return XDP_PASS;
 	}
-	if (bpf_xdp_store_bytes(ctx, off, &s->pkt[off], len)) {
+	if (hm_in_store(ctx, xdp, off, &s->pkt[off], len)) {
 		hm_count(ifindex, HM_CNT_MALFORMED);
 		return XDP_PASS;
 	}
 	off = hm_off(loc.trace + 3);
-	bpf_xdp_store_bytes(ctx, off, &s->pkt[off], 1);
+	hm_in_store(ctx, xdp, off, &s->pkt[off], 1);
 	hm_count(ifindex, HM_CNT_TRANSIT_OK);
 	return XDP_PASS;
+}
+
+/**
+ * hm_transit_in() - the ingress half at XDP (hm_transit_in_body())
+ * @ctx: XDP frame
+ *
+ * Return: XDP_PASS, always.
+ */
+SEC("xdp")
+int hm_transit_in(struct xdp_md *ctx)
+{
+	return hm_transit_in_body(ctx, 1, ctx->ingress_ifindex, (void *)(long)ctx->data,
+				  (void *)(long)ctx->data_end);
+}
+
+/**
+ * hm_transit_tcin() - the ingress half at tc ingress (hm_transit_in_body())
+ * @skb: packet on tc ingress
+ *
+ * The same work as hm_transit_in(), for devices where XDP costs more than
+ * it saves (veth: hm_transit_in_role() in lib/common/bpf_attach.h). Its
+ * section is "classifier", libbpf's other name of a tc program, so that
+ * stock tc's "sec tc" still finds hm_transit_out alone; stock tc attaches
+ * this one with "sec classifier".
+ *
+ * Return: TC_ACT_OK, always.
+ */
+SEC("classifier")
+int hm_transit_tcin(struct __sk_buff *skb)
+{
+	hm_transit_in_body(skb, 0, skb->ingress_ifindex, (void *)(long)skb->data,
+			   (void *)(long)skb->data_end);
+	return TC_ACT_OK;
 }
 
 /**

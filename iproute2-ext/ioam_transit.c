@@ -5,9 +5,11 @@
  * arriving on DEV) and the decapsulating role (remove our trace on DEV's
  * ingress and report it) on and off per interface.
  *
- * transit enable dev X: XDP hm_transit_in on X (ingress half) and tc
- * egress hm_transit_out on X (egress half, completes the slot of packets
- * this node forwards out of X), then HM_IF_F_TRANSIT in hopmark_ifcfg.
+ * transit enable dev X: the ingress half on X, XDP hm_transit_in or, on a
+ * veth or with "ingress tc", tc ingress hm_transit_tcin (the other one is
+ * removed first: never both), and tc egress hm_transit_out on X (egress
+ * half, completes the slot of packets this node forwards out of X), then
+ * HM_IF_F_TRANSIT in hopmark_ifcfg.
  * decap enable dev X: tc ingress hm_decap on X, then HM_IF_F_DECAP.
  * disable reverses both; the interface IDs stay.
  */
@@ -19,9 +21,12 @@
 static void usage_transit(FILE *f)
 {
 	fprintf(f,
-		"Usage: hopmark ioam transit { enable | disable } dev DEV\n"
-		"       enable: XDP hm_transit_in (ingress) and tc egress hm_transit_out on DEV,\n"
-		"               IOAM data arriving on DEV is processed\n");
+		"Usage: hopmark ioam transit enable dev DEV [ ingress { auto | xdp | tc } ]\n"
+		"       hopmark ioam transit disable dev DEV\n"
+		"       enable: the ingress half on DEV (XDP hm_transit_in, or tc ingress\n"
+		"               hm_transit_tcin; auto, the default: tc on a veth, else XDP)\n"
+		"               and tc egress hm_transit_out on DEV; IOAM data arriving on\n"
+		"               DEV is processed\n");
 }
 
 static void usage_decap(FILE *f)
@@ -32,13 +37,27 @@ static void usage_decap(FILE *f)
 		"               are removed and reported on the hopmark_events ring buffer\n");
 }
 
-static const char *parse_dev(int argc, char **argv, const char *cmd)
+/* Where "transit enable" puts the ingress half ("ingress HOOK"). */
+static enum hm_ingress_hook transit_ingress = HM_INGRESS_AUTO;
+
+/* "[dev] DEV", and "ingress HOOK" when @ingress is set (transit enable). */
+static const char *parse_dev(int argc, char **argv, const char *cmd, bool ingress)
 {
 	const char *dev = NULL;
 
 	while (argc > 0) {
 		if (matches(*argv, "help")) {
 			return NULL;
+		} else if (ingress && !strcmp(*argv, "ingress")) {
+			NEXT_ARG();
+			if (!strcmp(*argv, "auto"))
+				transit_ingress = HM_INGRESS_AUTO;
+			else if (!strcmp(*argv, "xdp"))
+				transit_ingress = HM_INGRESS_XDP;
+			else if (!strcmp(*argv, "tc"))
+				transit_ingress = HM_INGRESS_TC;
+			else
+				invarg("ingress must be auto, xdp or tc", *argv);
 		} else if (!strcmp(*argv, "dev")) {
 			NEXT_ARG();
 			if (dev)
@@ -60,17 +79,24 @@ static const char *parse_dev(int argc, char **argv, const char *cmd)
 static int transit_enable(const char *dev)
 {
 	__u32 ifindex = get_ifindex_arg(dev);
+	enum hm_role in, other;
 	int err;
 
 	err = maps_prepare();
 	if (err)
 		return err;
-	err = role_attach(HM_ROLE_TRANSIT_IN, ifindex);
+	in = hm_transit_in_role(ifindex, transit_ingress);
+	other = in == HM_ROLE_TRANSIT_IN ? HM_ROLE_TRANSIT_IN_TC : HM_ROLE_TRANSIT_IN;
+	/* Both ingress halves at once would write two slots per packet. */
+	err = role_detach(other, ifindex);
+	if (err)
+		return err;
+	err = role_attach(in, ifindex);
 	if (err)
 		return err;
 	err = role_attach(HM_ROLE_TRANSIT_OUT, ifindex);
 	if (err) {
-		role_detach(HM_ROLE_TRANSIT_IN, ifindex);
+		role_detach(in, ifindex);
 		return err;
 	}
 	err = ifcfg_set_flags(ifindex, HM_IF_F_TRANSIT, 0);
@@ -89,6 +115,7 @@ static int transit_disable(const char *dev)
 	if (err && err != -ENOENT)
 		return hm_errf(err, "cannot disable transit on %s in %s", dev, HM_MAP_IFCFG);
 	err = role_detach(HM_ROLE_TRANSIT_IN, ifindex);
+	err |= role_detach(HM_ROLE_TRANSIT_IN_TC, ifindex);
 	err |= role_detach(HM_ROLE_TRANSIT_OUT, ifindex);
 	return err ? HM_EXIT_FAIL : HM_EXIT_OK;
 }
@@ -125,7 +152,7 @@ static int decap_disable(const char *dev)
 static int with_dev(int (*fn)(const char *dev), int argc, char **argv, const char *cmd,
 		    void (*usage)(FILE *f))
 {
-	const char *dev = parse_dev(argc, argv, cmd);
+	const char *dev = parse_dev(argc, argv, cmd, fn == transit_enable);
 
 	if (!dev) {
 		usage(stdout);

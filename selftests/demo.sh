@@ -5,7 +5,7 @@
 #
 #   A ---- R1 ---- R2 ---- R3 ---- B
 #   encap  transit Linux   transit decap + hopmarkd
-#          (XDP+tc) IOAM   (XDP+tc) (tc ingress)
+#          (tc+tc)  IOAM   (tc+tc)  (tc ingress)
 #
 # A adds an IOAM Pre-allocated Trace (IOAM-Namespace 123, Trace-Type
 # 0xfff000, 4 node slots) to everything it sends to B; R1 and R3 fill their
@@ -125,9 +125,10 @@ tables_show
 step "TCP A -> B: iperf3, 2 s at 20 Mbit/s, TSO/GSO on at A"
 hm_on a ethtool -K a-r1 tso on gso on >/dev/null 2>&1
 say "A's a-r1: $(hm_on a ethtool -k a-r1 | grep -E '^(tcp-segmentation-offload|generic-segmentation-offload)' | tr -s ' \n' ' ')"
-say "(a veth loses TSO while its peer runs an XDP program without frags support,"
-say " as R1's r1-a does; with GSO, hm_encap still sees 64 KB skbs at tc egress and"
-say " shrinks gso_size by the 256 bytes it adds, so every segment carries the option)"
+say "(a veth loses TSO while its peer runs an XDP program without frags support;"
+say " hopmark's transit runs at tc ingress on a veth, so R1's r1-a leaves it on;"
+say " hm_encap sees 64 KB skbs at tc egress and shrinks gso_size by the 256 bytes"
+say " it adds, so every segment carries the option)"
 hm_bg b iperf3 -s -1 -p 5202 >/dev/null 2>&1
 sleep 0.3
 tables_start

@@ -19,8 +19,10 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
+#include <linux/sockios.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -49,6 +51,10 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_DECAP] = {
 		"decap", "hm_decap", HM_FAMILY_IOAM, HM_HOOK_TC_INGRESS,
 		HM_TC_HANDLE, HM_TC_PRIO_DECAP,
+	},
+	[HM_ROLE_TRANSIT_IN_TC] = {
+		"transit-in-tc", "hm_transit_tcin", HM_FAMILY_IOAM, HM_HOOK_TC_INGRESS,
+		HM_TC_HANDLE, HM_TC_PRIO_TRANSIT_IN,
 	},
 	[HM_ROLE_PINT_SOURCE] = {
 		"source", "hm_pint_source", HM_FAMILY_PINT, HM_HOOK_TC_INGRESS,
@@ -111,6 +117,7 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		return err;
 	case HM_ROLE_TRANSIT_IN:
 	case HM_ROLE_TRANSIT_OUT:
+	case HM_ROLE_TRANSIT_IN_TC:
 		p->skel = transit = hopmark_transit__open_opts(&opts);
 		if (!transit)
 			return -errno;
@@ -120,6 +127,8 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		if (!err)
 			p->fd = bpf_program__fd(role == HM_ROLE_TRANSIT_IN ?
 						transit->progs.hm_transit_in :
+						role == HM_ROLE_TRANSIT_IN_TC ?
+						transit->progs.hm_transit_tcin :
 						transit->progs.hm_transit_out);
 		return err;
 	case HM_ROLE_DECAP:
@@ -185,6 +194,7 @@ void hm_role_unload(struct hm_role_prog *p)
 		break;
 	case HM_ROLE_TRANSIT_IN:
 	case HM_ROLE_TRANSIT_OUT:
+	case HM_ROLE_TRANSIT_IN_TC:
 		hopmark_transit__destroy(p->skel);
 		break;
 	case HM_ROLE_DECAP:
@@ -200,6 +210,40 @@ void hm_role_unload(struct hm_role_prog *p)
 	}
 	p->skel = NULL;
 	p->fd = -1;
+}
+
+/* ---------------- device type ---------------- */
+
+int hm_dev_is_veth(__u32 ifindex)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	char name[IF_NAMESIZE];
+	struct ifreq ifr;
+	int fd, ok;
+
+	if (!if_indextoname(ifindex, name))
+		return 0;
+	/* A socket of the caller's network namespace, as hm_dev_check_ether(). */
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 && errno == EAFNOSUPPORT)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = (void *)&info;
+	ok = !ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	return ok && !strcmp(info.driver, "veth");
+}
+
+enum hm_role hm_transit_in_role(__u32 ifindex, enum hm_ingress_hook want)
+{
+	if (want == HM_INGRESS_XDP)
+		return HM_ROLE_TRANSIT_IN;
+	if (want == HM_INGRESS_TC || hm_dev_is_veth(ifindex))
+		return HM_ROLE_TRANSIT_IN_TC;
+	return HM_ROLE_TRANSIT_IN;
 }
 
 /* ---------------- link type ---------------- */

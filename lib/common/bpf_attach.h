@@ -8,6 +8,7 @@
  *	role		program		hook		tc handle, priority
  *	encap		hm_encap	tc egress	0x686d, 0x4801
  *	transit-in	hm_transit_in	XDP (driver mode, else generic)
+ *	transit-in-tc	hm_transit_tcin	tc ingress	0x686d, 0x4800
  *	transit-out	hm_transit_out	tc egress	0x686d, 0x4802
  *	decap		hm_decap	tc ingress	0x686d, 0x4803
  *	source		hm_pint_source	tc ingress	0x7069, 0x4811
@@ -45,6 +46,7 @@ enum hm_role {
 	HM_ROLE_TRANSIT_IN,	/* IOAM transit, ingress half, XDP hm_transit_in */
 	HM_ROLE_TRANSIT_OUT,	/* IOAM transit, egress half, tc egress hm_transit_out */
 	HM_ROLE_DECAP,		/* IOAM decapsulating node, tc ingress hm_decap */
+	HM_ROLE_TRANSIT_IN_TC,	/* IOAM transit, ingress half, tc ingress hm_transit_tcin */
 	HM_ROLE_PINT_SOURCE,	/* PINT source, tc ingress hm_pint_source */
 	HM_ROLE_PINT_TRANSIT,	/* PINT transit, tc egress hm_pint_transit */
 	HM_ROLE_PINT_SINK,	/* PINT sink, tc ingress hm_pint_sink */
@@ -121,6 +123,40 @@ struct hm_role_prog {
  * -EINVAL for an incompatible pinned map, -EPERM without CAP_BPF, ...).
  */
 int hm_role_load(enum hm_role role, struct hm_role_prog *p, char *msg, size_t len);
+
+/* Where the transit role's ingress half goes (hm_transit_in_role()). */
+enum hm_ingress_hook {
+	HM_INGRESS_AUTO,	/* by device type: veth at tc, the others at XDP */
+	HM_INGRESS_XDP,		/* hm_transit_in at XDP */
+	HM_INGRESS_TC,		/* hm_transit_tcin at tc ingress */
+};
+
+/**
+ * hm_dev_is_veth() - whether a device is a veth
+ * @ifindex:	the device, in the caller's network namespace
+ *
+ * By the driver name of ETHTOOL_GDRVINFO ("veth").
+ *
+ * Return: 1 for a veth, 0 for another device or one whose driver cannot
+ * be read (ethtool not supported, device gone).
+ */
+int hm_dev_is_veth(__u32 ifindex);
+
+/**
+ * hm_transit_in_role() - the role of the transit ingress half on a device
+ * @ifindex:	the device
+ * @want:	the operator's choice; %HM_INGRESS_AUTO chooses by device type
+ *
+ * On a veth, XDP costs its receive path more than the program costs: the
+ * skb becomes an xdp_buff and back, copied when its headroom is short, and
+ * the peer loses TSO. The same program at tc ingress forwards faster there
+ * (Documentation/performance-forwarding.rst gives the numbers and the
+ * command). On other devices (native NICs with a driver XDP path) XDP runs
+ * before any skb is built and stays the choice.
+ *
+ * Return: %HM_ROLE_TRANSIT_IN_TC or %HM_ROLE_TRANSIT_IN.
+ */
+enum hm_role hm_transit_in_role(__u32 ifindex, enum hm_ingress_hook want);
 
 /**
  * hm_role_unload() - close a loaded object; what is attached stays

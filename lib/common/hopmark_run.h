@@ -47,6 +47,7 @@ int hm_run_path(char *buf, size_t len, const char *name);
 #define HM_TC_PRIO_ENCAP	0x4801	/* before transit out on a shared egress */
 #define HM_TC_PRIO_TRANSIT_OUT	0x4802
 #define HM_TC_PRIO_DECAP	0x4803
+#define HM_TC_PRIO_TRANSIT_IN	0x4800	/* tc ingress half (veth): before decap */
 #define HM_PINT_TC_HANDLE	0x7069	/* "pi": PINT roles */
 #define HM_PINT_TC_PRIO_SOURCE	0x4811
 #define HM_PINT_TC_PRIO_SINK	0x4812

@@ -38,6 +38,8 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		  HM_TC_HANDLE, HM_TC_PRIO_TRANSIT_OUT },
 		{ HM_ROLE_DECAP, "decap", "hm_decap", HM_HOOK_TC_INGRESS,
 		  HM_TC_HANDLE, HM_TC_PRIO_DECAP },
+		{ HM_ROLE_TRANSIT_IN_TC, "transit-in-tc", "hm_transit_tcin", HM_HOOK_TC_INGRESS,
+		  HM_TC_HANDLE, HM_TC_PRIO_TRANSIT_IN },
 		{ HM_ROLE_PINT_SOURCE, "source", "hm_pint_source", HM_HOOK_TC_INGRESS,
 		  HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_SOURCE },
 		{ HM_ROLE_PINT_TRANSIT, "transit", "hm_pint_transit", HM_HOOK_TC_EGRESS,

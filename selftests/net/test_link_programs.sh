@@ -50,8 +50,9 @@ setup_ok=1
 	x tc filter add dev v0 egress bpf da obj "$OBJ/hopmark_transit.bpf.o" sec tc &&
 	x tc filter add dev v0 egress pref 7 bpf da obj "$HM_TMP/foreign.bpf.o" sec tc &&
 	x tc filter add dev v0 ingress bpf da obj "$OBJ/hopmark_decap.bpf.o" sec tc &&
-	# v1: the hopmark command.
-	x "$HOPMARK" ioam transit enable dev v1 &&
+	# v1: the hopmark command; XDP asked for, since on a veth the
+	# ingress half goes to tc by default (test_transit_hook.sh lists it).
+	x "$HOPMARK" ioam transit enable dev v1 ingress xdp &&
 	x "$HOPMARK" ioam decap enable dev v1
 } >"$HM_TMP/setup.log" 2>&1 || setup_ok=
 if [ -z "$setup_ok" ]; then
