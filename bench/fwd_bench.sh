@@ -59,7 +59,7 @@
 set -u
 
 HM_TOP=$(cd "$(dirname "$0")/.." && pwd)
-HM_PFX=${HM_PFX:-hmfwd}
+HM_PFX=${HM_PFX:-hmfwd$$}
 # shellcheck source=../selftests/lib.sh
 . "$HM_TOP/selftests/lib.sh"
 HM_NODES="g r s"

@@ -33,7 +33,7 @@
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 
-HM_PFX=${HM_PFX:-hmpint}
+HM_PFX=${HM_PFX:-hmpint$$}
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=../pint_lib.sh
