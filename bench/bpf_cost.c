@@ -316,20 +316,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static int libbpf_warn(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	static size_t printed;
-	char line[1024];
-	int n;
-
-	/* The error, not every line of a verifier log. */
-	if (level != LIBBPF_WARN || printed > 8192)
-		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	printed += n > 0 ? n : 0;
-	return fputs(line, stderr);
-}
-
 static int make_veth(const char *a, int mtu)
 {
 	char cmd[256];
@@ -453,7 +439,7 @@ static void setup(void)
 		env.tai_offset_ns = (__s64)tx.tai * 1000000000LL;
 	env.ncpus = libbpf_num_possible_cpus();
 
-	libbpf_set_print(libbpf_warn);
+	libbpf_set_print(hm_libbpf_errors_only);
 	for (i = 0; i < n_sets; i++)
 		load_set(&sets[i], i == 0);
 

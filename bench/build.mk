@@ -107,7 +107,8 @@ HM_TEST_DEPS	+= $(HM_AGENT_BENCH)
 # behind the same wrapper (bench/bpf_cost.bpf.c, built with bpf/'s flags).
 # Links the selftests' frame builders and map setters (selftests/bpf/).
 HM_COST_BIN	:= $(BUILD)/bench/bpf-cost
-HM_COST_SELFTEST_OBJS := $(BUILD)/obj/selftests/bpf/maps.o $(BUILD)/obj/selftests/bpf/pkt_build.o
+HM_COST_SELFTEST_OBJS := $(BUILD)/obj/selftests/bpf/maps.o $(BUILD)/obj/selftests/bpf/pkt_build.o \
+			 $(BUILD)/obj/selftests/bpf/libbpf_log.o
 
 $(BUILD)/bench/bpf_cost.bpf.o: bench/bpf_cost.bpf.c bench/bpf_cost.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -Ibench -c $< -o $@

@@ -15,8 +15,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include <bpf/libbpf.h>
 
 #include "ioam/ioam6.h"
 #include "common/hopmark_maps.h"
@@ -71,6 +73,20 @@ void hm_check_ts(__u32 type, const __u8 *slot, __u64 t0, __u64 t1, __s64 shift,
  * (selftests/bpf/test_general_path.sh).
  */
 bool hm_general_path(void);
+
+/**
+ * hm_libbpf_errors_only() - libbpf's print callback for the test and bench
+ *			      loaders (libbpf_set_print())
+ * @level:	libbpf's level; only %LIBBPF_WARN is printed
+ * @fmt:	printf format
+ * @ap:		its arguments
+ *
+ * Writes warnings and errors to stderr, at most about 8 KiB in all (the
+ * error, not a whole verifier log).
+ *
+ * Return: what fputs() returns, or 0 for a message left out.
+ */
+int hm_libbpf_errors_only(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 void register_transit_tests(void);
 void register_encap_tests(void);

@@ -570,23 +570,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	static size_t printed;
-	char line[1024];
-	int n;
-
-	/*
-	 * Loader errors go to stderr, outside the TAP stream; only the first
-	 * 8 KiB, enough for the error, not every line of a verifier log.
-	 */
-	if (level != LIBBPF_WARN || printed > 8192)
-		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	printed += n > 0 ? n : 0;
-	return fputs(line, stderr);
-}
-
 static int make_veth(const char *a, const char *b, int mtu)
 {
 	char cmd[256];
@@ -745,7 +728,7 @@ static void setup(void)
 		env.tai_offset_ns = (__s64)tx.tai * 1000000000LL;
 	env.ncpus = libbpf_num_possible_cpus();
 
-	libbpf_set_print(libbpf_quiet);
+	libbpf_set_print(hm_libbpf_errors_only);
 	/* Maps first, as the CLI does; the programs then reuse the pins. */
 	fd = hm_maps_create();
 	if (fd < 0)
