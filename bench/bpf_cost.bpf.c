@@ -128,6 +128,115 @@ int bench_tc_grow(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
+/*
+ * Calibration maps: one lookup each (bench_tc_*_lookup()), of the key
+ * HM_COST_CALIB_KEY that bench/bpf_cost.c writes after loading.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HM_COST_CALIB_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u64);
+} bench_calib_hash SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, HM_COST_CALIB_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u64);
+} bench_calib_pcpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HM_COST_CALIB_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u64);
+} bench_calib_array SEC(".maps");
+
+/*
+ * Lookups of the calibration programs that found nothing: bench/bpf_cost.c
+ * stops when it is not zero after a run (the row would measure a miss).
+ */
+__u64 bench_calib_miss;
+
+/*
+ * One lookup of HM_COST_CALIB_KEY in @map; the value goes to skb->mark so
+ * that the compiler keeps the lookup (one store more than the no-op).
+ */
+static __always_inline int calib_lookup(struct __sk_buff *skb, void *map)
+{
+	__u32 key = HM_COST_CALIB_KEY;
+	__u64 *v = bpf_map_lookup_elem(map, &key);
+
+	if (v)
+		skb->mark = (__u32)*v;
+	else
+		bench_calib_miss++;
+	return TC_ACT_OK;
+}
+
+/**
+ * bench_tc_hash_lookup() - calibration: one BPF_MAP_TYPE_HASH lookup, key present
+ * @skb: packet of the test run (skb->mark gets the value)
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_hash_lookup(struct __sk_buff *skb)
+{
+	return calib_lookup(skb, &bench_calib_hash);
+}
+
+/**
+ * bench_tc_pcpu_lookup() - calibration: one BPF_MAP_TYPE_PERCPU_HASH lookup, key present
+ * @skb: packet of the test run (skb->mark gets this CPU's value)
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_pcpu_lookup(struct __sk_buff *skb)
+{
+	return calib_lookup(skb, &bench_calib_pcpu);
+}
+
+/**
+ * bench_tc_array_lookup() - calibration: one BPF_MAP_TYPE_ARRAY lookup
+ * @skb: packet of the test run (skb->mark gets the value)
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_array_lookup(struct __sk_buff *skb)
+{
+	return calib_lookup(skb, &bench_calib_array);
+}
+
+/**
+ * bench_tc_ktime_tai() - calibration: one bpf_ktime_get_tai_ns()
+ * @skb: packet of the test run (skb->mark gets the low 32 bits, in ns)
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_ktime_tai(struct __sk_buff *skb)
+{
+	skb->mark = (__u32)bpf_ktime_get_tai_ns();
+	return TC_ACT_OK;
+}
+
+/**
+ * bench_tc_ktime_mono() - calibration: one bpf_ktime_get_ns() (CLOCK_MONOTONIC)
+ * @skb: packet of the test run (skb->mark gets the low 32 bits, in ns)
+ *
+ * Return: TC_ACT_OK.
+ */
+SEC("tc")
+int bench_tc_ktime_mono(struct __sk_buff *skb)
+{
+	skb->mark = (__u32)bpf_ktime_get_ns();
+	return TC_ACT_OK;
+}
+
 /** bench_tc_noop() - the tc baseline: does nothing. Return: TC_ACT_OK. */
 SEC("tc")
 int bench_tc_noop(struct __sk_buff *skb)

@@ -406,6 +406,29 @@ static void load_set(struct cost_set *set, bool create_maps)
 }
 
 /*
+ * The key the calib.*_lookup programs look up: present in the hash and
+ * per-CPU hash maps (every CPU's value set), so that their rows measure a
+ * hit (an array has every key).
+ */
+static void calib_maps_fill(void)
+{
+	__u32 key = HM_COST_CALIB_KEY;
+	__u64 v = 0x5a5a, *per;
+	int cpu;
+
+	if (bpf_map_update_elem(bpf_map__fd(wrap->maps.bench_calib_hash), &key, &v, BPF_ANY))
+		die("cannot write bench_calib_hash: %s", strerror(errno));
+	per = calloc(env.ncpus, sizeof(*per));
+	if (!per)
+		die("out of memory");
+	for (cpu = 0; cpu < env.ncpus; cpu++)
+		per[cpu] = v;
+	if (bpf_map_update_elem(bpf_map__fd(wrap->maps.bench_calib_pcpu), &key, per, BPF_ANY))
+		die("cannot write bench_calib_pcpu: %s", strerror(errno));
+	free(per);
+}
+
+/*
  * A node of its own, as selftests/bpf/test_run.c builds one: mount and
  * network namespaces, veths whose ifindexes the runs name, and for each
  * build a private bpffs with its maps and objects (load_set()).
@@ -447,6 +470,7 @@ static void setup(void)
 	if (!wrap)
 		die("cannot load the wrapper programs (bench/bpf_cost.bpf.c): %s",
 		    strerror(errno));
+	calib_maps_fill();
 }
 
 /*
@@ -737,6 +761,9 @@ static void measure(struct cost_case *c, int round, __u32 repeat, bool prog_firs
 		p = wrapped_run(c, c->fd, repeat);
 		counters_check(c, &before, repeat);
 	}
+	if (c->obj == OBJ_BENCH && wrap->bss->bench_calib_miss)
+		die("%s: the calibration lookup missed %llu times: the row would not "
+		    "measure a hit", c->id, (unsigned long long)wrap->bss->bench_calib_miss);
 	c->runs += repeat;
 	if (round >= 0) {
 		c->prog_ns[round] = p;
@@ -886,9 +913,31 @@ static void transit_out_frame(struct cost_case *in_case, struct pkt *out)
 		out->b[HM_IP6_OFF + 7]--;
 }
 
+/* The calibration rows of one map lookup or one clock read (bench/bpf_cost.bpf.c). */
+static const struct {
+	const char	*id, *prog, *what;
+} calib[] = {
+	{ "calib.hash_lookup", "bench_tc_hash_lookup",
+	  "one hash map lookup, __u32 key present, value to skb->mark" },
+	{ "calib.percpu_hash_lookup", "bench_tc_pcpu_lookup",
+	  "one per-CPU hash lookup, __u32 key present, value to skb->mark" },
+	{ "calib.array_lookup", "bench_tc_array_lookup",
+	  "one array map lookup, value to skb->mark" },
+	{ "calib.ktime_tai", "bench_tc_ktime_tai", "one bpf_ktime_get_tai_ns() to skb->mark" },
+	{ "calib.ktime_mono", "bench_tc_ktime_mono", "one bpf_ktime_get_ns() to skb->mark" },
+};
+
+/* Issue 11's goals for transit, both halves (transit.* and transit_tc.*). */
+static const double transit_goal[N_TTS] = { -1, 25, 60, 100 };
+static const char *const transit_why[N_TTS] = {
+	NULL, "transit, both halves, Trace-Type bits 0-1",
+	"transit, both halves, with timestamps and transit delay",
+	"transit, both halves, full 0xfff000 trace",
+};
+
 static void build_cases(void)
 {
-	struct cost_case *in[N_TTS], *out[N_TTS], *c, *a, *a4, *b, *b4;
+	struct cost_case *in[N_TTS], *out[N_TTS], *tcin[N_TTS], *c, *a, *a4, *b, *b4;
 	struct trace_spec ts;
 	char id[48];
 	unsigned int i;
@@ -936,17 +985,35 @@ static void build_cases(void)
 	add_row(b, NULL, NULL, 5, "a packet that is not ours");
 	add_row(b4, NULL, NULL, 5, "a packet that is not ours");
 	for (i = 0; i < N_TTS; i++) {
-		static const double goal[N_TTS] = { -1, 25, 60, 100 };
-		static const char *const why[N_TTS] = {
-			NULL, "transit, both halves, Trace-Type bits 0-1",
-			"transit, both halves, with timestamps and transit delay",
-			"transit, both halves, full 0xfff000 trace",
-		};
-
 		snprintf(id, sizeof(id), "transit.tt%06x", tts[i].type);
-		add_row(in[i], out[i], id, goal[i], why[i]);
+		add_row(in[i], out[i], id, transit_goal[i], transit_why[i]);
 	}
 	add_row(a, b, "transit.no_ioam", 5, "a packet that is not ours");
+
+	/*
+	 * The same ingress half at tc ingress (hm_transit_tcin, what `hopmark
+	 * ioam transit enable` attaches on a veth) on the transit_in frames,
+	 * then with the egress half summed as above.
+	 */
+	for (i = 0; i < N_TTS; i++) {
+		snprintf(id, sizeof(id), "transit_tcin.tt%06x", tts[i].type);
+		c = tcin[i] = add_case(id, "hm_transit_tcin", OBJ_TRANSIT, HOOK_TC, env.if_in,
+				       env.if_in);
+		c->frame = in[i]->frame;
+		snprintf(c->packet, sizeof(c->packet), "%s", in[i]->packet);
+		c->cnt = HM_CNT_TRANSIT_OK;
+		add_row(c, NULL, NULL, -1, NULL);
+	}
+	c = add_case("transit_tcin.no_ioam", "hm_transit_tcin", OBJ_TRANSIT, HOOK_TC, env.if_in,
+		     env.if_in);
+	c->frame = a->frame;
+	snprintf(c->packet, sizeof(c->packet), "%s", a->packet);
+	add_row(c, NULL, NULL, 5, "a packet that is not ours");
+	for (i = 0; i < N_TTS; i++) {
+		snprintf(id, sizeof(id), "transit_tc.tt%06x", tts[i].type);
+		add_row(tcin[i], out[i], id, transit_goal[i], transit_why[i]);
+	}
+	add_row(c, b, "transit_tc.no_ioam", 5, "a packet that is not ours");
 
 	/* IOAM encap on env.if_enc (tc egress). */
 	c = add_case("encap.ttc00000_32B", "hm_encap", OBJ_ENCAP, HOOK_TC, env.if_enc, 0);
@@ -1058,6 +1125,18 @@ static void build_cases(void)
 	snprintf(c->packet, sizeof(c->packet), "IPv6 UDP; inserts %d B that the wrapper removes",
 		 HM_COST_GROW_BYTES);
 	add_row(c, NULL, NULL, -1, NULL);
+
+	/*
+	 * What one map lookup or one clock read costs at tc (each program does
+	 * that and stores the result in skb->mark): the unit costs the
+	 * reasons of Documentation/performance.rst are counted in.
+	 */
+	for (i = 0; i < sizeof(calib) / sizeof(calib[0]); i++) {
+		c = add_case(calib[i].id, calib[i].prog, OBJ_BENCH, HOOK_TC, env.if_enc, 0);
+		frame_v6_plain(&c->frame, NULL);
+		snprintf(c->packet, sizeof(c->packet), "IPv6 UDP; %s", calib[i].what);
+		add_row(c, NULL, NULL, -1, NULL);
+	}
 }
 
 /* Case-specific map state that case_setup() does not write. */

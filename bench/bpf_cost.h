@@ -16,6 +16,15 @@
 #define HM_COST_GROW_BYTES	32
 
 /*
+ * The calibration lookups (calib.*_lookup): the key bench/bpf_cost.c
+ * writes into bench_calib_hash and bench_calib_pcpu before the runs (a
+ * __u32, as the ifindex keys of hopmark's per-interface maps), and the
+ * entries of each calibration map.
+ */
+#define HM_COST_CALIB_KEY	7
+#define HM_COST_CALIB_ENTRIES	256
+
+/*
  * The wrapper's failure return: the tail call did not happen (empty
  * program array, or the target is not compatible). TC_ACT_SHOT (2) and
  * XDP_ABORTED (0) are values no hopmark program returns.
