@@ -24,6 +24,10 @@ BUILD = os.environ.get('HM_BUILD', os.path.join(TOP, 'build'))
 COST = os.path.join(BUILD, 'bench', 'bpf-cost')
 ROW = re.compile(r'^(\S+)\s+([+-]\d+\.\d)\s+([+-]\d+\.\d)\s+([+-]\d+\.\d)\s+(\d+\.\d)\s+(.*)$')
 
+TTS = ['tt800000', 'ttc00000', 'ttf80000', 'ttfff000']
+CALIB = ['calib.tc_resize', 'calib.hash_lookup', 'calib.percpu_hash_lookup',
+         'calib.array_lookup', 'calib.ktime_tai', 'calib.ktime_mono']
+
 n = 0
 failed = 0
 
@@ -51,11 +55,19 @@ def main():
         print('1..1')
         ok(False, 'bpf-cost is built', ['%s: missing (make bench or make check-build)' % COST])
         return 1
-    print('1..10')
+    print('1..11')
     lst = subprocess.run([COST, '--list'], capture_output=True, text=True)
     rows = lst.stdout.split()
     ok(lst.returncode == 0 and len(rows) > 0, 'bpf-cost --list names the rows',
        ['exit %d, %d rows: %s' % (lst.returncode, len(rows), lst.stderr.strip())])
+    # Rows other figures stand on: the tc ingress transit half, the
+    # tc-ingress transit pair, and the calibration rows the performance
+    # doc's reasons cite.
+    need = (['transit_tcin.%s' % t for t in TTS + ['no_ioam']] +
+            ['transit_tc.%s' % t for t in TTS + ['no_ioam']] + CALIB)
+    missing = [r for r in need if r not in rows]
+    ok(not missing, 'bpf-cost --list has the transit_tcin, transit_tc and calib rows',
+       ['expected %d rows, missing: %s' % (len(need), ' '.join(missing))])
 
     with tempfile.TemporaryDirectory(prefix='hm-bench-') as out:
         run = subprocess.run([os.path.join(TOP, 'bench', 'run.sh'), '-q', '-o', out],
