@@ -114,7 +114,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 
 /* ---- the objects under test ---- */
 
-/* The objects of --obj-dir, then the bench's own (the calibration program). */
+/* The objects of --obj-dir, then the bench's own (the calibration programs). */
 enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_MAX, OBJ_BENCH = OBJ_MAX };
 
 static const char *const obj_names[OBJ_MAX + 1] = {
