@@ -84,7 +84,7 @@ hm_check "trap_programs_run_on_vanished_pins" "[[91, 92, 3, 4], [91, 92, 3, 4], 
 
 nx_sys r1 "$HOPMARK" link show >"$HM_TMP/show.out" 2>"$HM_TMP/show.err"
 hm_check "trap_later_command_fails" 1 "$?"
-MSG="hopmark's programs are attached on r1-a (hm_transit_in, hm_transit_out), r1-r2 (hm_transit_in, hm_transit_out) but their maps are not pinned under /sys/fs/bpf/tc/globals (no hopmark_ifcfg there): they were set up in another mount namespace (ip netns exec gives each command a private /sys, and pins made there vanish with it; this command runs under it too) or the pins were removed; see Documentation/operating.rst, \"Nodes in network namespaces\""
+MSG="hopmark's programs are attached on r1-a (hm_transit_out, hm_transit_tcin), r1-r2 (hm_transit_out, hm_transit_tcin) but their maps are not pinned under /sys/fs/bpf/tc/globals (no hopmark_ifcfg there): they were set up in another mount namespace (ip netns exec gives each command a private /sys, and pins made there vanish with it; this command runs under it too) or the pins were removed; see Documentation/operating.rst, \"Nodes in network namespaces\""
 hm_check "trap_message_names_the_attached_programs" "$MSG" "$(err_of "$HM_TMP/show.err")"
 nx_sys r1 "$HOPMARK" -j link show >"$HM_TMP/show.json" 2>/dev/null
 hm_check "trap_message_json_error_object" "$MSG|2|1" "$("$PY" -c '
