@@ -138,27 +138,12 @@ static __always_inline void hm_encap_values(struct __sk_buff *skb, struct hm_ioa
 {
 	__u32 ifindex = skb->ifindex;
 	struct hopmark_qdepth qs;
-	__u64 now;
+	__u64 now = 0;
 
-	__builtin_memset(v, 0xff, sizeof(*v));
-	v->hop_limit = hop_limit;
-	v->opaque_len = 0;
-	v->opaque_schema = HM_IOAM_U24_UNAVAILABLE;
-	v->node_id = HM_IOAM_U24_UNAVAILABLE;
-	v->node_id_wide = HM_IOAM_U56_UNAVAILABLE;
-	if (node && (node->flags & HM_NODE_F_ID))
-		v->node_id = node->node_id & HM_IOAM_U24_UNAVAILABLE;
-	if (node && (node->flags & HM_NODE_F_ID_WIDE))
-		v->node_id_wide = node->node_id_wide & HM_IOAM_U56_UNAVAILABLE;
-	if (tt & (HM_IOAM_TT_TS_SEC | HM_IOAM_TT_TS_FRAC)) {
+	if (tt & (HM_IOAM_TT_TS_SEC | HM_IOAM_TT_TS_FRAC))
 		now = hm_now_posix_ns(node);
-		v->ts_sec = now / 1000000000ULL;
-		v->ts_frac = (now % 1000000000ULL) / 1000;
-	}
-	if (ns->flags & HM_NS_F_DATA)
-		v->ns_data = ns->data;
-	if (ns->flags & HM_NS_F_DATA_WIDE)
-		v->ns_data_wide = ns->data_wide;
+	/* The node's own fields as transit writes them; buffer occupancy below. */
+	hm_node_values_for(v, node, ns, hop_limit, tt & ~HM_IOAM_TT_BUFFER_OCC, now);
 	if (tt & (HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE)) {
 		hm_if_ids(skb->ingress_ifindex, &v->ingress_if, &v->ingress_if_wide);
 		hm_if_ids(ifindex, &v->egress_if, &v->egress_if_wide);
