@@ -830,18 +830,6 @@ static void frame_v6_plain(struct pkt *p, const __u8 *dst)
 	pkt_finish(p);
 }
 
-static __u16 csum16(const __u8 *d, size_t n)
-{
-	__u32 s = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (__u32)d[i] << 8 | d[i + 1];
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s & 0xffff;
-}
-
 /* IPv4 + UDP, Don't Fragment, TTL @ttl, Identification @id (RFC 791). */
 static void frame_v4(struct pkt *p, __u8 ttl, __u16 id)
 {
@@ -862,7 +850,7 @@ static void frame_v4(struct pkt *p, __u8 ttl, __u16 id)
 	pkt_put_be16(p, 0);
 	pkt_put(p, saddr, 4);
 	pkt_put(p, daddr, 4);
-	c = csum16(p->b + ip, HM_IPV4_HDR_LEN);
+	c = pkt_csum16(p->b + ip, HM_IPV4_HDR_LEN);
 	p->b[ip + HM_IPV4_OFF_CSUM] = c >> 8;
 	p->b[ip + HM_IPV4_OFF_CSUM + 1] = c;
 	pkt_put_be16(p, 40000);

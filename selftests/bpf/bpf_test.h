@@ -293,6 +293,16 @@ void pkt_icmp6_echo(struct pkt *p, size_t payload);
 /* Sets the IPv6 Payload Length and the upper-layer checksum. */
 void pkt_finish(struct pkt *p);
 
+/**
+ * pkt_csum16() - the Internet checksum of @n bytes (RFC 1071)
+ * @d:		the bytes, network order
+ * @n:		their count; an odd last byte is padded with zero
+ *
+ * Return: the one's complement of the one's complement sum, host order
+ * (0 when @d holds a correct checksum, e.g. a whole IPv4 header).
+ */
+__u16 pkt_csum16(const __u8 *d, size_t n);
+
 /*
  * Standard transit input: Ethernet, IPv6 (hop limit @hlim), Hop-by-Hop with
  * PadN(2) and the IOAM option at offset 4 (RFC 9486 4n alignment), padded

@@ -280,6 +280,15 @@ static __u32 csum_add(__u32 sum, const __u8 *d, size_t n)
 	return sum;
 }
 
+__u16 pkt_csum16(const __u8 *d, size_t n)
+{
+	__u32 s = csum_add(0, d, n);
+
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return ~s & 0xffff;
+}
+
 void pkt_finish(struct pkt *p)
 {
 	__u8 *ip = p->b + HM_IP6_OFF;

@@ -164,18 +164,6 @@ static __u64 pint_counter(int ifindex, enum pint_counter c)
 
 static const __u8 v4_src[4] = { 10, 0, 1, 1 }, v4_dst[4] = { 10, 0, 9, 2 };
 
-static __u16 csum16(const __u8 *p, size_t n)
-{
-	__u32 s = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (__u32)p[i] << 8 | p[i + 1];
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s & 0xffff;
-}
-
 /* Ethernet + IPv4 (DF per @df, TTL @ttl, ID @id) + UDP with @plen bytes from @seed. */
 static void pkt_v4(struct pkt *p, bool df, __u8 ttl, __u16 id, size_t plen, __u32 seed)
 {
@@ -195,7 +183,7 @@ static void pkt_v4(struct pkt *p, bool df, __u8 ttl, __u16 id, size_t plen, __u3
 	pkt_put_be16(p, 0);
 	pkt_put(p, v4_src, 4);
 	pkt_put(p, v4_dst, 4);
-	c = csum16(p->b + ip, 20);
+	c = pkt_csum16(p->b + ip, 20);
 	p->b[ip + 10] = c >> 8;
 	p->b[ip + 11] = c;
 	pkt_put_be16(p, 40000 + (seed & 0xff));
@@ -321,7 +309,7 @@ static void t_transit_v4(const struct hm_test *t)
 		exp.b[19] = want;
 		exp.b[24] = exp.b[25] = 0;
 		{
-			__u16 c = csum16(exp.b + 14, 20);
+			__u16 c = pkt_csum16(exp.b + 14, 20);
 
 			exp.b[24] = c >> 8;
 			exp.b[25] = c;
@@ -587,7 +575,7 @@ static void t_source_v4(const struct hm_test *t)
 	CHECK_EQ("length", in.len, r.out_len);
 	CHECK_EQ("Identification", 0, (r.out[18] << 8) | r.out[19]);
 	CHECK_EQ("TTL", T_START, r.out[22]);
-	c = csum16(r.out + 14, 20);
+	c = pkt_csum16(r.out + 14, 20);
 	CHECK_EQ("header checksum verifies", 0, c);
 	pint_frame_parse(in.b, in.len, &a);
 	pint_frame_parse(r.out, r.out_len, &b);
@@ -694,7 +682,7 @@ static void t_sink_v4(const struct hm_test *t)
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("Identification cleared", 0, (r.out[18] << 8) | r.out[19]);
-	CHECK_EQ("header checksum verifies", 0, csum16(r.out + 14, 20));
+	CHECK_EQ("header checksum verifies", 0, pkt_csum16(r.out + 14, 20));
 	ring_buffer__consume(rb);
 	if (!CHECK_EQ("records", 1, n_recs))
 		return;
