@@ -126,7 +126,7 @@ static __always_inline int hm_link_scope(struct __sk_buff *skb, const __u8 *hdr)
  * @tt:		24-bit IOAM-Trace-Type, host order
  * @hop_limit:	Hop_Lim to write (§4.4.2.1)
  *
- * The values of hm_node_values_init(), hm_if_ids() and hm_queue_state()
+ * The values of hm_node_values_for(), hm_if_ids() and hm_queue_state()
  * (RFC 9197 §4.4.2), but the clock (§4.4.2.3-4), the interface IDs
  * (§4.4.2.2, §4.4.2.10) and the queue readings (§4.4.2.7, §4.4.2.12) are
  * read only when @tt has a field that needs them: each is a helper call or
@@ -186,7 +186,7 @@ static __always_inline void hm_encap_own_data(struct __sk_buff *skb, __u8 *blk, 
 	slot_len = hm_tt_slot_len(tt);
 	if (slot_len <= size && slot_len) {
 		hm_encap_values(skb, &v, hm_node_cfg(), ns, tt, hop_limit);
-		hm_node_encode(blk, t + 8 + size - slot_len, tt, &v);
+		hm_node_encode_seq(blk, t + 8 + size - slot_len, tt, &v);
 		hm_wr8(blk, t + 3, (size - slot_len) / 4);
 	} else {
 		hm_wr8(blk, t + 2, (hm_tt_nodelen(tt) << 3) | HM_IOAM_TRACE_F_OVERFLOW);

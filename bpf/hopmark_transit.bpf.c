@@ -327,8 +327,8 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 
 	/*
 	 * Offsets of the fields read or written (RFC 9197 §4.4.2: in bit
-	 * order), as one running sum: HM_FIELD() would take two population
-	 * counts per field.
+	 * order), as one running sum: hm_tt_words_before() would take two
+	 * population counts per field.
 	 */
 	slot = loc->data + loc->remlen * 4;
 	o_if = slot + hm_seq_step(tt, 0, 1);

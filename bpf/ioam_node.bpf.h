@@ -3,11 +3,11 @@
  * ioam_node.bpf.h - this node's IOAM data (RFC 9197 §4.4.2): where each
  * value comes from, and its wire encoding.
  *
- * The encoder produces the same bytes as hm_ioam6_node_data_encode() of
- * lib/ioam/ioam6.h, but computes every field's offset arithmetically
- * (hm_tt_words_before()) instead of advancing a cursor, so that all
- * Trace-Types verify as a single path, and writes single bytes at masked
- * offsets, so that it can write straight into an unaligned scratch copy.
+ * The encoder, hm_node_encode_seq(), produces the same bytes as
+ * hm_ioam6_node_data_encode() of lib/ioam/ioam6.h, with a cursor that
+ * advances the same way whether a field was written or not (so that all
+ * Trace-Types verify as a single path), one 4-byte store per word at a
+ * masked offset, straight into an unaligned scratch copy.
  */
 #ifndef __HM_IOAM_NODE_BPF_H
 #define __HM_IOAM_NODE_BPF_H
@@ -25,71 +25,6 @@ static __always_inline void hm_wr32(__u8 *buf, __u32 off, __u32 v)
 	hm_wr8(buf, off + 1, v >> 16);
 	hm_wr8(buf, off + 2, v >> 8);
 	hm_wr8(buf, off + 3, v);
-}
-
-/* Byte offset of field @k in a node data slot starting at @base. */
-#define HM_FIELD(base, tt, k)	((base) + hm_tt_words_before(tt, k) * 4)
-
-/**
- * hm_node_encode() - write one node's data (RFC 9197 §4.4.2)
- * @buf:	buffer of at least HM_SCRATCH_LEN bytes (offsets are masked)
- * @base:	offset of the node's slot in @buf
- * @tt:		24-bit IOAM-Trace-Type, host order
- * @v:		the values, host order, unavailable ones all-ones
- *
- * Fields in bit order, big-endian; bits 12-21 are 0xffffffff (§4.4.1);
- * bit 22 is an opaque state snapshot header with @v->opaque_len words and
- * @v->opaque_schema and no snapshot data; bit 23 is ignored.
- *
- * Return: bytes written, hm_tt_slot_len(@tt).
- */
-static __always_inline __u32 hm_node_encode(__u8 *buf, __u32 base, __u32 tt,
-					    const struct hm_ioam6_node_values *v)
-{
-	__u32 k;
-
-	if (tt & HM_IOAM_TT_HOPLIM_NODEID)
-		hm_wr32(buf, HM_FIELD(base, tt, 0),
-			((__u32)v->hop_limit << 24) | (v->node_id & 0xffffff));
-	if (tt & HM_IOAM_TT_IF_IDS)
-		hm_wr32(buf, HM_FIELD(base, tt, 1),
-			((__u32)v->ingress_if << 16) | v->egress_if);
-	if (tt & HM_IOAM_TT_TS_SEC)
-		hm_wr32(buf, HM_FIELD(base, tt, 2), v->ts_sec);
-	if (tt & HM_IOAM_TT_TS_FRAC)
-		hm_wr32(buf, HM_FIELD(base, tt, 3), v->ts_frac);
-	if (tt & HM_IOAM_TT_TRANSIT_DELAY)
-		hm_wr32(buf, HM_FIELD(base, tt, 4), v->transit_delay);
-	if (tt & HM_IOAM_TT_NS_DATA)
-		hm_wr32(buf, HM_FIELD(base, tt, 5), v->ns_data);
-	if (tt & HM_IOAM_TT_QUEUE_DEPTH)
-		hm_wr32(buf, HM_FIELD(base, tt, 6), v->queue_depth);
-	if (tt & HM_IOAM_TT_CSUM_COMPL)
-		hm_wr32(buf, HM_FIELD(base, tt, 7), v->csum_compl);
-	if (tt & HM_IOAM_TT_HOPLIM_NODEID_WIDE) {
-		hm_wr32(buf, HM_FIELD(base, tt, 8),
-			((__u32)v->hop_limit << 24) |
-			((__u32)(v->node_id_wide >> 32) & 0xffffff));
-		hm_wr32(buf, HM_FIELD(base, tt, 8) + 4, (__u32)v->node_id_wide);
-	}
-	if (tt & HM_IOAM_TT_IF_IDS_WIDE) {
-		hm_wr32(buf, HM_FIELD(base, tt, 9), v->ingress_if_wide);
-		hm_wr32(buf, HM_FIELD(base, tt, 9) + 4, v->egress_if_wide);
-	}
-	if (tt & HM_IOAM_TT_NS_DATA_WIDE) {
-		hm_wr32(buf, HM_FIELD(base, tt, 10), (__u32)(v->ns_data_wide >> 32));
-		hm_wr32(buf, HM_FIELD(base, tt, 10) + 4, (__u32)v->ns_data_wide);
-	}
-	if (tt & HM_IOAM_TT_BUFFER_OCC)
-		hm_wr32(buf, HM_FIELD(base, tt, 11), v->buffer_occupancy);
-#pragma unroll
-	for (k = 12; k < 22; k++)
-		if (tt & HM_IOAM_TT_BIT(k))
-			hm_wr32(buf, HM_FIELD(base, tt, k), HM_IOAM_U32_UNAVAILABLE);
-	if (tt & HM_IOAM_TT_OPAQUE)
-		hm_wr32(buf, HM_FIELD(base, tt, 22),
-			((__u32)v->opaque_len << 24) | (v->opaque_schema & 0xffffff));
-	return hm_tt_slot_len(tt);
 }
 
 /*
@@ -118,17 +53,18 @@ static __always_inline __u32 hm_seq_step(__u32 tt, __u32 bit, __u32 w)
 }
 
 /**
- * hm_node_encode_seq() - hm_node_encode() with a running cursor
+ * hm_node_encode_seq() - write one node's data (RFC 9197 §4.4.2)
  * @buf:	buffer of at least HM_SCRATCH_LEN + 4 bytes (offsets are masked)
  * @base:	offset of the node's slot in @buf
  * @tt:		24-bit IOAM-Trace-Type, host order
  * @v:		the values, host order, unavailable ones all-ones
  *
- * Writes the same bytes as hm_node_encode() (RFC 9197 §4.4.2: fields in
- * bit order, big-endian, bits 12-21 all-ones, bit 22 the empty opaque
- * state snapshot header, bit 23 ignored), one 4-byte store per word and
- * an offset that is a running sum instead of two population counts per
- * field. Groups of bits the Trace-Type does not carry are skipped whole.
+ * Fields in bit order, big-endian; bits 12-21 are 0xffffffff (§4.4.1);
+ * bit 22 is an opaque state snapshot header with @v->opaque_len words and
+ * @v->opaque_schema and no snapshot data; bit 23 is ignored. One 4-byte
+ * store per word at an offset that is a running sum (instead of two
+ * population counts per field); groups of bits the Trace-Type does not
+ * carry are skipped whole.
  *
  * Return: bytes written, hm_tt_slot_len(@tt).
  */
@@ -229,12 +165,15 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
 }
 
 /**
- * hm_node_values_init() - values a node knows without its interfaces
+ * hm_node_values_for() - values a node knows without its interfaces,
+ *			   for the fields @tt carries
  * @v:		output
  * @node:	hopmark_node[0]
  * @ns:		the trace's IOAM-Namespace configuration
  * @hop_limit:	Hop_Lim to write (§4.4.2.1)
- * @now_ns:	POSIX time in ns (hm_now_posix_ns())
+ * @tt:		24-bit IOAM-Trace-Type the values are for, host order
+ * @now_ns:	POSIX time in ns (hm_now_posix_ns()); read only when @tt has
+ *		bit 2 or 3
  *
  * Timestamps are POSIX seconds and microseconds, as Linux writes them
  * (§4.4.2.3-4: the fraction's unit is left to the implementation).
@@ -243,48 +182,10 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
  * covered by upper-layer checksums); buffer occupancy is the node total
  * backlog, hopmark_qdepth[0], when fresh (the egress hooks overwrite it
  * with the total of the reading they take queue depth from); the opaque
- * state snapshot is empty (length 0, Schema ID 0xffffff).
- */
-static __always_inline void hm_node_values_init(struct hm_ioam6_node_values *v,
-						const struct hopmark_node_cfg *node,
-						const struct hopmark_ns_cfg *ns,
-						__u8 hop_limit, __u64 now_ns)
-{
-	struct hopmark_qdepth qs;
-
-	__builtin_memset(v, 0xff, sizeof(*v));
-	v->hop_limit = hop_limit;
-	v->opaque_len = 0;
-	v->opaque_schema = HM_IOAM_U24_UNAVAILABLE;
-	v->node_id = HM_IOAM_U24_UNAVAILABLE;
-	v->node_id_wide = HM_IOAM_U56_UNAVAILABLE;
-	if (node && (node->flags & HM_NODE_F_ID))
-		v->node_id = node->node_id & HM_IOAM_U24_UNAVAILABLE;
-	if (node && (node->flags & HM_NODE_F_ID_WIDE))
-		v->node_id_wide = node->node_id_wide & HM_IOAM_U56_UNAVAILABLE;
-	v->ts_sec = now_ns / 1000000000ULL;
-	v->ts_frac = (now_ns % 1000000000ULL) / 1000;
-	if (ns && (ns->flags & HM_NS_F_DATA))
-		v->ns_data = ns->data;
-	if (ns && (ns->flags & HM_NS_F_DATA_WIDE))
-		v->ns_data_wide = ns->data_wide;
-	if (hm_queue_state(0, node, &qs))
-		v->buffer_occupancy = qs.node_backlog_bytes;
-}
-
-/**
- * hm_node_values_for() - hm_node_values_init() reading only what @tt uses
- * @v:		output
- * @node:	hopmark_node[0]
- * @ns:		the trace's IOAM-Namespace configuration
- * @hop_limit:	Hop_Lim to write (§4.4.2.1)
- * @tt:		24-bit IOAM-Trace-Type the values are for, host order
- * @now_ns:	POSIX time in ns; read only when @tt has bit 2 or 3
- *
- * Same values as hm_node_values_init() for every field @tt carries; the
- * clock is not divided and hopmark_qdepth[0] is not looked up unless
- * @tt carries the timestamps (bits 2-3) or buffer occupancy (bit 11).
- * Fields @tt does not carry are left all-ones.
+ * state snapshot is empty (length 0, Schema ID 0xffffff). The clock is not
+ * divided and hopmark_qdepth[0] is not looked up unless @tt carries the
+ * timestamps (bits 2-3) or buffer occupancy (bit 11). Fields @tt does not
+ * carry are left all-ones.
  */
 static __always_inline void hm_node_values_for(struct hm_ioam6_node_values *v,
 					       const struct hopmark_node_cfg *node,
