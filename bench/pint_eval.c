@@ -309,6 +309,38 @@ static int print_traceback(const struct eval *ev, const struct job *jobs, unsign
 	return ret;
 }
 
+/*
+ * A list of digest widths, "B" or "NxB" (N independent B-bit digests, the
+ * paper's 2x8), at most MAX_BITS of them: -b and -F. Return: 0, or -1 for a
+ * bad list (@bits, @inst and @n then partly filled).
+ */
+static int parse_widths(const char *arg, unsigned int *bits, unsigned int *inst,
+			unsigned int *n)
+{
+	char *dup = strdup(arg), *tok, *end, *save = NULL;
+	int ret = dup ? 0 : -1;
+
+	*n = 0;
+	for (tok = dup ? strtok_r(dup, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long b = strtoul(tok, &end, 0), k = 1;
+
+		if (*end == 'x') {
+			k = b;
+			b = strtoul(end + 1, &end, 0);
+		}
+		if (*end || b < 1 || b > 32 || k < 1 || k > PINT_PATH_MAX_INST || k * b > 32 ||
+		    *n >= MAX_BITS) {
+			ret = -1;
+			break;
+		}
+		inst[*n] = k;
+		bits[(*n)++] = b;
+	}
+	free(dup);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -372,24 +404,10 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'b':
-			ev.nr_bits = 0;
-			sdup = strdup(optarg);
-			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				unsigned long b = strtoul(tok, &end, 0), n = 1;
-
-				if (*end == 'x') {
-					n = b;
-					b = strtoul(end + 1, &end, 0);
-				}
-				if (*end || b < 1 || b > 32 || n < 1 || n > PINT_PATH_MAX_INST ||
-				    n * b > 32 || ev.nr_bits >= MAX_BITS) {
-					fprintf(stderr, "pint-eval: bad -b '%s'\n", optarg);
-					return 2;
-				}
-				ev.inst[ev.nr_bits] = n;
-				ev.bits[ev.nr_bits++] = b;
+			if (parse_widths(optarg, ev.bits, ev.inst, &ev.nr_bits)) {
+				fprintf(stderr, "pint-eval: bad -b '%s'\n", optarg);
+				return 2;
 			}
-			free(sdup);
 			break;
 		case 's':
 			ev.seed = strtoull(optarg, &end, 0);
@@ -427,24 +445,10 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'F':
-			ev.nr_factor_bits = 0;
-			sdup = strdup(optarg);
-			for (tok = strtok_r(sdup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				unsigned long b = strtoul(tok, &end, 0), n = 1;
-
-				if (*end == 'x') {
-					n = b;
-					b = strtoul(end + 1, &end, 0);
-				}
-				if (*end || b < 1 || b > 32 || n < 1 || n > PINT_PATH_MAX_INST ||
-				    n * b > 32 || ev.nr_factor_bits >= MAX_BITS) {
-					fprintf(stderr, "pint-eval: bad -F '%s'\n", optarg);
-					return 2;
-				}
-				ev.factor_inst[ev.nr_factor_bits] = n;
-				ev.factor_bits[ev.nr_factor_bits++] = b;
+			if (parse_widths(optarg, ev.factor_bits, ev.factor_inst, &ev.nr_factor_bits)) {
+				fprintf(stderr, "pint-eval: bad -F '%s'\n", optarg);
+				return 2;
 			}
-			free(sdup);
 			break;
 		case 'A':
 			ev.ams_accept = strtoul(optarg, &end, 0);
