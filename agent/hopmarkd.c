@@ -735,17 +735,6 @@ static void hm_teardown(struct hm_agent *a)
 	free(a->socket_path);
 }
 
-/* Clients freed so far: a change invalidates pending epoll events. */
-static __u64 hm_clients_gone(const struct hm_agent *a)
-{
-	const struct hm_monitor_stats *ms;
-
-	if (!a->mon)
-		return 0;
-	ms = hm_monitor_stats(a->mon);
-	return ms->closed + ms->dropped_slow;
-}
-
 static int hm_run(struct hm_agent *a)
 {
 	struct epoll_event evs[32];
@@ -763,7 +752,7 @@ static int hm_run(struct hm_agent *a)
 		}
 		for (i = 0; i < n; i++) {
 			struct hm_ev_src *src = evs[i].data.ptr;
-			__u64 gone = hm_clients_gone(a);
+			__u64 gone = hm_monitor_clients_gone(a->mon);
 
 			switch (src->kind) {
 			case HM_EV_RING:
@@ -794,13 +783,8 @@ static int hm_run(struct hm_agent *a)
 					return err;
 				break;
 			}
-			/*
-			 * A client freed while handling this event (hung up,
-			 * or dropped as too slow while sending a batch) may
-			 * own a later entry of evs[]: ask epoll again. Every
-			 * fd is level-triggered, so nothing is lost.
-			 */
-			if (hm_clients_gone(a) != gone)
+			/* A client freed here may own a later evs[] entry. */
+			if (hm_monitor_clients_gone(a->mon) != gone)
 				break;
 		}
 		/*

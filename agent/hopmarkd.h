@@ -388,6 +388,21 @@ void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len);
 const struct hm_monitor_stats *hm_monitor_stats(const struct hm_monitor *m);
 
 /**
+ * hm_monitor_clients_gone() - how many clients the monitor has freed so far
+ * @m: monitor, or NULL (no monitor: 0)
+ *
+ * A client is freed while the caller handles one epoll event (it hung up,
+ * failed, or fell too far behind in hm_monitor_send()); a later entry of
+ * the same epoll_wait() batch may point at it. A caller compares this
+ * count before and after each event and, when it changed, drops the rest
+ * of the batch and asks epoll again. Every fd is level-triggered, so no
+ * event is lost.
+ *
+ * Return: &hm_monitor_stats.closed + &hm_monitor_stats.dropped_slow.
+ */
+__u64 hm_monitor_clients_gone(const struct hm_monitor *m);
+
+/**
  * hm_monitor_free() - disconnect every client, close and unlink the socket
  * @m: monitor, may be NULL
  */

@@ -379,6 +379,12 @@ const struct hm_monitor_stats *hm_monitor_stats(const struct hm_monitor *m)
 }
 
 /* See hopmarkd.h. */
+__u64 hm_monitor_clients_gone(const struct hm_monitor *m)
+{
+	return m ? m->stats.closed + m->stats.dropped_slow : 0;
+}
+
+/* See hopmarkd.h. */
 void hm_monitor_free(struct hm_monitor *m)
 {
 	if (!m)

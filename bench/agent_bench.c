@@ -485,8 +485,9 @@ static double run_ring(const struct trace_kind *k, enum path path, unsigned long
 		while (!hm_monitor_stats(c.mon)->connected) {
 			n = epoll_wait(epfd, evs, 16, 100);
 			for (i = 0; i < n; i++)
-				if (evs[i].data.ptr != &ring_src)
-					hm_monitor_event(c.mon, evs[i].data.ptr, evs[i].events);
+				if (evs[i].data.ptr != &ring_src &&
+				    hm_monitor_event(c.mon, evs[i].data.ptr, evs[i].events))
+					break;	/* a freed client may own a later entry */
 		}
 	}
 	if ((path == P_JSON || path == P_MONITOR) && !c.out)
@@ -502,10 +503,15 @@ static double run_ring(const struct trace_kind *k, enum path path, unsigned long
 	for (;;) {
 		n = epoll_wait(epfd, evs, 16, 10);
 		for (i = 0; i < n; i++) {
+			__u64 gone = hm_monitor_clients_gone(c.mon);
+
 			if (evs[i].data.ptr == &ring_src)
 				drain(&c, rb);
 			else
 				hm_monitor_event(c.mon, evs[i].data.ptr, evs[i].events);
+			/* as hopmarkd does: a freed client may own a later entry */
+			if (hm_monitor_clients_gone(c.mon) != gone)
+				break;
 		}
 		if (!n)
 			drain(&c, rb);
