@@ -52,5 +52,10 @@ int hm_run_path(char *buf, size_t len, const char *name);
 #define HM_PINT_TC_PRIO_SOURCE	0x4811
 #define HM_PINT_TC_PRIO_SINK	0x4812
 #define HM_PINT_TC_PRIO_TRANSIT	0x4813
+#define HM_INT_TC_HANDLE	0x696e	/* "in": INT roles */
+#define HM_INT_TC_PRIO_INGRESS	0x4820	/* arrival stamp of a transit hop */
+#define HM_INT_TC_PRIO_SOURCE	0x4821
+#define HM_INT_TC_PRIO_TRANSIT	0x4822
+#define HM_INT_TC_PRIO_SINK	0x4823
 
 #endif /* __HOPMARK_RUN_H */
