@@ -3,7 +3,7 @@
  * int_maps.h - the INT datapath's contract: pinned map names and layouts,
  * per-interface roles, counters and the ring buffer record the datapath
  * hands to hopmarkd, which turns it into Telemetry Report v2.0. Shared by
- * bpf/int.bpf.c, the agent, the CLI and the tests. See
+ * bpf/hopmark_int.bpf.c, the agent, the CLI and the tests. See
  * Documentation/int.rst.
  *
  * Maps are pinned by name next to the IOAM ones (<bpffs>/tc/globals/,
