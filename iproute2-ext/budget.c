@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <bpf/bpf.h>
 
 #include "hopmark_cli.h"
@@ -507,7 +509,7 @@ static void panel_c(const struct budget_opts *o)
 static void panel_d_row(const char *what, __u32 hop_ml, __u32 hops, __u32 fixed)
 {
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "example", "  %-28s", what);
+	print_string(PRINT_ANY, "example", "  %-30s", what);
 	print_uint(PRINT_ANY, "hop_ml", " %llu", hop_ml);
 	print_uint(PRINT_ANY, "hops", " x 4 x %llu", hops);
 	print_uint(PRINT_ANY, "fixed", " + %llu", fixed);
@@ -592,29 +594,28 @@ static void print_model(const struct budget_opts *o)
  * @ifindex:	the device
  * @mtu:	output, bytes
  *
- * Reads /sys/class/net/DEV/mtu of this network namespace's sysfs.
+ * SIOCGIFMTU on a socket of this network namespace (sysfs may be another
+ * namespace's under nsenter --net).
  *
  * Return: 0, or -errno (-ENODEV when @ifindex names no device).
  */
 int budget_dev_mtu(__u32 ifindex, __u32 *mtu)
 {
-	char name[IF_NAMESIZE], path[64 + IF_NAMESIZE];
-	unsigned int v;
-	FILE *f;
-	int ok;
+	struct ifreq ifr;
+	int fd, err = 0;
 
-	if (!if_indextoname(ifindex, name))
+	memset(&ifr, 0, sizeof(ifr));
+	if (!if_indextoname(ifindex, ifr.ifr_name))
 		return -ENODEV;
-	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", name);
-	f = fopen(path, "re");
-	if (!f)
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
 		return -errno;
-	ok = fscanf(f, "%u", &v) == 1;
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	*mtu = v;
-	return 0;
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		err = -errno;
+	else
+		*mtu = ifr.ifr_mtu;
+	close(fd);
+	return err;
 }
 
 static void fit_hops_text(long hops, char *buf, size_t len)
@@ -647,7 +648,7 @@ int budget_warn_ioam_prealloc(const char *dev, __u32 ifindex, __u32 trace_type, 
 {
 	struct hm_budget_fit fit;
 	char hops[24];
-	__u32 mtu;
+	__u32 mtu, area;
 	int err;
 
 	err = budget_dev_mtu(ifindex, &mtu);
@@ -658,11 +659,15 @@ int budget_warn_ioam_prealloc(const char *dev, __u32 ifindex, __u32 trace_type, 
 		return err;
 	if (err)
 		return 0;
+	/* The largest data area (4n) whose header fits beside the IPv6 header. */
+	area = HM_IOAM_TRACE_DATA_MAX;
+	while (area >= 4 && fit.carrier + hm_budget_ioam_prealloc_bytes(area) > mtu)
+		area -= 4;
 	fit_hops_text(fit.fit_hops, hops, sizeof(hops));
 	fprintf(stderr,
-		"Warning: the pre-allocated trace takes %llu bytes (Hop-by-Hop header, %u-byte data area for %u hops) and with the %u-byte IPv6 header cannot fit the MTU %u of %s; at that MTU a trace of trace-type 0x%06x fits %s hops.\n",
+		"Warning: the pre-allocated trace takes %llu bytes (Hop-by-Hop header, %u-byte data area for %u hops) and with the %u-byte IPv6 header cannot fit the MTU %u of %s; at that MTU a data area of %u bytes fits, %s hops of trace-type 0x%06x.\n",
 		(unsigned long long)fit.bytes, size, fit.hops, fit.carrier, mtu, dev,
-		trace_type, hops);
+		area < 4 ? 0 : area, hops, trace_type);
 	return 1;
 }
 
