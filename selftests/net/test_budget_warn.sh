@@ -11,7 +11,9 @@
 # 1500. The warning names the trace's bytes, the device and its MTU, and the
 # hop count a trace of that Trace-Type fits there, each computed here; the
 # rule is configured all the same (exit 0, shown by `ioam encap show`), and
-# stdout stays clean (-j's document is not broken by it).
+# stdout stays clean (-j's document is not broken by it). `hopmark budget
+# node` then lists the same rules with the same fit (no INT maps here: its
+# "int" list is empty).
 #
 # One throwaway network namespace with veth pairs and an empty bpffs of its
 # own (TC_BPF_MNT); commands run under `nsenter --net`.
@@ -80,6 +82,16 @@ encap boundary_fits v2 304 2001:db8:2::/64 0xf00000 16 244
 encap boundary_one_byte_short v4 303 2001:db8:3::/64 0xf00000 16 244
 # A device far below IPv6's 1280 and a 2-field trace (8 bytes a node).
 encap small_mtu v6 120 2001:db8:4::/64 0xc00000 8 96
+
+# `hopmark budget node` sets the same rules against the same MTUs.
+hm_check "budget_node_lists_every_rule_with_its_fit" \
+	"2001:db8:1::/64 v0 264 1500 True 15|2001:db8:2::/64 v2 264 304 True 15|2001:db8:3::/64 v4 264 303 False 15|2001:db8:4::/64 v6 112 120 False 8|int []" \
+	"$(x "$HOPMARK" -j budget node | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = sorted(d["ioam_encap"], key=lambda r: r["prefix"])
+print("|".join("%s %s %d %d %s %d" % (r["prefix"], r["dev"], r["bytes"], r["mtu"], r["fits"],
+                                      r["fit_hops"]) for r in rows) + "|int %s" % d["int"])' 2>&1)"
 
 # The warning counts the whole header: a 4-byte area takes 24 bytes (PadN to 8).
 hm_check "hbh_of_4_byte_area_is_24" 24 "$(hbh 4)"
