@@ -32,7 +32,7 @@
 #define BUDGET_COLS_MAX		4	/* --mtu and --hops values */
 #define BUDGET_SAMPLING_MAX	8	/* --sampling values */
 #define BUDGET_LABEL_MAX	48
-#define BUDGET_MODE_WIDTH	40	/* panel A's first column */
+#define BUDGET_MODE_FMT		"  %-40s"	/* panel A's first column */
 
 /* The seed's defaults. */
 #define BUDGET_RATE_BPS		12.8e12
@@ -255,7 +255,7 @@ static void default_opts(struct budget_opts *o)
 	o->n_sampling = sizeof(seed) / sizeof(seed[0]);
 }
 
-/* "--mtu", "-mtu" and "mtu" alike; NULL when @word is not option @name. */
+/* Whether @word is option @name: "--mtu", "-mtu" and "mtu" alike. */
 static bool is_opt(const char *word, const char *name)
 {
 	while (*word == '-')
@@ -294,7 +294,7 @@ static void print_rows(const struct budget_opts *o, const struct budget_row *row
 	char label[32];
 	int i, j;
 
-	print_text("  %-*s %7s %5s", BUDGET_MODE_WIDTH, "mode", "per-hop", "fixed");
+	print_text(BUDGET_MODE_FMT " %7s %5s", "mode", "per-hop", "fixed");
 	for (j = 0; j < o->n_hops; j++) {
 		snprintf(label, sizeof(label), "bytes@%u", o->hops[j]);
 		print_text(" %9s", label);
@@ -313,7 +313,7 @@ static void print_rows(const struct budget_opts *o, const struct budget_row *row
 		long mh;
 
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "mode", "  %-40s", r->mode);
+		print_string(PRINT_ANY, "mode", BUDGET_MODE_FMT, r->mode);
 		print_uint(PRINT_ANY, "per_hop", " %7llu", r->per_hop);
 		print_uint(PRINT_ANY, "fixed", " %5llu", fixed);
 		open_json_array(PRINT_JSON, "bytes");
