@@ -7,6 +7,7 @@ telemetry_report.mdk §3) independently of lib/int/, and the JSON objects
 "Decoding and JSON"). Standard library only (Debian's python3).
 
   hm_int_pkt.py cases DIR        write DIR/<case>.pcap, .args, .expect
+  hm_int_pkt.py write CASE FILE  write only CASE's capture (Documentation/int.rst)
   hm_int_pkt.py compare EXPECT OBSERVED
                                  compare JSON lines field by field; print
                                  every difference, exit 1 if any
@@ -188,6 +189,41 @@ def line(frame, pkt, key, obj):
             key: obj}
 
 
+def case_spec_6_3():
+    """INT §6.3: a new UDP header (NPT=2, shim 18070006) and INT-MD with
+    bitmap 0x9000 (node ID, queue) and two hops before the original TCP
+    header, over IPv4."""
+    hops = [hop_values(2), hop_values(1)]
+    data, exp = int_data("md", 2, 6, 0x9000, hops)
+    inner = tcp_hdr()
+    ip, pkt = ipv4(17, udp_hdr(0xbeef, INT_PORT, len(data) + len(inner)) + data + inner)
+    return [ether(ip)], ["int-port", str(INT_PORT)], \
+        [line(1, with_ports(pkt, 0xbeef, INT_PORT), "int", exp)]
+
+
+def case_spec_4_3():
+    """Report §4.3's shape: one RepType 1 report (RepMdBits 0x1000, queue
+    occupancy) whose inner IPv4 packet is case_spec_6_3's."""
+    q = hop_values(3)
+    md = hop_bytes(0x1000, q, report=True)
+    hops = [hop_values(2), hop_values(1)]
+    data, int_exp = int_data("md", 2, 6, 0x9000, hops)
+    inner_tcp = tcp_hdr()
+    inner, inner_pkt = ipv4(17, udp_hdr(0xbeef, INT_PORT, len(data) + len(inner_tcp)) +
+                            data + inner_tcp)
+    r, ln, ml, n = report(1, 4, 0x1000, md, inner, 0x20)
+    payload = struct.pack("!II", 2 << 28 | 1 << 22 | 5, 3) + r
+    ip, pkt = ipv4(17, udp_hdr(12345, REPORT_PORT, len(payload)) + payload,
+                   src="10.0.9.1", dst="10.0.9.2")
+    rep = {"rep_type": 1, "in_type": 4, "len": ln, "md_len": ml, "d": 0, "q": 0, "f": 1,
+           "i": 0, "rep_md_bits": "0x1000", "ds_id": 0, "ds_md_bits": 0, "ds_md_status": 0,
+           "md": hop_json(0x1000, q, report=True), "inner_len": n,
+           "inner": {"packet": with_ports(inner_pkt, 0xbeef, INT_PORT), "int": int_exp}}
+    exp = {"ver": 2, "hw_id": 1, "seq": 5, "node_id": 3, "reports": [rep]}
+    return [ether(ip)], ["int-port", str(INT_PORT), "report-port", str(REPORT_PORT)], \
+        [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
+
+
 def case_md_tcp_ipv4_dscp():
     """NPT=0 over IPv4 TCP with 12 octets of options, bitmap 0xfc00, 3 hops."""
     hops = [hop_values(3), hop_values(2), hop_values(1)]
@@ -311,6 +347,8 @@ def case_not_int_and_ioam_unchanged():
 
 
 CASES = {
+    "spec_6_3": case_spec_6_3,
+    "spec_4_3": case_spec_4_3,
     "md_tcp_ipv4_dscp": case_md_tcp_ipv4_dscp,
     "md_udp_ipv6_dscp_mask": case_md_udp_ipv6_dscp_mask,
     "md_npt1_ipv4_udp_all_fields": case_md_npt1_ipv4_udp_all_fields,
@@ -396,6 +434,9 @@ def cmd_compare(exp_path, obs_path):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "cases":
         return cmd_cases(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "write" and sys.argv[2] in CASES:
+        write_pcap(sys.argv[3], CASES[sys.argv[2]]()[0])
+        return 0
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         return cmd_compare(sys.argv[2], sys.argv[3])
     print(__doc__, file=sys.stderr)
