@@ -60,6 +60,7 @@ hm_check "without_int_arguments_text_unchanged" \
 	"$("$HOPMARK" decode "$TMP/md_tcp_ipv4_dscp.pcap")"
 
 # Arguments: errors name the argument and the rule (exit 2, usage).
+# shellcheck disable=SC2069 # the message only: stderr to the pipe, stdout away
 err() { "$HOPMARK" decode "$TMP/not_int.pcap" "$@" 2>&1 >/dev/null; echo "rc=$?"; }
 hm_check "int_dscp_mask_0_rejected" \
 	"Error: argument \"0x17/0\" is wrong: int-dscp MASK 0 would match every packet rc=2" \
