@@ -67,8 +67,9 @@ int int_json_report(struct hm_jw *w, const __u8 *pl, size_t len, const struct in
  * @p:	a packet int_decode_ip() returned 0 for
  *
  * A header line (addresses, ports, protocol, the shim and MD/MX header
- * fields), then for INT-MD one row per hop, most recent first as on the
- * wire; fields the bitmap lacks print as "-".
+ * fields), then for INT-MD one row per hop, numbered in path order and
+ * listed most recent first as on the wire, with a column per field of the
+ * bitmap.
  */
 void int_print_table(FILE *f, const struct int_pkt *p);
 

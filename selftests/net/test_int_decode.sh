@@ -49,6 +49,17 @@ hm_check "text_table_rows_node_ids_in_wire_order" "3 259,2 258,1 257" \
 hm_check "text_header_names_the_md_fields" 1 \
 	"$("$HOPMARK" decode "$TMP/md_tcp_ipv4_dscp.pcap" int-dscp 0x17 |
 		grep -c '^  INT-MD npt 0 shim-len 27 orig-dscp 10 ver 2 d 0 e 0 m 0 hop-ml 8 rhc 5 bitmap 0xfc00 ')"
+# A column per field of the bitmap: 0x9001 has the checksum complement;
+# a report's RepMdBits 0x5001 the L1 ports and queue (bit 15 is on its line).
+hm_check "text_columns_of_bitmap_0x9001" "hop node qid qocc csum-c" \
+	"$("$HOPMARK" decode "$TMP/md_udp_ipv6_dscp_mask.pcap" int-dscp 0x17/0x37 |
+		awk '$1 == "hop" {$1 = $1; print; exit}')"
+hm_check "text_columns_of_rep_md_bits_0x5001" "l1-in/out qid qocc" \
+	"$("$HOPMARK" decode "$TMP/report_coalesced.pcap" report-port 32766 int-port 5000 |
+		awk '/^ report rep-type 1 /{getline; $1 = $1; print; exit}')"
+hm_check "text_report_line_has_drop_reason" 1 \
+	"$("$HOPMARK" decode "$TMP/report_coalesced.pcap" report-port 32766 int-port 5000 |
+		grep -c '^ report rep-type 1 in-type 4 len 25 md-len 3 flags D F rep-md-bits 0x5001 .* drop-queue-id 3 drop-reason 33 inner-len 80$')"
 hm_check "text_report_counts" 1 \
 	"$("$HOPMARK" decode "$TMP/report_coalesced.pcap" report-port 32766 int-port 5000 |
 		grep -c '^1 IPv4, 0 INT packets, 0 INT not decoded, 1 Telemetry Reports, 0 reports not fully decoded$')"
