@@ -335,6 +335,27 @@ def case_report_length_0xff():
         [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
 
 
+def case_report_cut_in_second():
+    """A report payload whose second report's Report Length runs past the
+    end: the first is printed, then "error" (and a reason on stderr)."""
+    q = hop_values(4)
+    md = hop_bytes(0x1000, q, report=True)
+    inner, inner_pkt = ipv4(6, tcp_hdr())
+    r1, l1, m1, n1 = report(1, 4, 0x1000, md, inner, 0x20)
+    r2 = bytes([0x14, 30, 1, 0x20]) + bytes(16)
+    payload = struct.pack("!II", 2 << 28 | 6, 9) + r1 + r2
+    ip, pkt = ipv4(17, udp_hdr(12345, REPORT_PORT, len(payload)) + payload,
+                   src="10.0.9.1", dst="10.0.9.2")
+    rep = {"rep_type": 1, "in_type": 4, "len": l1, "md_len": m1, "d": 0, "q": 0, "f": 1,
+           "i": 0, "rep_md_bits": "0x1000", "ds_id": 0, "ds_md_bits": 0, "ds_md_status": 0,
+           "md": hop_json(0x1000, q, report=True), "inner_len": n1,
+           "inner": {"packet": with_ports(inner_pkt, 1234, 80)}}
+    exp = {"ver": 2, "hw_id": 0, "seq": 6, "node_id": 9, "reports": [rep],
+           "error": "Report Length runs past the end of the payload (Report 3.3)"}
+    return [ether(ip)], ["report-port", str(REPORT_PORT)], \
+        [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
+
+
 def case_not_int_and_ioam_unchanged():
     """DSCP 0x1f and 0x37 contain 0x17's bits without being INT (mask
     0x3f); a UDP packet to another port is not INT either: no JSON line."""
@@ -356,6 +377,7 @@ CASES = {
     "mx_npt2_ipv4_source_inserted": case_mx_npt2_ipv4_source_inserted,
     "report_coalesced": case_report_coalesced,
     "report_length_0xff": case_report_length_0xff,
+    "report_cut_in_second": case_report_cut_in_second,
     "not_int": case_not_int_and_ioam_unchanged,
 }
 
