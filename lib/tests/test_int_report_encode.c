@@ -498,6 +498,79 @@ static void int_report_inner_hash_follows_the_5_tuple(void **state)
 	assert_int_not_equal(int_rpt_inner_hash(&b), 0);
 }
 
+static __u64 rnd(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Random records (any kind, flags, RepMdBits, lengths, truncation,
+ * coalescing): refused with -EINVAL, or a datagram whose reports a reader
+ * walks by their Report Length to exactly its end, never past max_len.
+ */
+static void int_report_random_records_give_walkable_datagrams(void **state)
+{
+	struct int_rpt_dgram *d = calloc(1, sizeof(*d));
+	struct int_record *r = calloc(1, sizeof(*r));
+	unsigned int i, j, added = 0, refused = 0;
+	__u64 s = 42;
+
+	assert_non_null(d);
+	assert_non_null(r);
+	for (i = 0; i < 20000; i++) {
+		struct int_rpt_enc_cfg cfg = {
+			.trunc = rnd(&s) % 1400, .coalesce = 1 + rnd(&s) % 8,
+			.hw_id = 1, .max_len = rnd(&s) & 1 ? 1472 : 1452,
+		};
+		size_t off;
+
+		int_rpt_dgram_start(d, 1, i, 3);
+		for (j = 0; j < 10; j++) {
+			int ret;
+
+			r->kind = rnd(&s) % 6;
+			r->flags = rnd(&s);
+			r->family = rnd(&s) % 8 ? (rnd(&s) & 1 ? 4 : 6) : 5;
+			r->rep_md_bits = rnd(&s) % 4 ? (rnd(&s) & 0x7f81) : rnd(&s);
+			r->md_len = rnd(&s) % 3 ? int_bitmap_words(r->rep_md_bits) * 4 :
+				    rnd(&s) % 80;
+			r->pkt_len = rnd(&s) % (INT_REC_PKT_MAX + 20);
+			r->node_id = 3;
+			r->pkt[0] = 0x45;
+			ret = int_rpt_dgram_add(d, r, &cfg);
+			if (ret < 0) {
+				assert_int_equal(ret, -EINVAL);
+				refused++;
+			} else if (!ret) {
+				break;
+			} else {
+				added++;
+			}
+		}
+		assert_true(d->len <= cfg.max_len);
+		assert_true(d->n <= cfg.coalesce);
+		for (off = 8, j = 0; off < d->len; j++) {
+			if (d->buf[off + 1] == 0xff) {
+				off = d->len;
+				j++;
+				break;
+			}
+			off += 4 + d->buf[off + 1] * 4;
+		}
+		if (off != d->len || j != d->n)
+			fail_msg("datagram %u: reports walk to %zu of %zu, %u of %u reports", i, off,
+				 d->len, j, d->n);
+	}
+	printf("# %u reports added, %u records refused\n", added, refused);
+	assert_true(added > 1000 && refused > 1000);
+	free(r);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +584,7 @@ int main(void)
 		cmocka_unit_test(int_report_flags_and_drop_reason_by_kind),
 		cmocka_unit_test(int_report_bad_records_are_refused),
 		cmocka_unit_test(int_report_inner_hash_follows_the_5_tuple),
+		cmocka_unit_test(int_report_random_records_give_walkable_datagrams),
 	};
 
 	return HM_RUN_TESTS(tests);
