@@ -26,7 +26,11 @@
 #      every record the ring took is reported;
 #   8. a collector over IPv6: a new sequence from 0, valid checksums;
 #   9. no collector: records counted, nothing sent; a bad record counted,
-#      no sequence gap.
+#      no sequence gap;
+#  10. the INT datapath's own sink program (bpf/hopmark_int.bpf.c,
+#      hm_int_sink, BPF_PROG_TEST_RUN on crafted INT-MD frames) makes the
+#      records: the reports carry its node ID, its metadata and the packets
+#      as received, INT stack hop for hop.
 # The agent's counters are read from its statistics line (SIGUSR1).
 set -u
 HM_PFX=${HM_PFX:-hmir$$}
@@ -147,7 +151,7 @@ run_case()
 	SEQ=$((SEQ + $(lines "$rx") - first))
 }
 
-hm_plan 19
+hm_plan 21
 
 feed cfg collector 10.99.0.2 port $PORT hw-id 0 trunc 1280 || { echo "Bail out! int_cfg"; exit 1; }
 rx_start 10.99.0.2 $PORT "$T/rx4.jsonl" || { echo "Bail out! receiver"; exit 1; }
@@ -259,5 +263,32 @@ run_case "a record whose MD length disagrees with RepMdBits is not reported, and
 	bad "$T/rx4.jsonl" 1
 hm_check "bad_records counts it" 1 $(( $(stat bad_records) - bad0 ))
 hm_check "nothing failed to send" 0 "$(stat send_failed)"
+
+# 10. records from the INT datapath's sink program
+INT_OBJ=$HM_BPF_DIR/hopmark_int.bpf.o
+if [ -e "$INT_OBJ" ] && [ -x "$HOPMARK" ]; then
+	x "$HOPMARK" node set id 77 >/dev/null
+	feed cfg collector 10.99.0.2 port $PORT trunc 1280 udp-port 5555 sink-if 1
+	SEQ=0		# node ID 77: another (Node ID, hw_id, destination)
+	first=$(lines "$T/rx4.jsonl")
+	$CASE frames sinkpath "$T/sink.frames"
+	kill -STOP "$AGENT"
+	fo=$(feed sink "$INT_OBJ" "$T/sink.frames" 2>"$T/sink.err")
+	kill -CONT "$AGENT"
+	hm_check "hm_int_sink takes the 5 INT-MD frames (IPv4 and IPv6) and forwards them" \
+		"runs 5 ok 5" "$fo"
+	[ "$fo" = "runs 5 ok 5" ] || grep -v '^\[\|^	' "$T/sink.err" | tail -n 5 | sed 's/^/#   /'
+	wait_lines "$T/rx4.jsonl" $((first + 5))
+	sleep 0.3
+	if out=$($CASE check sinkpath "$T/rx4.jsonl" "$first" "$SEQ" --sink-node 77); then
+		hm_ok "the sink program's records: node ID 77, its L1 and queue metadata, packets and INT hops as sent"
+	else
+		hm_not_ok "the sink program's records: node ID 77, its L1 and queue metadata, packets and INT hops as sent"
+	fi
+	echo "$out"
+else
+	hm_skip "hm_int_sink takes the INT-MD frames" "not built: $INT_OBJ or $HOPMARK"
+	hm_skip "the sink program's records" "not built: $INT_OBJ or $HOPMARK"
+fi
 
 hm_done
