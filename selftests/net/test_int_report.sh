@@ -26,7 +26,8 @@
 #      every record the ring took is reported;
 #   8. a collector over IPv6: a new sequence from 0, valid checksums;
 #   9. no collector: records counted, nothing sent; a bad record counted,
-#      no sequence gap;
+#      no sequence gap; a route change that changes the source address is
+#      followed (IPv4 checksums stay valid);
 #  10. the INT datapath's own sink program (bpf/hopmark_int.bpf.c,
 #      hm_int_sink, BPF_PROG_TEST_RUN on crafted INT-MD frames) makes the
 #      records: the reports carry its node ID, its metadata and the packets
@@ -151,7 +152,7 @@ run_case()
 	SEQ=$((SEQ + $(lines "$rx") - first))
 }
 
-hm_plan 21
+hm_plan 23
 
 feed cfg collector 10.99.0.2 port $PORT hw-id 0 trunc 1280 || { echo "Bail out! int_cfg"; exit 1; }
 rx_start 10.99.0.2 $PORT "$T/rx4.jsonl" || { echo "Bail out! receiver"; exit 1; }
@@ -263,6 +264,22 @@ run_case "a record whose MD length disagrees with RepMdBits is not reported, and
 	bad "$T/rx4.jsonl" 1
 hm_check "bad_records counts it" 1 $(( $(stat bad_records) - bad0 ))
 hm_check "nothing failed to send" 0 "$(stat send_failed)"
+
+# 9b. the route to the collector changes its source address
+x ip addr add 10.99.0.3/24 dev x0
+x ip route replace 10.99.0.2/32 dev x0 src 10.99.0.3
+for _ in $(seq 30); do
+	grep -q 'INT: the route to the collector changed: reports now from 10.99.0.3' "$T/agent.log" && break
+	sleep 0.1
+done
+SEQ=$(tail -n 1 "$T/rx4.jsonl" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.read())["seq"] + 1)')
+first=$(lines "$T/rx4.jsonl")
+run_case "after a route change the reports come from the new source address, checksums valid" \
+	basic "$T/rx4.jsonl" 1
+hm_check "source address of the reports after the route change" "10.99.0.3" \
+	"$(tail -n +$((first + 1)) "$T/rx4.jsonl" | "$PY" -c '
+import json, sys
+print(" ".join(sorted({json.loads(l)["outer"]["src"] for l in sys.stdin})))')"
 
 # 10. records from the INT datapath's sink program
 INT_OBJ=$HM_BPF_DIR/hopmark_int.bpf.o
