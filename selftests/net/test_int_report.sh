@@ -31,7 +31,8 @@
 #  10. the INT datapath's own sink program (bpf/hopmark_int.bpf.c,
 #      hm_int_sink, BPF_PROG_TEST_RUN on crafted INT-MD frames) makes the
 #      records: the reports carry its node ID, its metadata and the packets
-#      as received, INT stack hop for hop.
+#      as received, INT stack hop for hop;
+#  11. a collector without a route: reports counted send_failed, logged.
 # The agent's counters are read from its statistics line (SIGUSR1).
 set -u
 HM_PFX=${HM_PFX:-hmir$$}
@@ -152,7 +153,7 @@ run_case()
 	SEQ=$((SEQ + $(lines "$rx") - first))
 }
 
-hm_plan 23
+hm_plan 25
 
 feed cfg collector 10.99.0.2 port $PORT hw-id 0 trunc 1280 || { echo "Bail out! int_cfg"; exit 1; }
 rx_start 10.99.0.2 $PORT "$T/rx4.jsonl" || { echo "Bail out! receiver"; exit 1; }
@@ -306,6 +307,24 @@ if [ -e "$INT_OBJ" ] && [ -x "$HOPMARK" ]; then
 else
 	hm_skip "hm_int_sink takes the INT-MD frames" "not built: $INT_OBJ or $HOPMARK"
 	hm_skip "the sink program's records" "not built: $INT_OBJ or $HOPMARK"
+fi
+
+# 11. a collector without a route: counted as failed, logged
+feed cfg collector 192.0.2.99 port $PORT trunc 1280
+fail0=$(stat send_failed)
+feed run "$T/basic.bin" >/dev/null
+for _ in $(seq 30); do
+	grep -q 'INT: 5 report(s) in 5 datagram(s) failed to send in the last second' "$T/agent.log" && break
+	sleep 0.1
+done
+hm_check "a collector without a route: the 5 reports count as send_failed" 5 \
+	$(( $(stat send_failed) - fail0 ))
+if grep -q 'INT: 5 report(s) in 5 datagram(s) failed to send in the last second (last: Network is unreachable)' \
+	"$T/agent.log"; then
+	hm_ok "the failure is logged with its cause"
+else
+	hm_not_ok "the failure is logged with its cause"
+	grep 'INT:' "$T/agent.log" | tail -n 3 | sed 's/^/#   /'
 fi
 
 hm_done
