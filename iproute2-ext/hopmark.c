@@ -36,6 +36,7 @@ static const struct cmd {
 	{ "module",	do_module },
 	{ "export",	do_export },
 	{ "pint",	do_pint },
+	{ "budget",	do_budget },
 	{ "monitor",	do_monitor },
 	{ "decode",	do_decode },
 	{ "help",	do_help },
@@ -68,6 +69,8 @@ static void usage(FILE *f)
 		"       hopmark module { show | node | namespace | link | counters | help }\n"
 		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] [ fields LIST ] | show }\n"
 		"       hopmark pint { enable | disable | set | query | show | help }\n"
+		"       hopmark budget [ --mtu BYTES ] [ --hops N ] [ --bitmap BITMAP ] [ --trace-type TYPE ]\n"
+		"                      [ --rate RATE ] [ --pkt BYTES ] [ --sampling F ] | node | help\n"
 		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
 		"       hopmark decode FILE.pcap [ summary ]\n"
 		"\n"

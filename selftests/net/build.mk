@@ -21,7 +21,9 @@ NET_TESTS := \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
 	selftests/net/test_agent_output.sh \
-	selftests/net/test_transit_hook.sh
+	selftests/net/test_transit_hook.sh \
+	selftests/net/test_budget.sh \
+	selftests/net/test_budget_warn.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
