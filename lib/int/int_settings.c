@@ -215,38 +215,6 @@ int int_cfg_commit(struct int_domain_cfg *cfg, char *msg, size_t len)
 	return 0;
 }
 
-__u32 int_cfg_trace_bytes(const struct int_domain_cfg *cfg, bool npt2)
-{
-	__u32 b;
-
-	if (cfg->mode == INT_MODE_XD)
-		return 0;
-	b = INT_FIXED_LEN + (npt2 ? INT_NPT2_UDP_LEN : 0);
-	if (cfg->mode == INT_MODE_MD)
-		b += (__u32)cfg->max_hops * int_bitmap_words(cfg->bitmap) * 4;
-	return b;
-}
-
-int int_cfg_mtu_check(const struct int_domain_cfg *cfg, __u32 mtu, char *msg, size_t len)
-{
-	bool npt2 = cfg->signal == INT_SIG_UDP;
-	__u32 bytes = int_cfg_trace_bytes(cfg, npt2), fixed, per_hop, room;
-
-	if (cfg->mode == INT_MODE_XD || bytes + INT_MIN_PKT_HDRS <= mtu)
-		return 0;
-	fixed = INT_FIXED_LEN + (npt2 ? INT_NPT2_UDP_LEN : 0);
-	per_hop = int_bitmap_words(cfg->bitmap) * 4;
-	room = mtu > INT_MIN_PKT_HDRS + fixed ? mtu - INT_MIN_PKT_HDRS - fixed : 0;
-	if (cfg->mode == INT_MODE_MD)
-		return fail(-EMSGSIZE, msg, len, "the INT trace of %u hops takes %u bytes (%u x %u "
-			    "x 4 + 16%s): with IPv4 and UDP headers it does not fit the MTU %u, "
-			    "metadata of at most %u hops does", cfg->max_hops, bytes, cfg->max_hops,
-			    int_bitmap_words(cfg->bitmap), npt2 ? " + 8 for NPT=2" : "", mtu,
-			    per_hop ? room / per_hop : 0);
-	return fail(-EMSGSIZE, msg, len, "the INT-MX headers take %u bytes: with IPv4 and UDP "
-		    "headers they do not fit the MTU %u", bytes, mtu);
-}
-
 int int_addr_parse(const char *s, __u8 *family, __u8 addr[16])
 {
 	memset(addr, 0, 16);

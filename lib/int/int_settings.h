@@ -6,7 +6,8 @@
  * signal and of watchlist rules (parsed and printed back the same way, so
  * that `hopmark int show` prints words `hopmark int set` takes), and the
  * rules a configuration must satisfy before the datapath sees it (INT
- * v2.1 §5.3, §5.7.2, §5.8; Telemetry Report v2.0 §3). Every node of a
+ * v2.1 §5.7.2, §5.8; Telemetry Report v2.0 §3). Whether its trace fits an
+ * MTU is the budget model's (budget/budget.h, hm_budget_int_md_fit()). Every node of a
  * domain must hold the same struct int_domain_cfg (int_maps.h), so these
  * rules live here once.
  *
@@ -35,13 +36,6 @@
 #define INT_HW_ID_MAX		INT_RPT_HW_ID_MASK		/* 6 bits, Report §3.2 */
 #define INT_Q_THRESHOLD_MAX	0xffffffU	/* the 24-bit queue occupancy field */
 #define INT_RPT_COALESCE_MAX	32	/* Individual Reports per datagram */
-
-/*
- * The smallest IP and L4 headers an INT source instruments (IPv4 + UDP):
- * a trace that does not fit the MTU with these fits no packet at all.
- */
-#define INT_MIN_PKT_HDRS	(20 + 8)
-#define INT_NPT2_UDP_LEN	8	/* the UDP header NPT=2 inserts */
 
 /*
  * Names of the Instruction Bitmap's bits, by bit number (bit 0 = 0x8000):
@@ -122,35 +116,6 @@ int int_dscp_parse(const char *s, __u8 *dscp, __u8 *mask, char *msg, size_t len)
  * Return: 0; -EINVAL (-ERANGE for the stack size) with @cfg unchanged.
  */
 int int_cfg_commit(struct int_domain_cfg *cfg, char *msg, size_t len);
-
-/**
- * int_cfg_trace_bytes() - octets of INT data at the end of the path
- * @cfg:	settings
- * @npt2:	count the UDP header NPT=2 inserts (UDP signalling of TCP)
- *
- * MD: max-hops x Hop ML x 4 + 16 (§5.3's MTU recommendation, the shim
- * counted); MX: 16; XD: 0. Plus 8 with @npt2 in MD and MX.
- *
- * Return: octets.
- */
-__u32 int_cfg_trace_bytes(const struct int_domain_cfg *cfg, bool npt2);
-
-/**
- * int_cfg_mtu_check() - whether the full trace fits an egress MTU
- * @cfg:	settings
- * @mtu:	the source interface's MTU, octets
- * @msg:	when it does not fit: the trace, the MTU and the hops that fit
- * @len:	size of @msg
- *
- * The trace (int_cfg_trace_bytes(), NPT=2's UDP header counted with UDP
- * signalling) fits when it and the smallest headers of an instrumented
- * packet (%INT_MIN_PKT_HDRS, IPv4 + UDP) do not pass @mtu; otherwise no
- * packet reaches the end of the path with every hop's metadata (the
- * source or a transit sets M, §5.3).
- *
- * Return: 0 when it fits, -EMSGSIZE when it does not (@msg says why).
- */
-int int_cfg_mtu_check(const struct int_domain_cfg *cfg, __u32 mtu, char *msg, size_t len);
 
 /**
  * int_prefix_parse() - an IPv4 or IPv6 ADDR[/LEN]

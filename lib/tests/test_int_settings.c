@@ -4,8 +4,7 @@
  * defaults, the text forms of the Instruction Bitmap, the DSCP signal,
  * prefixes, ports and watchlist rules, the checks of int_cfg_commit()
  * (Hop ML, MX without bit 15, the shim Length at max-hops, the report
- * port), the trace size against the MTU (INT v2.1 §5.3), and that the
- * words int_cfg_format_set() prints are the ones the parser takes.
+ * port), and that the words int_cfg_format_set() prints are the ones the parser takes.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -41,9 +40,6 @@ static void int_settings_defaults_are_the_spec_examples(void **state)
 	assert_int_equal(cfg.sel.sample_n, 1);
 	assert_int_equal(int_cfg_commit(&cfg, msg, sizeof(msg)), 0);
 	assert_true(cfg.flags & INT_DOM_F_CONFIGURED);
-	/* §5.3's example: Hop ML 2 over 8 hops, 64 + 16 = 80 bytes. */
-	assert_int_equal(int_cfg_trace_bytes(&cfg, false), 80);
-	assert_int_equal(int_cfg_trace_bytes(&cfg, true), 88);
 
 	/* A configured domain is kept as it is. */
 	cfg.max_hops = 5;
@@ -170,34 +166,6 @@ static void int_settings_commit_checks(void **state)
 	assert_int_equal(int_cfg_commit(&cfg, msg, sizeof(msg)), -EINVAL);
 	cfg.rpt_coalesce = INT_RPT_COALESCE_MAX;
 	assert_int_equal(int_cfg_commit(&cfg, msg, sizeof(msg)), 0);
-}
-
-static void int_settings_trace_against_mtu(void **state)
-{
-	struct int_domain_cfg cfg;
-	char msg[MSG_LEN];
-
-	fresh(&cfg);
-	cfg.bitmap = 0xff80;	/* Hop ML 12: 48 bytes a hop */
-	cfg.max_hops = 21;	/* 21 x 48 + 16 = 1024 */
-	assert_int_equal(int_cfg_commit(&cfg, msg, sizeof(msg)), 0);
-	assert_int_equal(int_cfg_trace_bytes(&cfg, false), 1024);
-	assert_int_equal(int_cfg_mtu_check(&cfg, 1500, msg, sizeof(msg)), 0);
-	/* 1024 + 28 = 1052: fits 1052, not 1051. */
-	assert_int_equal(int_cfg_mtu_check(&cfg, 1052, msg, sizeof(msg)), 0);
-	assert_int_equal(int_cfg_mtu_check(&cfg, 1051, msg, sizeof(msg)), -EMSGSIZE);
-	/* (1051 - 28 - 16) / 48 = 20 hops fit. */
-	assert_non_null(strstr(msg, "at most 20 hops"));
-	/* NPT=2 adds its UDP header. */
-	cfg.signal = INT_SIG_UDP;
-	cfg.udp_port = 5000;
-	assert_int_equal(int_cfg_trace_bytes(&cfg, true), 1032);
-	assert_int_equal(int_cfg_mtu_check(&cfg, 1059, msg, sizeof(msg)), -EMSGSIZE);
-	assert_non_null(strstr(msg, "+ 8 for NPT=2"));
-	assert_int_equal(int_cfg_mtu_check(&cfg, 1060, msg, sizeof(msg)), 0);
-	/* XD adds nothing. */
-	cfg.mode = INT_MODE_XD;
-	assert_int_equal(int_cfg_mtu_check(&cfg, 68, msg, sizeof(msg)), 0);
 }
 
 static void int_settings_prefixes_and_ports(void **state)
@@ -341,7 +309,6 @@ int main(void)
 		cmocka_unit_test(int_settings_bitmap_hex_and_names),
 		cmocka_unit_test(int_settings_dscp_value_and_mask),
 		cmocka_unit_test(int_settings_commit_checks),
-		cmocka_unit_test(int_settings_trace_against_mtu),
 		cmocka_unit_test(int_settings_prefixes_and_ports),
 		cmocka_unit_test(int_settings_watchlist),
 		cmocka_unit_test(int_settings_format_set_words),
