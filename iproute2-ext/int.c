@@ -49,7 +49,8 @@
  * the programs it needs, at tc egress and at tc ingress of the device
  * (%HM_ROLE_MAX: none). A transit hop stamps the arrival at ingress
  * (hm_int_ingress) and pushes its metadata at egress; an INT-XD node runs
- * the transit program, which reports instead (%INT_IF_F_XD).
+ * the transit program, which reports the watched packets without INT
+ * (%INT_IF_F_XD); with both flags it does each to its own packets.
  */
 static const struct int_role {
 	const char	*name;
@@ -798,11 +799,6 @@ static int do_enable(int argc, char **argv)
 		memset(&old, 0, sizeof(old));
 	ic = old;
 	ic.flags |= role->flag;
-	if ((ic.flags & INT_IF_F_TRANSIT) && (ic.flags & INT_IF_F_XD)) {
-		ret = hm_errf(0, "%s cannot be both transit and xd: one program at tc egress "
-			      "either pushes this hop's metadata or reports it", dev);
-		goto out;
-	}
 	if (have_mtu)
 		ic.mtu = mtu;
 	if (have_rate)

@@ -17,7 +17,7 @@
 #   int_enable_*, int_disable_*	every role attaches exactly its programs
 #				(tc filter show: name, handle 0x696e, the
 #				role's pref), show reports their ids, disable
-#				detaches; transit and xd exclude each other
+#				detaches what no remaining role needs
 #   int_mtu_warning_*		a trace that cannot fit a source's MTU warns
 #				(the budget model's budget_warn_int_md())
 #   int_stats_*			show -s: every counter of int_counter_names,
@@ -249,9 +249,13 @@ hm_check "int_enable_show_mtu_rate" "9000 9000 10000000000" \
 tcid=$(x tc filter show dev v2 egress | sed -n 's/.* id \([0-9]*\) .*/\1/p' | head -1)
 hm_check "int_enable_show_program_ids" "hm_int_ingress tc ingress True;hm_int_transit tc egress True $tcid" \
 	"$(show 'i=[i for i in d["interfaces"] if i["dev"] == "v2"][0]; ";".join("%s %s %s" % (p["name"], p["hook"], p["attached"]) for p in i["programs"]) + " %s" % i["programs"][1]["id"]')"
-x "$HOPMARK" int enable dev v2 role xd 2>"$HM_TMP/e.err"
-hm_check "int_enable_transit_and_xd_exclusive" "1 1 [\"transit\"]" \
-	"$? $(grep -c 'both transit and xd' "$HM_TMP/e.err") $(show '[i["roles"] for i in d["interfaces"] if i["dev"] == "v2"][0]')"
+x "$HOPMARK" int enable dev v2 role xd
+hm_check "int_enable_transit_and_xd_add_up" '["transit", "xd"] 2' \
+	"$(show 'i=[i for i in d["interfaces"] if i["dev"] == "v2"][0]; "%s %s" % (json.dumps(i["roles"]), len(i["programs"]))')"
+hm_check "int_enable_xd_one_transit_filter" "hm_int_transit pref $P_TR handle 0x696e;" "$(tcf v2 egress)"
+x "$HOPMARK" int disable dev v2 role transit
+hm_check "int_disable_transit_keeps_xd_program" "|hm_int_transit pref $P_TR handle 0x696e;" \
+	"$(tcf v2 ingress)|$(tcf v2 egress)"
 err enable_role_unknown "router" -- int enable dev v0 role router
 err enable_mtu_too_small "67" -- int enable dev v0 role source mtu 67
 err enable_rate "fast" -- int enable dev v0 role source rate fast
