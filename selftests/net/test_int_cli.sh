@@ -219,7 +219,8 @@ hm_check "int_report_set" '{"collector": "10.0.0.9", "port": 32766, "src": "10.0
 	"$(show 'd["report"]')"
 err report_collector_not_address "collector9" -- int report set collector collector9 port 1
 err report_src_other_family "2001:db8::1" -- int report set collector 10.0.0.9 port 1 src 2001:db8::1
-err report_coalesce_33 "33" -- int report set collector 10.0.0.9 port 1 coalesce 33
+err report_coalesce_256 "256" -- int report set collector 10.0.0.9 port 1 coalesce 256
+err report_coalesce_0 "0" -- int report set collector 10.0.0.9 port 1 coalesce 0
 x "$HOPMARK" int report set collector 10.0.0.9 2>"$HM_TMP/e.err"
 hm_check "int_report_port_required" "2 1" "$? $(grep -c '"port" is required' "$HM_TMP/e.err")"
 x "$HOPMARK" int set signal udp 32766 2>"$HM_TMP/e.err"
