@@ -815,8 +815,13 @@ static int do_enable(int argc, char **argv)
 			bpf_map_delete_elem(fd, &ifindex);
 		goto out;
 	}
-	if ((ic.flags & INT_IF_F_SOURCE) && !bpf_map_lookup_elem(cfd, &zero, &cfg) &&
-	    (cfg.flags & INT_DOM_F_CONFIGURED))
+	if (bpf_map_lookup_elem(cfd, &zero, &cfg))
+		goto out;
+	if (!(cfg.flags & INT_DOM_F_CONFIGURED))
+		/* The programs run, but do nothing until the domain is configured. */
+		fprintf(stderr, "Warning: the INT domain is not configured: %s counts its packets as %s until \"hopmark int set\" (or watch, sample, report) configures it.\n",
+			dev, int_counter_names[INT_CNT_NOT_CONFIGURED]);
+	else if (ic.flags & INT_IF_F_SOURCE)
 		warn_mtu_dev(&cfg, dev, if_mtu(ifindex, &ic));
 out:
 	close(fd);

@@ -124,6 +124,12 @@ x "$HOPMARK" -j int show >"$HM_TMP/o" 2>/dev/null
 hm_check "int_show_before_setup_fails" "1 2" "$? $("$PY" -c '
 import json, sys; print(json.load(open(sys.argv[1]))["error"]["errno"])' "$HM_TMP/o" 2>&1)"
 
+# ---- enable before any setting: works, and says the domain is not configured
+x "$HOPMARK" int enable dev v2 role sink 2>"$HM_TMP/s.err"
+hm_check "int_enable_unconfigured_warns" "0 1 False" \
+	"$? $(grep -c '^Warning: the INT domain is not configured: v2 counts its packets as not_configured' "$HM_TMP/s.err") $(show 'd["config"]["configured"]')"
+x "$HOPMARK" int disable dev v2
+
 # ---- set
 x "$HOPMARK" int set max-hops 8 2>"$HM_TMP/s.err"
 hm_check "int_set_first_command_ok" "0 " "$? $(cat "$HM_TMP/s.err")"
