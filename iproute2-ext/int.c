@@ -14,8 +14,8 @@
  *	hopmark int report { set collector ADDR port PORT [ src ADDR ] [ sport PORT ]
  *			     [ coalesce N ] | del }
  *	hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]
- *	hopmark int disable dev DEV [ role ROLE ]
- *	hopmark [ -j ] [ -s ] int show
+ *	hopmark int disable dev DEV [ role { source | transit | sink | xd } ]
+ *	hopmark [ -j ] [ -p ] [ -s ] int show
  *
  * Settings live in the pinned maps of lib/int/int_maps.h (int_cfg[0], the
  * domain; int_ifcfg[ifindex], the roles); the rules and text forms of the
@@ -86,7 +86,7 @@ static void usage(FILE *f)
 		"       hopmark int report del\n"
 		"       hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]\n"
 		"       hopmark int disable dev DEV [ role { source | transit | sink | xd } ]\n"
-		"       hopmark [ -j ] [ -s ] int show\n"
+		"       hopmark [ -j ] [ -p ] [ -s ] int show\n"
 		"BITMAP := { 0xNNNN | NAME[,NAME...] }\n"
 		"NAME := { node-id | l1-ports | hop-latency | queue | ingress-ts | egress-ts |\n"
 		"          l2-ports | tx-util | buffer | csum-complement }\n"
