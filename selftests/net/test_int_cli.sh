@@ -295,6 +295,8 @@ x ip link set v0 mtu 1000
 x "$HOPMARK" int set max-hops 21 2>"$HM_TMP/w.err"
 hm_check "int_mtu_warning_set" "0 1" \
 	"$? $(grep -c '^Warning: the INT-MD trace takes 1024 bytes after 21 hops (bitmap 0xff80, Hop ML 12, NPT 0) and with 28 bytes of headers cannot fit the MTU 1000 of v0; at that MTU it fits 19 hops' "$HM_TMP/w.err")"
+x "$HOPMARK" int watch add proto 7 2>"$HM_TMP/w.err" >/dev/null && x "$HOPMARK" int watch flush
+hm_check "int_mtu_warning_only_from_set_and_enable" "0" "$(grep -c Warning "$HM_TMP/w.err")"
 x "$HOPMARK" int set signal udp 5000 2>"$HM_TMP/w.err"
 hm_check "int_mtu_warning_npt2_counts_8" 1 "$(grep -c 'takes 1032 bytes after 21 hops (bitmap 0xff80, Hop ML 12, NPT 2)' "$HM_TMP/w.err")"
 x "$HOPMARK" int enable dev v0 role source mtu 1500 2>"$HM_TMP/w.err"
