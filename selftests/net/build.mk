@@ -21,6 +21,7 @@ NET_TESTS := \
 	selftests/net/test_int_decode.sh \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
+	selftests/net/test_int_cli.sh \
 	selftests/net/test_agent_output.sh \
 	selftests/net/test_transit_hook.sh \
 	selftests/net/test_budget.sh \
