@@ -149,6 +149,7 @@ enum int_counter {
 	INT_CNT_EVENTS_LOST,		/* ring buffer full: record lost */
 	INT_CNT_ERR,			/* helper failed: packet unchanged */
 	INT_CNT_NOT_CONFIGURED,		/* role enabled, domain not configured */
+	INT_CNT_DROP_SINK_DISCARD,	/* the sink's discard of a D packet: no drop report */
 	INT_CNT_MAX,
 };
 
