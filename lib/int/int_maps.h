@@ -150,6 +150,8 @@ enum int_counter {
 	INT_CNT_ERR,			/* helper failed: packet unchanged */
 	INT_CNT_NOT_CONFIGURED,		/* role enabled, domain not configured */
 	INT_CNT_DROP_SINK_DISCARD,	/* the sink's discard of a D packet: no drop report */
+	INT_CNT_XDP_NOT_TCP,		/* XDP source: not TCP, left to the tc source */
+	INT_CNT_XDP_UNSUPPORTED,	/* XDP source: DSCP signalling or MX/XD mode: untouched */
 	INT_CNT_MAX,
 };
 
