@@ -38,6 +38,7 @@
 #include "bpf/hopmark_decap.skel.h"
 #include "bpf/pint.skel.h"
 #include "bpf/hopmark_int_drop.skel.h"
+#include "bpf/hopmark_int_xdp.skel.h"
 
 const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_ENCAP] = {
@@ -74,6 +75,9 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_INT_DROP] = {
 		"int-drop", "hm_int_drop", HM_FAMILY_INT, HM_HOOK_TRACING, 0, 0,
 	},
+	[HM_ROLE_INT_XDP_SOURCE] = {
+		"int-xdp-source", "hm_int_xdp_src", HM_FAMILY_INT, HM_HOOK_XDP, 0, 0,
+	},
 };
 
 enum hm_role hm_role_of_prog(const char *prog_name)
@@ -108,6 +112,7 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 	struct hopmark_encap *encap;
 	struct hopmark_decap *decap;
 	struct hopmark_int_drop *drop;
+	struct hopmark_int_xdp *xsrc;
 	struct pint *pint;
 	struct stat st;
 	int err;
@@ -179,6 +184,16 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		if (!err)
 			p->fd = bpf_program__fd(drop->progs.hm_int_drop);
 		return err;
+	case HM_ROLE_INT_XDP_SOURCE:
+		p->skel = xsrc = hopmark_int_xdp__open_opts(&opts);
+		if (!xsrc)
+			return -errno;
+		err = hm_events_fit_pin(xsrc->obj, pin_dir);
+		if (!err)
+			err = hopmark_int_xdp__load(xsrc);
+		if (!err)
+			p->fd = bpf_program__fd(xsrc->progs.hm_int_xdp_src);
+		return err;
 	default:
 		return -EINVAL;
 	}
@@ -229,6 +244,9 @@ void hm_role_unload(struct hm_role_prog *p)
 		break;
 	case HM_ROLE_INT_DROP:
 		hopmark_int_drop__destroy(p->skel);
+		break;
+	case HM_ROLE_INT_XDP_SOURCE:
+		hopmark_int_xdp__destroy(p->skel);
 		break;
 	default:
 		break;

@@ -16,6 +16,8 @@
  *	transit		hm_pint_transit	tc egress	0x7069, 0x4813
  *	int-drop	hm_int_drop	tracing (kfree_skb), a link pinned at
  *					<pin dir>/%HM_INT_DROP_LINK
+ *	int-xdp-source	hm_int_xdp_src	XDP (INT-MD source of GSO'd TCP, on the
+ *					first INT node's ingress veth)
  *
  * (handles and priorities: common/hopmark_run.h). Programs are loaded from
  * the skeletons embedded in libhopmark (build/bpf/NAME.skel.h) with
@@ -53,6 +55,7 @@ enum hm_role {
 	HM_ROLE_PINT_TRANSIT,	/* PINT transit, tc egress hm_pint_transit */
 	HM_ROLE_PINT_SINK,	/* PINT sink, tc ingress hm_pint_sink */
 	HM_ROLE_INT_DROP,	/* INT drop reports, tracing hm_int_drop on kfree_skb */
+	HM_ROLE_INT_XDP_SOURCE,	/* INT-MD source at XDP (NPT=2 TCP), hm_int_xdp_src */
 	HM_ROLE_MAX,
 };
 

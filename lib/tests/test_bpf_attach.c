@@ -47,6 +47,7 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		{ HM_ROLE_PINT_SINK, "sink", "hm_pint_sink", HM_HOOK_TC_INGRESS,
 		  HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_SINK },
 		{ HM_ROLE_INT_DROP, "int-drop", "hm_int_drop", HM_HOOK_TRACING, 0, 0 },
+		{ HM_ROLE_INT_XDP_SOURCE, "int-xdp-source", "hm_int_xdp_src", HM_HOOK_XDP, 0, 0 },
 	};
 	size_t i;
 

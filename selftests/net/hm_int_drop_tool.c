@@ -8,12 +8,13 @@
  *
  * Usage (in the node's namespace, TC_BPF_MNT set as hm_on does):
  *   hm_int_drop_tool attach | detach | query
- *   hm_int_drop_tool config [ dscp V/M | udp PORT ] [ trunc N ] [ bitmap B ]
+ *   hm_int_drop_tool config [ dscp V/M | udp PORT ] [ trunc N ] [ bitmap B ] [ max-hops N ]
  *                    [ report-port P ] [ watch-family 4|6 [ watch-proto N ]
  *                    [ watch-dport P ] ]...
  * (each watch-family starts a watchlist rule; none: every packet watched)
  *   hm_int_drop_tool events COUNT TIMEOUT_MS
  *   hm_int_drop_tool stats
+ *   hm_int_drop_tool xdp-source DEV { on | off }
  *
  * events prints the records that arrive within TIMEOUT_MS, stopping after
  * COUNT; exit 0. Errors go to stderr with exit 1.
@@ -72,6 +73,35 @@ static int do_attach(void)
 	return 0;
 }
 
+/* The INT-MD source at XDP (hm_int_xdp_src) on @dev, or off it. */
+static int do_xdp(const char *dev, int on)
+{
+	char msg[HM_ATTACH_MSG_MAX];
+	struct hm_role_prog p;
+	__u32 ifindex = if_nametoindex(dev);
+	int err;
+
+	if (!ifindex)
+		return fail(dev, errno);
+	if (!on) {
+		err = hm_role_detach(HM_ROLE_INT_XDP_SOURCE, ifindex, msg, sizeof(msg));
+		goto out;
+	}
+	err = hm_maps_create();
+	if (err)
+		return fail("hm_maps_create", err);
+	err = hm_role_load(HM_ROLE_INT_XDP_SOURCE, &p, msg, sizeof(msg));
+	if (!err)
+		err = hm_role_attach(&p, ifindex, msg, sizeof(msg));
+	hm_role_unload(&p);
+out:
+	if (err) {
+		fprintf(stderr, "hm_int_drop_tool: %s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
 static int do_detach(void)
 {
 	char msg[HM_ATTACH_MSG_MAX];
@@ -107,6 +137,7 @@ static int do_config(int argc, char **argv)
 	d.dscp = 0x17;
 	d.dscp_mask = 0x3f;
 	d.bitmap = 0x9000;
+	d.max_hops = 8;
 	d.report_trunc = 128;
 	for (i = 0; i + 1 < argc; i += 2) {
 		unsigned long v = strtoul(argv[i + 1], NULL, 0);
@@ -124,6 +155,8 @@ static int do_config(int argc, char **argv)
 			d.report_trunc = v;
 		} else if (!strcmp(argv[i], "bitmap")) {
 			d.bitmap = v;
+		} else if (!strcmp(argv[i], "max-hops")) {
+			d.max_hops = v;
 		} else if (!strcmp(argv[i], "report-port")) {
 			d.rpt_family = 4;
 			d.rpt_port = v;
@@ -218,6 +251,28 @@ static int do_events(unsigned int count, unsigned int timeout_ms)
 	return err ? fail("ring_buffer__poll", err) : 0;
 }
 
+/* The counters the tests read, by the names they use. */
+static const struct {
+	int cnt;
+	const char *name;
+} cnt_names[] = {
+	{ INT_CNT_DROP_REPORT, "drop_report" },
+	{ INT_CNT_EVENTS_LOST, "events_lost" },
+	{ INT_CNT_DROP_SINK_DISCARD, "drop_sink_discard" },
+	{ INT_CNT_SRC_OK, "src_ok" },
+	{ INT_CNT_SRC_NOT_WATCHED, "src_not_watched" },
+	{ INT_CNT_SRC_NOT_SAMPLED, "src_not_sampled" },
+	{ INT_CNT_SRC_MTU_NO_INT, "src_mtu_no_int" },
+	{ INT_CNT_SRC_MTU_M, "src_mtu_m" },
+	{ INT_CNT_SRC_GSO, "src_gso" },
+	{ INT_CNT_SRC_HAS_INT, "src_has_int" },
+	{ INT_CNT_SRC_PROTO, "src_proto" },
+	{ INT_CNT_ERR, "err" },
+	{ INT_CNT_NOT_CONFIGURED, "not_configured" },
+	{ INT_CNT_XDP_NOT_TCP, "xdp_not_tcp" },
+	{ INT_CNT_XDP_UNSUPPORTED, "xdp_unsupported" },
+};
+
 /* Sum of every CPU's counters, per interface: one JSON object per line. */
 static int do_stats(void)
 {
@@ -246,11 +301,11 @@ static int do_stats(void)
 				sum[k] += v[c].cnt[k];
 		if (key && !if_indextoname(key, dev))
 			dev[0] = '\0';
-		printf("{\"ifindex\":%u,\"dev\":\"%s\",\"drop_report\":%llu,\"events_lost\":%llu,"
-		       "\"drop_sink_discard\":%llu}\n", key, dev,
-		       (unsigned long long)sum[INT_CNT_DROP_REPORT],
-		       (unsigned long long)sum[INT_CNT_EVENTS_LOST],
-		       (unsigned long long)sum[INT_CNT_DROP_SINK_DISCARD]);
+		printf("{\"ifindex\":%u,\"dev\":\"%s\"", key, dev);
+		for (k = 0; k < (int)(sizeof(cnt_names) / sizeof(cnt_names[0])); k++)
+			printf(",\"%s\":%llu", cnt_names[k].name,
+			       (unsigned long long)sum[cnt_names[k].cnt]);
+		printf("}\n");
 	}
 	free(v);
 	close(fd);
@@ -273,6 +328,8 @@ int main(int argc, char **argv)
 		return do_events(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
 	if (!strcmp(argv[1], "stats"))
 		return do_stats();
+	if (!strcmp(argv[1], "xdp-source") && argc == 4)
+		return do_xdp(argv[2], !strcmp(argv[3], "on"));
 usage:
 	fprintf(stderr, "usage: hm_int_drop_tool { attach | detach | query | config ARGS... |"
 			" events COUNT TIMEOUT_MS | stats }\n");
