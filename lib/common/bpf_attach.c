@@ -32,11 +32,12 @@
 #include "common/bpf_pin.h"
 #include "common/hopmark_run.h"
 #include "pint/pint_maps.h"	/* types of pint.skel.h's .rodata */
-#include "int/int_maps.h"	/* types of hopmark_int_drop.skel.h's .rodata */
+#include "int/int_maps.h"	/* types of the INT skeletons' .rodata */
 #include "bpf/hopmark_encap.skel.h"
 #include "bpf/hopmark_transit.skel.h"
 #include "bpf/hopmark_decap.skel.h"
 #include "bpf/pint.skel.h"
+#include "bpf/hopmark_int.skel.h"
 #include "bpf/hopmark_int_drop.skel.h"
 #include "bpf/hopmark_int_xdp.skel.h"
 
@@ -71,6 +72,22 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_PINT_SINK] = {
 		"sink", "hm_pint_sink", HM_FAMILY_PINT, HM_HOOK_TC_INGRESS,
 		HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_SINK,
+	},
+	[HM_ROLE_INT_SOURCE] = {
+		"int-source", "hm_int_source", HM_FAMILY_INT, HM_HOOK_TC_EGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SOURCE,
+	},
+	[HM_ROLE_INT_INGRESS] = {
+		"int-ingress", "hm_int_ingress", HM_FAMILY_INT, HM_HOOK_TC_INGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_INGRESS,
+	},
+	[HM_ROLE_INT_TRANSIT] = {
+		"int-transit", "hm_int_transit", HM_FAMILY_INT, HM_HOOK_TC_EGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_TRANSIT,
+	},
+	[HM_ROLE_INT_SINK] = {
+		"int-sink", "hm_int_sink", HM_FAMILY_INT, HM_HOOK_TC_INGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK,
 	},
 	[HM_ROLE_INT_DROP] = {
 		"int-drop", "hm_int_drop", HM_FAMILY_INT, HM_HOOK_TRACING, 0, 0,
@@ -113,6 +130,7 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 	struct hopmark_decap *decap;
 	struct hopmark_int_drop *drop;
 	struct hopmark_int_xdp *xsrc;
+	struct hopmark_int *hint;
 	struct pint *pint;
 	struct stat st;
 	int err;
@@ -169,6 +187,25 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 						role == HM_ROLE_PINT_SINK ?
 						pint->progs.hm_pint_sink :
 						pint->progs.hm_pint_transit);
+		return err;
+	case HM_ROLE_INT_SOURCE:
+	case HM_ROLE_INT_INGRESS:
+	case HM_ROLE_INT_TRANSIT:
+	case HM_ROLE_INT_SINK:
+		p->skel = hint = hopmark_int__open_opts(&opts);
+		if (!hint)
+			return -errno;
+		err = hm_events_fit_pin(hint->obj, pin_dir);
+		if (!err)
+			err = hopmark_int__load(hint);
+		if (!err)
+			p->fd = bpf_program__fd(role == HM_ROLE_INT_SOURCE ?
+						hint->progs.hm_int_source :
+						role == HM_ROLE_INT_INGRESS ?
+						hint->progs.hm_int_ingress :
+						role == HM_ROLE_INT_TRANSIT ?
+						hint->progs.hm_int_transit :
+						hint->progs.hm_int_sink);
 		return err;
 	case HM_ROLE_INT_DROP:
 		/* The tracepoint fires for every namespace: tell it ours. */
@@ -241,6 +278,12 @@ void hm_role_unload(struct hm_role_prog *p)
 	case HM_ROLE_PINT_TRANSIT:
 	case HM_ROLE_PINT_SINK:
 		pint__destroy(p->skel);
+		break;
+	case HM_ROLE_INT_SOURCE:
+	case HM_ROLE_INT_INGRESS:
+	case HM_ROLE_INT_TRANSIT:
+	case HM_ROLE_INT_SINK:
+		hopmark_int__destroy(p->skel);
 		break;
 	case HM_ROLE_INT_DROP:
 		hopmark_int_drop__destroy(p->skel);
