@@ -22,7 +22,8 @@ NET_TESTS := \
 	selftests/net/test_pint.sh \
 	selftests/net/test_agent_output.sh \
 	selftests/net/test_transit_hook.sh \
-	selftests/net/test_int_drop.sh
+	selftests/net/test_int_drop.sh \
+	selftests/net/test_int_gso.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 

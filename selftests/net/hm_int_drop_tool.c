@@ -14,7 +14,9 @@
  * (each watch-family starts a watchlist rule; none: every packet watched)
  *   hm_int_drop_tool events COUNT TIMEOUT_MS
  *   hm_int_drop_tool stats
- *   hm_int_drop_tool xdp-source DEV { on | off }
+ *   hm_int_drop_tool role ROLE DEV { on [ IFFLAGS ] | off }
+ * (ROLE: an INT role of lib/common/bpf_attach.c, int-xdp-source, int-sink,
+ * ...; IFFLAGS: the INT_IF_F_* to write into int_ifcfg[DEV])
  *
  * events prints the records that arrive within TIMEOUT_MS, stopping after
  * COUNT; exit 0. Errors go to stderr with exit 1.
@@ -73,27 +75,45 @@ static int do_attach(void)
 	return 0;
 }
 
-/* The INT-MD source at XDP (hm_int_xdp_src) on @dev, or off it. */
-static int do_xdp(const char *dev, int on)
+/*
+ * An INT role (by its name in hm_roles[]: int-xdp-source, int-sink, ...)
+ * on @dev, or off it; on, int_ifcfg[@dev] gets @ifflags (INT_IF_F_*).
+ */
+static int do_role(const char *name, const char *dev, int on, __u32 ifflags)
 {
 	char msg[HM_ATTACH_MSG_MAX];
 	struct hm_role_prog p;
+	struct int_if_cfg ic = { .flags = ifflags };
 	__u32 ifindex = if_nametoindex(dev);
-	int err;
+	enum hm_role role;
+	int err, fd;
 
+	for (role = 0; role < HM_ROLE_MAX; role++)
+		if (hm_roles[role].family == HM_FAMILY_INT && !strcmp(hm_roles[role].name, name))
+			break;
+	if (role == HM_ROLE_MAX)
+		return fail(name, ENOENT);
 	if (!ifindex)
 		return fail(dev, errno);
 	if (!on) {
-		err = hm_role_detach(HM_ROLE_INT_XDP_SOURCE, ifindex, msg, sizeof(msg));
+		err = hm_role_detach(role, ifindex, msg, sizeof(msg));
 		goto out;
 	}
 	err = hm_maps_create();
 	if (err)
 		return fail("hm_maps_create", err);
-	err = hm_role_load(HM_ROLE_INT_XDP_SOURCE, &p, msg, sizeof(msg));
+	err = hm_role_load(role, &p, msg, sizeof(msg));
 	if (!err)
 		err = hm_role_attach(&p, ifindex, msg, sizeof(msg));
 	hm_role_unload(&p);
+	if (!err && ifflags) {
+		fd = open_pinned(INT_MAP_IFCFG);
+		if (fd < 0)
+			return fail(INT_MAP_IFCFG, fd);
+		if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
+			return fail("int_ifcfg update", errno);
+		close(fd);
+	}
 out:
 	if (err) {
 		fprintf(stderr, "hm_int_drop_tool: %s\n", msg);
@@ -271,6 +291,10 @@ static const struct {
 	{ INT_CNT_NOT_CONFIGURED, "not_configured" },
 	{ INT_CNT_XDP_NOT_TCP, "xdp_not_tcp" },
 	{ INT_CNT_XDP_UNSUPPORTED, "xdp_unsupported" },
+	{ INT_CNT_SINK_OK, "sink_ok" },
+	{ INT_CNT_MALFORMED, "malformed" },
+	{ INT_CNT_GSO, "gso" },
+	{ INT_CNT_CSUM_PARTIAL, "csum_partial" },
 };
 
 /* Sum of every CPU's counters, per interface: one JSON object per line. */
@@ -328,8 +352,9 @@ int main(int argc, char **argv)
 		return do_events(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
 	if (!strcmp(argv[1], "stats"))
 		return do_stats();
-	if (!strcmp(argv[1], "xdp-source") && argc == 4)
-		return do_xdp(argv[2], !strcmp(argv[3], "on"));
+	if (!strcmp(argv[1], "role") && (argc == 5 || argc == 6))
+		return do_role(argv[2], argv[3], !strcmp(argv[4], "on"),
+			       argc == 6 ? strtoul(argv[5], NULL, 0) : 0);
 usage:
 	fprintf(stderr, "usage: hm_int_drop_tool { attach | detach | query | config ARGS... |"
 			" events COUNT TIMEOUT_MS | stats }\n");
