@@ -327,6 +327,14 @@ verify()
 	x s ip link set dev ${D}s0 xdp obj "$DROP_OBJ" sec xdp
 	got=$(tcpdump -n -r "$pcap" "$OURS" 2>/dev/null | wc -l)
 	hm_check "${gen}_${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
+	if [ "$mode" = hm-int ]; then
+		# Every INT frame got the router's hop: one transit_ok each.
+		got=$(x r "$INT_TOOL" stats | "$PY" -c '
+import json, sys
+print(sum(json.loads(l)["transit_ok"] for l in sys.stdin if json.loads(l)["dev"] == sys.argv[1]))' ${D}r1)
+		hm_check "${gen}_${kind}_${mode}_router_pushed_its_hop" "True" \
+			"$([ "${got:-0}" -ge $n ] && echo True || echo False)"
+	fi
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
 	plain|kernel|hm-xdp|hm-tc|noop-xdp|noop-tc) ;;

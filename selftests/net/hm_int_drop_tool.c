@@ -292,6 +292,7 @@ static const struct {
 	{ INT_CNT_XDP_NOT_TCP, "xdp_not_tcp" },
 	{ INT_CNT_XDP_UNSUPPORTED, "xdp_unsupported" },
 	{ INT_CNT_SINK_OK, "sink_ok" },
+	{ INT_CNT_TRANSIT_OK, "transit_ok" },
 	{ INT_CNT_MALFORMED, "malformed" },
 	{ INT_CNT_GSO, "gso" },
 	{ INT_CNT_CSUM_PARTIAL, "csum_partial" },
