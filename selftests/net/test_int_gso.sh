@@ -23,9 +23,10 @@
 #     without INT, counted as src_mtu_no_int, and the transfer completes;
 #     a flow to an unwatched port: src_not_watched; the packets left
 #     without INT on the wire equal the sum of the reasons counted.
-# Throughput of plain forwarding (TSO on), XDP attached without INT, and
-# INT on every segment is printed as diagnostics (not checked: numbers
-# belong to bench/ and Documentation/int.rst).
+# Throughput of plain forwarding (TSO on), software GSO alone (TSO off at S,
+# no XDP), XDP attached without INT, and INT on every segment is printed as
+# diagnostics, alternated over 3 rounds (not checked: Documentation/int.rst,
+# "GSO and TSO", quotes them).
 set -u
 HM_PFX=${HM_PFX:-hmi$$g}
 . "$(dirname "$0")/../lib.sh"
@@ -232,13 +233,16 @@ run_rate()
 for rep in 1 2 3; do
 	hm_on n "$TOOL" role int-xdp-source n-s off
 	run_rate plain$rep
+	hm_on s ethtool -K s-n tso off >/dev/null
+	run_rate gso$rep
+	hm_on s ethtool -K s-n tso on >/dev/null
 	hm_on n "$TOOL" role int-xdp-source n-s on
 	domain n watch-family 4 watch-proto 6 watch-dport 9
 	run_rate xdp$rep
 	domain n $WATCH
 	run_rate int$rep
-	echo "# Gbit/s round $rep: plain (TSO) $(rate plain$rep), XDP without INT $(rate xdp$rep)," \
-		"INT on every segment $(rate int$rep)"
+	echo "# Gbit/s round $rep: plain (TSO) $(rate plain$rep), GSO without XDP (TSO off)" \
+		"$(rate gso$rep), XDP without INT $(rate xdp$rep), INT on every segment $(rate int$rep)"
 done
 
 hm_done
