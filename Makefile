@@ -35,7 +35,7 @@ BPF_CFLAGS	:= -O2 -g -target bpf -Wall -Wno-unused-function \
 # (libclang-rt-14-dev: clang's libFuzzer, which fuzz_smoke.sh needs).
 DEB_PKGS	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 		   libmnl-dev libpcap-dev libcmocka-dev libjson-c-dev pkg-config \
-		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping \
+		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping nftables \
 		   perl python3 qemu-system-x86 busybox-static linux-headers-amd64 \
 		   libclang-rt-14-dev
 

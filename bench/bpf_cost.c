@@ -55,6 +55,8 @@
 #include "pint/pint_maps.h"
 #include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
+#include "int/int_maps.h"
+#include "int/int_names.h"
 #include "bpf_test.h"
 #include "bpf_cost.h"
 #include "bench/bpf_cost.skel.h"
@@ -115,11 +117,13 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 /* ---- the objects under test ---- */
 
 /* The objects of --obj-dir, then the bench's own (the calibration programs). */
-enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_MAX, OBJ_BENCH = OBJ_MAX };
+enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_INT, OBJ_MAX,
+		OBJ_BENCH = OBJ_MAX };
 
 static const char *const obj_names[OBJ_MAX + 1] = {
 	[OBJ_ENCAP] = "hopmark_encap", [OBJ_TRANSIT] = "hopmark_transit",
-	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint", [OBJ_BENCH] = "bpf_cost",
+	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint", [OBJ_INT] = "hopmark_int",
+	[OBJ_BENCH] = "bpf_cost",
 };
 
 /**
@@ -154,7 +158,7 @@ static void use_set(struct cost_set *s)
 enum cost_hook { HOOK_XDP, HOOK_TC };
 
 /* Which counters a case must move (struct cost_case.fam). */
-enum cost_family { FAM_IOAM, FAM_PINT };
+enum cost_family { FAM_IOAM, FAM_PINT, FAM_INT };
 
 /* PINT settings of a case (struct cost_case.pint). */
 enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
@@ -167,7 +171,8 @@ enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
  * @hook:	XDP or tc
  * @packet:	what the frame is, for the table's legend
  * @ifindex:	xdp_md.ingress_ifindex (XDP) or __sk_buff.ifindex (tc)
- * @iif:	__sk_buff.ingress_ifindex (tc ingress roles)
+ * @iif:	__sk_buff.ingress_ifindex (tc ingress roles: @ifindex; the INT
+ *		transit: the device its packets arrived on)
  * @pint:	PINT domain settings written before each run
  * @fam:	counters of @fam's map on @ifindex are checked
  * @cnt:	the counter that must rise by one per run, -1: none may move
@@ -182,6 +187,7 @@ enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
  * @prog_ns:	per round: wrapper + program, ns per run
  * @base_ns:	per round: wrapper + no-op, ns per run
  * @ring:	the program writes a record to a ring buffer per run (ring_batch)
+ * @int_bitmap:	INT cases: the domain's Instruction Bitmap (set_int())
  * @batch:	records between two drains of the rings, 0: ring_batch
  * @lost:	ring buffer records lost (events_lost) over all rounds
  * @runs:	program runs over all rounds
@@ -205,6 +211,7 @@ struct cost_case {
 	int			fd;
 	bool			ring;
 	__u32			batch;
+	__u16			int_bitmap;
 	double			prog_ns[COST_ROUNDS_MAX];
 	double			base_ns[COST_ROUNDS_MAX];
 	__u64			lost;
@@ -372,6 +379,9 @@ static void load_set(struct cost_set *set, bool create_maps)
 	oo.pin_root_path = pin_root;
 	for (i = 0; i < OBJ_MAX; i++) {
 		snprintf(path, sizeof(path), "%s/%s.bpf.o", set->dir, obj_names[i]);
+		/* A --before build older than INT has no hopmark_int: its rows are left out. */
+		if (i == OBJ_INT && !create_maps && access(path, F_OK))
+			continue;
 		set->objs[i] = bpf_object__open_file(path, &oo);
 		if (!set->objs[i])
 			die("cannot open %s: %s", path, strerror(errno));
@@ -493,6 +503,17 @@ static int map_checked(int fd, const char *name, size_t size, const char *type)
 	return fd;
 }
 
+/* An INT map of the current build (hopmark_int.bpf.o). */
+static int int_map(const char *name)
+{
+	struct bpf_map *m = cur->objs[OBJ_INT] ?
+			    bpf_object__find_map_by_name(cur->objs[OBJ_INT], name) : NULL;
+
+	if (!m)
+		die("%s.bpf.o has no map %s", obj_names[OBJ_INT], name);
+	return bpf_map__fd(m);
+}
+
 /* A PINT map of the current build, checked against this tree's struct when it has one. */
 static int pint_map(const char *name)
 {
@@ -571,6 +592,37 @@ static void set_pint(enum cost_pint which)
  */
 static void case_rules(const struct cost_case *c);
 
+/* INT cases: the frame's UDP port and the domain's settings. */
+#define COST_INT_PORT		4242
+#define COST_INT_ORIG_PORT	5001
+#define COST_INT_RHC		7
+
+/*
+ * The INT domain of an INT case, as `hopmark int set` writes it: UDP-port
+ * signalling on COST_INT_PORT, INT-MD, @bitmap, 8 hops; env.if_out is a
+ * transit (int-transit role), env.if_in its ingress.
+ */
+static void set_int(__u16 bitmap)
+{
+	struct int_domain_cfg d = { 0 };
+	struct int_if_cfg ic = { .flags = INT_IF_F_TRANSIT };
+	__u32 zero = 0, key;
+
+	d.flags = INT_DOM_F_CONFIGURED;
+	d.signal = INT_SIG_UDP;
+	d.mode = INT_MODE_MD;
+	d.udp_port = COST_INT_PORT;
+	d.bitmap = bitmap;
+	d.hop_ml = int_bitmap_words(bitmap);
+	d.max_hops = 8;
+	d.report_trunc = 64;
+	if (bpf_map_update_elem(int_map(INT_MAP_CFG), &zero, &d, BPF_ANY))
+		hm_fail("int_cfg: %s", strerror(errno));
+	key = env.if_out;
+	if (bpf_map_update_elem(int_map(INT_MAP_IFCFG), &key, &ic, BPF_ANY))
+		hm_fail("int_ifcfg: %s", strerror(errno));
+}
+
 static void case_setup(const struct cost_case *c)
 {
 	use_set(c->set);
@@ -578,6 +630,8 @@ static void case_setup(const struct cost_case *c)
 	hm_set_ifcfg(if_dec, HM_IF_F_DECAP, HM_T_IN_ID, HM_T_IN_ID_WIDE);
 	if (c->pint != PINT_NONE)
 		set_pint(c->pint);
+	if (c->fam == FAM_INT)
+		set_int(c->int_bitmap);
 	case_rules(c);
 	if (setup_failed)
 		die("cannot configure the maps for %s", c->id);
@@ -585,10 +639,15 @@ static void case_setup(const struct cost_case *c)
 
 /* ---- counters ---- */
 
+#define COST_CNT_MAX	64	/* at least HM_CNT_MAX, PINT_CNT_MAX, INT_CNT_MAX */
+_Static_assert(HM_CNT_MAX <= COST_CNT_MAX && PINT_CNT_MAX <= COST_CNT_MAX &&
+	       INT_CNT_MAX <= COST_CNT_MAX, "COST_CNT_MAX too small");
+
 struct cost_counters {
-	__u64	cnt[(int)HM_CNT_MAX > (int)PINT_CNT_MAX ? (int)HM_CNT_MAX : (int)PINT_CNT_MAX];
+	__u64	cnt[COST_CNT_MAX];
 	int	n;
 };
+
 
 static void counters_read(const struct cost_case *c, struct cost_counters *out)
 {
@@ -601,6 +660,18 @@ static void counters_read(const struct cost_case *c, struct cost_counters *out)
 		for (i = 0; i < HM_CNT_MAX; i++)
 			out->cnt[i] = hc.cnt[i];
 		out->n = HM_CNT_MAX;
+	} else if (c->fam == FAM_INT) {
+		struct int_link_stats *per = calloc(env.ncpus, sizeof(*per));
+		__u32 key = c->ifindex;
+
+		if (!per)
+			die("out of memory");
+		if (!bpf_map_lookup_elem(int_map(INT_MAP_STATS), &key, per))
+			for (cpu = 0; cpu < env.ncpus; cpu++)
+				for (i = 0; i < INT_CNT_MAX; i++)
+					out->cnt[i] += per[cpu].cnt[i];
+		free(per);
+		out->n = INT_CNT_MAX;
 	} else {
 		struct pint_link_stats *per = calloc(env.ncpus, sizeof(*per));
 		__u32 key = c->ifindex;
@@ -623,6 +694,8 @@ static const char *counter_name(const struct cost_case *c, int i)
 
 	if (c->fam == FAM_IOAM && hopmark_counter_names[i])
 		return hopmark_counter_names[i];
+	if (c->fam == FAM_INT && i < INT_CNT_MAX)
+		return int_counter_names[i];
 	snprintf(buf, sizeof(buf), "%s #%d", c->fam == FAM_PINT ? "pint" : "ioam", i);
 	return buf;
 }
@@ -649,6 +722,8 @@ static void counters_check(struct cost_case *c, const struct cost_counters *befo
 	}
 	if (c->fam == FAM_IOAM)
 		c->lost += now.cnt[HM_CNT_EVENTS_LOST] - before->cnt[HM_CNT_EVENTS_LOST];
+	else if (c->fam == FAM_INT)
+		c->lost += now.cnt[INT_CNT_EVENTS_LOST] - before->cnt[INT_CNT_EVENTS_LOST];
 	else
 		c->lost += now.cnt[PINT_CNT_EVENTS_LOST] - before->cnt[PINT_CNT_EVENTS_LOST];
 }
@@ -777,8 +852,8 @@ static void measure(struct cost_case *c, int round, __u32 repeat, bool prog_firs
 static struct cost_case *add_case(const char *id, const char *prog, enum cost_obj obj,
 				  enum cost_hook hook, int ifindex, int iif)
 {
-	struct bpf_program *p = bpf_object__find_program_by_name(obj == OBJ_BENCH ? wrap->obj :
-								 cur->objs[obj], prog);
+	struct bpf_object *o = obj == OBJ_BENCH ? wrap->obj : cur->objs[obj];
+	struct bpf_program *p = o ? bpf_object__find_program_by_name(o, prog) : NULL;
 	struct cost_case *c;
 
 	/*
@@ -797,7 +872,7 @@ static struct cost_case *add_case(const char *id, const char *prog, enum cost_ob
 	c->hook = hook;
 	c->ifindex = ifindex;
 	c->iif = iif;
-	c->fam = obj == OBJ_PINT ? FAM_PINT : FAM_IOAM;
+	c->fam = obj == OBJ_PINT ? FAM_PINT : obj == OBJ_INT ? FAM_INT : FAM_IOAM;
 	c->cnt = -1;
 	c->goal_ns = -1;
 	c->fd = p ? bpf_program__fd(p) : -1;
@@ -818,6 +893,65 @@ static void add_row(struct cost_case *a, struct cost_case *b, const char *id, do
 	r->b = b;
 	r->goal_ns = goal_ns;
 	r->goal = goal;
+}
+
+/*
+ * IPv4 UDP to COST_INT_PORT carrying INT-MD with NPT=1 (INT §5.7.2): the
+ * shim keeps the original port, the MD header has @bitmap, RHC
+ * COST_INT_RHC, and one earlier hop's metadata in the stack; a valid UDP
+ * checksum (a transit updates it).
+ */
+static void frame_int4(struct pkt *p, __u16 bitmap)
+{
+	static const __u8 saddr[4] = { 10, 0, 1, 1 }, daddr[4] = { 10, 0, 9, 2 };
+	__u32 hop_ml = int_bitmap_words(bitmap), i, sum, words = 3 + hop_ml;
+	size_t ip, udp, ulen = 8 + INT_SHIM_LEN + words * 4 + COST_PAYLOAD;
+	__u16 c;
+
+	pkt_init(p);
+	pkt_eth(p, 0x0800);
+	ip = p->len;
+	pkt_put_u8(p, 0x45);
+	pkt_put_u8(p, 0);
+	pkt_put_be16(p, HM_IPV4_HDR_LEN + ulen);
+	pkt_put_be16(p, 0x1234);
+	pkt_put_be16(p, HM_IPV4_F_DF);
+	pkt_put_u8(p, COST_HLIM);
+	pkt_put_u8(p, HM_NH_UDP);
+	pkt_put_be16(p, 0);
+	pkt_put(p, saddr, 4);
+	pkt_put(p, daddr, 4);
+	c = pkt_csum16(p->b + ip, HM_IPV4_HDR_LEN);
+	p->b[ip + HM_IPV4_OFF_CSUM] = c >> 8;
+	p->b[ip + HM_IPV4_OFF_CSUM + 1] = c;
+	udp = p->len;
+	pkt_put_be16(p, 40000);
+	pkt_put_be16(p, COST_INT_PORT);
+	pkt_put_be16(p, ulen);
+	pkt_put_be16(p, 0);
+	pkt_put_u8(p, int_shim_type_npt(INT_TYPE_MD, INT_NPT_UDP));
+	pkt_put_u8(p, words);
+	pkt_put_be16(p, COST_INT_ORIG_PORT);
+	pkt_put_be32(p, int_md_w0(0, hop_ml, COST_INT_RHC));
+	pkt_put_be16(p, bitmap);
+	pkt_put_be16(p, 0);
+	pkt_put_be32(p, 0);
+	for (i = 0; i < hop_ml; i++)
+		pkt_put_be32(p, 0x01000000 + i);	/* the earlier hop's words */
+	for (i = 0; i < COST_PAYLOAD; i++)
+		pkt_put_u8(p, 0x80 + i);
+	/* UDP checksum over the pseudo-header and the datagram (RFC 768). */
+	sum = (__u16)~pkt_csum16(p->b + udp, ulen);
+	sum += (saddr[0] << 8 | saddr[1]) + (saddr[2] << 8 | saddr[3]);
+	sum += (daddr[0] << 8 | daddr[1]) + (daddr[2] << 8 | daddr[3]);
+	sum += HM_NH_UDP + ulen;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = ~sum & 0xffff;
+	if (!c)
+		c = 0xffff;
+	p->b[udp + 6] = c >> 8;
+	p->b[udp + 7] = c;
 }
 
 /* IPv6 + UDP to @dst (NULL: hm_addr_dst), no extension header. */
@@ -1112,6 +1246,47 @@ static void build_cases(void)
 		add_row(c, NULL, NULL, -1, NULL);
 	}
 
+	/*
+	 * INT (bpf/hopmark_int.bpf.c): the transit's egress program alone for
+	 * bitmap 0x9000 (node ID + queue: no arrival stamp needed), and with
+	 * the ingress stamp (hm_int_ingress, tc ingress) for 0xfc00, whose hop
+	 * latency and ingress timestamp need it; issue 8's goals.
+	 */
+	if (cur->objs[OBJ_INT] || cur == &sets[0]) {
+		struct cost_case *ii, *t9, *tf;
+
+		ii = add_case("int_ingress.stamp", "hm_int_ingress", OBJ_INT, HOOK_TC, env.if_in,
+			      env.if_in);
+		frame_int4(&ii->frame, 0xfc00);
+		ii->int_bitmap = 0xfc00;
+		snprintf(ii->packet, sizeof(ii->packet), "IPv4 UDP INT-MD NPT=1: arrival stamp");
+		add_row(ii, NULL, NULL, -1, NULL);
+		t9 = add_case("int_transit.bm9000", "hm_int_transit", OBJ_INT, HOOK_TC, env.if_out,
+			      env.if_in);
+		frame_int4(&t9->frame, 0x9000);
+		t9->int_bitmap = 0x9000;
+		t9->cnt = INT_CNT_TRANSIT_OK;
+		snprintf(t9->packet, sizeof(t9->packet),
+			 "IPv4 UDP INT-MD NPT=1, bitmap 0x9000, 1 hop: pushes 8 B");
+		add_row(t9, NULL, NULL, 25, "INT transit, bitmap 0x9000 (issue 8)");
+		tf = add_case("int_transit.bmfc00", "hm_int_transit", OBJ_INT, HOOK_TC, env.if_out,
+			      env.if_in);
+		frame_int4(&tf->frame, 0xfc00);
+		tf->int_bitmap = 0xfc00;
+		tf->cnt = INT_CNT_TRANSIT_OK;
+		snprintf(tf->packet, sizeof(tf->packet),
+			 "IPv4 UDP INT-MD NPT=1, bitmap 0xfc00, 1 hop: pushes 32 B");
+		add_row(tf, NULL, NULL, -1, NULL);
+		add_row(ii, tf, "int_transit_both.bmfc00", 60,
+			"INT transit with timestamps, ingress stamp + egress, 0xfc00 (issue 8)");
+		c = add_case("int_transit.no_int", "hm_int_transit", OBJ_INT, HOOK_TC, env.if_out,
+			     env.if_in);
+		frame_v4(&c->frame, COST_HLIM, 0x1234);
+		c->int_bitmap = 0x9000;
+		snprintf(c->packet, sizeof(c->packet), "IPv4 UDP without INT");
+		add_row(c, NULL, NULL, 5, "a packet that is not ours");
+	}
+
 	/* What the wrapper's undoing of a size change adds to such rows. */
 	c = add_case("calib.tc_resize", "bench_tc_grow", OBJ_BENCH, HOOK_TC, env.if_enc, 0);
 	frame_v6_plain(&c->frame, NULL);
@@ -1336,7 +1511,8 @@ static const char *hook_name(const struct cost_case *c)
 {
 	if (c->hook == HOOK_XDP)
 		return "xdp";
-	return c->iif ? "tc ingress" : "tc egress";
+	/* An egress case may name an ingress device too (INT transit: the stamp's). */
+	return c->iif && c->iif == c->ifindex ? "tc ingress" : "tc egress";
 }
 
 static void print_table(int rounds, __u32 repeat, const char *kernel, const char *cpu,

@@ -19,6 +19,13 @@
 #   noop-xdp    programs that do nothing (bench/fwd_noop.bpf.c) where
 #               hm-xdp's halves run: XDP on fwdr0, tc egress on fwdr1
 #   noop-tc     the same with tc ingress on fwdr0: what the hooks cost
+#   hm-int      INT v2.1 transit (bpf/hopmark_int.bpf.c): tc ingress
+#               hm_int_ingress (the arrival stamp) on fwdr0, tc egress
+#               hm_int_transit on fwdr1, domain UDP port 4242, bitmap
+#               0x9000 (node ID + queue); its ratio to plain is issue 8's
+#               figure. Attached with build/tests/hm_int_drop_tool (the
+#               roles of lib/common/bpf_attach.c) until `hopmark int`
+#               lands; INT kinds only
 # Generators (-g, both by default), on the generator's CPU at nice -20:
 #   xdp   live XDP frames (fwd-gen -X: BPF_PROG_TEST_RUN, XDP_TX out of
 #         fwdg0): they reach fwdr0's ring as xdp_frames, a few hundred ns
@@ -28,7 +35,9 @@
 #         router here, so only the router's CPU time per frame compares
 # Packet kinds: v6-c00000 and v6-fff000 (a Hop-by-Hop IOAM Pre-allocated
 # Trace, Trace-Type 0xc00000 / 0xfff000, 4 slots: 32 / 240 octets), v6 and
-# v4 (no IOAM: hopmark attached but not ours). hopmark does no IPv4 transit
+# v4 (no IOAM: hopmark attached but not ours), int4-9000 and int6-9000 (UDP to
+# port 4242 carrying INT-MD, NPT=1, bitmap 0x9000, one earlier hop: fwd-gen
+# -M; selected with -k). hopmark does no IPv4 transit
 # (RFC 9486 carries IOAM in IPv6 only), so v4 measures its cost on packets
 # that are not its own.
 #
@@ -72,12 +81,14 @@ GEN=$HM_BUILD/bench/fwd-gen
 DROP_OBJ=$HM_BUILD/bench/fwd_drop.bpf.o
 XMIT_OBJ=$HM_BUILD/bench/fwd_xmit.bpf.o
 NOOP_OBJ=$HM_BUILD/bench/fwd_noop.bpf.o
+INT_TOOL=$HM_BUILD/tests/hm_int_drop_tool
+INT_BITMAP=0x9000
 GENS="xdp skb"
 REPS=5
 DUR=2
 FRAMES=
-KINDS="v6-c00000 v6-fff000 v6 v4"
-MODES="ceiling plain kernel hm-xdp hm-tc noop-xdp noop-tc"
+KINDS="v6-c00000 v6-fff000 v6 v4 int4-9000"
+MODES="ceiling plain kernel hm-xdp hm-tc noop-xdp noop-tc hm-int"
 CPUS=0,1
 NICE=-20
 JSON=
@@ -118,7 +129,7 @@ G4=10.201.1.1 R4=10.201.1.2 S4=10.201.2.2 RS4=10.201.2.1
 
 # The generator's frames: UDP to port 9, after no extension header or
 # after a Hop-by-Hop header (not MLD's, whose next header is ICMPv6).
-OURS="udp dst port 9 or (ip6[6] = 0 and ip6[40] = 17)"
+OURS="udp dst port 9 or udp dst port 4242 or (ip6[6] = 0 and ip6[40] = 17)"
 
 hm_tmpdir
 RAW=$HM_TMP/samples.tsv
@@ -232,6 +243,11 @@ mode_set()
 	hm-xdp|hm-tc)
 		x r "$HOPMARK" ioam transit enable dev ${D}r0 ingress "${1#hm-}" &&
 		x r "$HOPMARK" ioam transit enable dev ${D}r1 ingress "${1#hm-}" ;;
+	hm-int)
+		[ -x "$INT_TOOL" ] || { echo "# hm-int needs $INT_TOOL (make check-build)" >&2; return 1; }
+		x r "$INT_TOOL" role int-ingress ${D}r0 on &&
+		x r "$INT_TOOL" role int-transit ${D}r1 on 2 &&
+		x r "$INT_TOOL" config udp 4242 bitmap $INT_BITMAP max-hops 8 ;;
 	noop-xdp|noop-tc)
 		x r tc qdisc add dev ${D}r1 clsact &&
 		x r tc filter add dev ${D}r1 egress bpf da obj "$NOOP_OBJ" sec tc &&
@@ -256,12 +272,22 @@ gen_args()
 	v6-fff000) echo "-6 $G6,$S6 -T 0xfff000 -N 4" ;;
 	v6) echo "-6 $G6,$S6" ;;
 	v4) echo "-4 $G4,$S4" ;;
+	int4-9000) echo "-4 $G4,$S4 -M 0x9000" ;;
+	int6-9000) echo "-6 $G6,$S6 -M 0x9000" ;;
 	*) return 1 ;;
 	esac
 }
 
-# Whether a mode applies to a kind: Linux's IOAM needs IOAM packets.
-applies() { [ "$1" != kernel ] || [ "${2#v6-}" != "$2" ]; }
+# Whether a mode applies to a kind: Linux's IOAM needs IOAM packets, INT
+# transit INT packets.
+applies()
+{
+	case $1 in
+	kernel) [ "${2#v6-}" != "$2" ] ;;
+	hm-int) [ "${2#int}" != "$2" ] ;;
+	*) true ;;
+	esac
+}
 
 # run_one REP GEN KIND MODE - one sample, appended to $RAW.
 run_one()
@@ -301,6 +327,14 @@ verify()
 	x s ip link set dev ${D}s0 xdp obj "$DROP_OBJ" sec xdp
 	got=$(tcpdump -n -r "$pcap" "$OURS" 2>/dev/null | wc -l)
 	hm_check "${gen}_${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
+	if [ "$mode" = hm-int ]; then
+		# Every INT frame got the router's hop: one transit_ok each.
+		got=$(x r "$INT_TOOL" stats | "$PY" -c '
+import json, sys
+print(sum(json.loads(l)["transit_ok"] for l in sys.stdin if json.loads(l)["dev"] == sys.argv[1]))' ${D}r1)
+		hm_check "${gen}_${kind}_${mode}_router_pushed_its_hop" "True" \
+			"$([ "${got:-0}" -ge $n ] && echo True || echo False)"
+	fi
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
 	plain|kernel|hm-xdp|hm-tc|noop-xdp|noop-tc) ;;

@@ -46,6 +46,7 @@
 #include "common/ether.h"
 #include "common/ip_proto.h"
 #include "ioam/ioam6.h"
+#include "int/int.h"
 #include "fwd_xmit.h"
 
 #define GEN_FRAME_MAX	1514
@@ -70,7 +71,11 @@ struct gen_cfg {
 	double		seconds;
 	unsigned int	batch;
 	const char	*xmit_obj;	/* -X: live XDP frames from this object */
+	__u16		int_bitmap;	/* -M: INT-MD over UDP (NPT=1), 0: none */
 };
+
+#define GEN_INT_PORT	4242	/* -M: the INT domain's UDP port */
+#define GEN_INT_RHC	7	/* -M: Remaining Hop Count as sent */
 
 static volatile sig_atomic_t stop;
 
@@ -84,13 +89,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: fwd-gen -i DEV -d DST_MAC [-S SRC_MAC] { -6 SRC,DST | -4 SRC,DST }\n"
 		"               [-T TRACE_TYPE -N NODES [-I NAMESPACE]] [-n COUNT | -t SECONDS]\n"
-		"               [-b BATCH] [-X FWD_XMIT.bpf.o]\n"
+		"               [-b BATCH] [-X FWD_XMIT.bpf.o] [-M INT_BITMAP]\n"
 		"  -T  IOAM Trace-Type (IPv6 only; e.g. 0xc00000): adds a Hop-by-Hop header\n"
 		"      with a Pre-allocated Trace of NODES slots (namespace default 123)\n"
 		"  -n  frames to send; -t  seconds to send for (default 1); -b  frames per\n"
 		"      sendmmsg (default 256, at most %d)\n"
-		"  -X  send live XDP frames (XDP_TX from BPF_PROG_TEST_RUN) with this object\n",
-		GEN_BATCH_MAX);
+		"  -X  send live XDP frames (XDP_TX from BPF_PROG_TEST_RUN) with this object\n"
+		"  -M  INT-MD bitmap (e.g. 0x9000): UDP to port %d with an INT v2.1 shim\n"
+		"      (NPT=1, original port 9), MD header and one earlier hop's metadata\n",
+		GEN_BATCH_MAX, GEN_INT_PORT);
 }
 
 static int parse_mac(const char *s, __u8 *mac)
@@ -161,9 +168,15 @@ static unsigned int slot_len(__u32 tt)
  */
 static size_t build_frame(const struct gen_cfg *c, __u8 *f)
 {
-	size_t off = HM_ETH_HLEN, l4, hbh_len = 0;
+	size_t off = HM_ETH_HLEN, l4, hbh_len = 0, int_len = 0, upl, i;
+	__u32 hop_ml = 0, sum;
 	__u8 *udp;
-	__u32 sum;
+
+	if (c->int_bitmap) {
+		hop_ml = int_bitmap_words(c->int_bitmap);
+		int_len = INT_FIXED_LEN + hop_ml * 4;
+	}
+	upl = int_len + GEN_PAYLOAD;	/* UDP payload */
 
 	memcpy(f, c->dst_mac, 6);
 	memcpy(f + 6, c->src_mac, 6);
@@ -174,8 +187,8 @@ static size_t build_frame(const struct gen_cfg *c, __u8 *f)
 		f[13] = 0x00;
 		memset(ip, 0, 20);
 		ip[0] = 0x45;
-		ip[2] = (20 + 8 + GEN_PAYLOAD) >> 8;
-		ip[3] = (20 + 8 + GEN_PAYLOAD) & 0xff;
+		ip[2] = (20 + 8 + upl) >> 8;
+		ip[3] = (20 + 8 + upl) & 0xff;
 		ip[6] = 0x40;	/* DF */
 		ip[8] = GEN_HOPLIM;
 		ip[9] = HM_IPPROTO_UDP;
@@ -203,7 +216,7 @@ static size_t build_frame(const struct gen_cfg *c, __u8 *f)
 				return 0;
 			}
 		}
-		plen = hbh_len + 8 + GEN_PAYLOAD;
+		plen = hbh_len + 8 + upl;
 		memset(ip, 0, 40 + hbh_len);
 		ip[0] = 0x60;
 		ip[4] = plen >> 8;
@@ -234,14 +247,34 @@ static size_t build_frame(const struct gen_cfg *c, __u8 *f)
 		l4 = off + 40 + hbh_len;
 	}
 	udp = f + l4;
-	memset(udp, 0, 8 + GEN_PAYLOAD);
+	memset(udp, 0, 8 + upl);
 	udp[0] = GEN_UDP_PORT >> 8;
 	udp[1] = GEN_UDP_PORT & 0xff;
-	udp[2] = GEN_UDP_PORT >> 8;
-	udp[3] = GEN_UDP_PORT & 0xff;
-	udp[4] = (8 + GEN_PAYLOAD) >> 8;
-	udp[5] = (8 + GEN_PAYLOAD) & 0xff;
-	memcpy(udp + 8, "hopmark fwd bench.", GEN_PAYLOAD);
+	udp[2] = (c->int_bitmap ? GEN_INT_PORT : GEN_UDP_PORT) >> 8;
+	udp[3] = (c->int_bitmap ? GEN_INT_PORT : GEN_UDP_PORT) & 0xff;
+	udp[4] = (8 + upl) >> 8;
+	udp[5] = (8 + upl) & 0xff;
+	if (c->int_bitmap) {
+		/* INT §5.7.2 NPT=1: shim (the original port), MD header, one hop. */
+		__u8 *sh = udp + 8;
+		__u32 w0 = int_md_w0(0, hop_ml, GEN_INT_RHC);
+
+		sh[0] = int_shim_type_npt(INT_TYPE_MD, INT_NPT_UDP);
+		sh[1] = int_len / 4 - 1;
+		sh[2] = GEN_UDP_PORT >> 8;
+		sh[3] = GEN_UDP_PORT & 0xff;
+		sh[4] = w0 >> 24;
+		sh[5] = w0 >> 16;
+		sh[6] = w0 >> 8;
+		sh[7] = w0;
+		sh[8] = c->int_bitmap >> 8;
+		sh[9] = c->int_bitmap & 0xff;
+		for (i = 0; i < hop_ml; i++) {
+			sh[INT_FIXED_LEN + 4 * i] = 1;	/* the earlier hop: 0x010000NN */
+			sh[INT_FIXED_LEN + 4 * i + 3] = i;
+		}
+	}
+	memcpy(udp + 8 + int_len, "hopmark fwd bench.", GEN_PAYLOAD);
 	/* Checksum over the pseudo-header (RFC 768, RFC 8200 §8.1). */
 	if (c->ipv4) {
 		sum = csum_add(0, &c->src4, 4);
@@ -250,13 +283,13 @@ static size_t build_frame(const struct gen_cfg *c, __u8 *f)
 		sum = csum_add(0, &c->src6, 16);
 		sum = csum_add(sum, &c->dst6, 16);
 	}
-	sum += HM_IPPROTO_UDP + 8 + GEN_PAYLOAD;
-	sum = csum_fold(csum_add(sum, udp, 8 + GEN_PAYLOAD));
+	sum += HM_IPPROTO_UDP + 8 + upl;
+	sum = csum_fold(csum_add(sum, udp, 8 + upl));
 	if (!sum)
 		sum = 0xffff;
 	udp[6] = sum >> 8;
 	udp[7] = sum & 0xff;
-	return l4 + 8 + GEN_PAYLOAD;
+	return l4 + 8 + upl;
 }
 
 static double now_s(void)
@@ -353,7 +386,7 @@ int main(int argc, char **argv)
 	size_t len;
 	unsigned int i;
 
-	while ((opt = getopt(argc, argv, "i:d:S:6:4:T:N:I:n:t:b:X:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:S:6:4:T:N:I:n:t:b:X:M:h")) != -1) {
 		switch (opt) {
 		case 'i':
 			c.dev = optarg;
@@ -397,6 +430,9 @@ int main(int argc, char **argv)
 		case 'X':
 			c.xmit_obj = optarg;
 			break;
+		case 'M':
+			c.int_bitmap = strtoul(optarg, NULL, 0);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -406,7 +442,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!c.dev || !have_addr || !c.batch || c.batch > GEN_BATCH_MAX ||
-	    (c.trace_type && (c.ipv4 || !c.nodes))) {
+	    (c.trace_type && (c.ipv4 || !c.nodes)) || (c.int_bitmap && c.trace_type)) {
 		usage(stderr);
 		return 2;
 	}

@@ -34,7 +34,7 @@ import os
 import statistics
 import sys
 
-MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc"]
+MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc", "hm-int"]
 
 
 def cpu_model():

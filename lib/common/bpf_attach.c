@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
@@ -31,12 +32,14 @@
 #include "common/bpf_pin.h"
 #include "common/hopmark_run.h"
 #include "pint/pint_maps.h"	/* types of pint.skel.h's .rodata */
-#include "int/int_maps.h"	/* types of hopmark_int.skel.h's .rodata */
+#include "int/int_maps.h"	/* types of the INT skeletons' .rodata */
 #include "bpf/hopmark_encap.skel.h"
 #include "bpf/hopmark_transit.skel.h"
 #include "bpf/hopmark_decap.skel.h"
 #include "bpf/pint.skel.h"
 #include "bpf/hopmark_int.skel.h"
+#include "bpf/hopmark_int_drop.skel.h"
+#include "bpf/hopmark_int_xdp.skel.h"
 
 const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_ENCAP] = {
@@ -86,6 +89,12 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 		"int-sink", "hm_int_sink", HM_FAMILY_INT, HM_HOOK_TC_INGRESS,
 		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK,
 	},
+	[HM_ROLE_INT_DROP] = {
+		"int-drop", "hm_int_drop", HM_FAMILY_INT, HM_HOOK_TRACING, 0, 0,
+	},
+	[HM_ROLE_INT_XDP_SOURCE] = {
+		"int-xdp-source", "hm_int_xdp_src", HM_FAMILY_INT, HM_HOOK_XDP, 0, 0,
+	},
 };
 
 enum hm_role hm_role_of_prog(const char *prog_name)
@@ -119,8 +128,11 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 	struct hopmark_transit *transit;
 	struct hopmark_encap *encap;
 	struct hopmark_decap *decap;
+	struct hopmark_int_drop *drop;
+	struct hopmark_int_xdp *xsrc;
 	struct hopmark_int *hint;
 	struct pint *pint;
+	struct stat st;
 	int err;
 
 	switch (role) {
@@ -195,6 +207,30 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 						hint->progs.hm_int_transit :
 						hint->progs.hm_int_sink);
 		return err;
+	case HM_ROLE_INT_DROP:
+		/* The tracepoint fires for every namespace: tell it ours. */
+		if (stat("/proc/self/ns/net", &st))
+			return -errno;
+		p->skel = drop = hopmark_int_drop__open_opts(&opts);
+		if (!drop)
+			return -errno;
+		drop->data->hm_drop_netns = (__u32)st.st_ino;
+		err = hm_events_fit_pin(drop->obj, pin_dir);
+		if (!err)
+			err = hopmark_int_drop__load(drop);
+		if (!err)
+			p->fd = bpf_program__fd(drop->progs.hm_int_drop);
+		return err;
+	case HM_ROLE_INT_XDP_SOURCE:
+		p->skel = xsrc = hopmark_int_xdp__open_opts(&opts);
+		if (!xsrc)
+			return -errno;
+		err = hm_events_fit_pin(xsrc->obj, pin_dir);
+		if (!err)
+			err = hopmark_int_xdp__load(xsrc);
+		if (!err)
+			p->fd = bpf_program__fd(xsrc->progs.hm_int_xdp_src);
+		return err;
 	default:
 		return -EINVAL;
 	}
@@ -248,6 +284,12 @@ void hm_role_unload(struct hm_role_prog *p)
 	case HM_ROLE_INT_TRANSIT:
 	case HM_ROLE_INT_SINK:
 		hopmark_int__destroy(p->skel);
+		break;
+	case HM_ROLE_INT_DROP:
+		hopmark_int_drop__destroy(p->skel);
+		break;
+	case HM_ROLE_INT_XDP_SOURCE:
+		hopmark_int_xdp__destroy(p->skel);
 		break;
 	default:
 		break;
@@ -553,6 +595,92 @@ static int tc_detach(enum hm_role role, __u32 ifindex, const char *dev, char *ms
 	return err;
 }
 
+/* ---------------- tracing ---------------- */
+
+static int link_pin_path(char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	int err = hm_pin_dir(dir, sizeof(dir));
+
+	if (err)
+		return err;
+	if ((size_t)snprintf(buf, len, "%s/%s", dir, HM_INT_DROP_LINK) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int trace_attach(const struct hm_role_prog *p, char *msg, size_t len)
+{
+	const char *prog = hm_roles[p->role].prog;
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	int fd, err;
+
+	err = link_pin_path(path, sizeof(path));
+	if (err) {
+		snprintf(msg, len, "no pin path for the link of %s: %s", prog, errstr(err));
+		return err;
+	}
+	/* bpffs refuses names with a dot. */
+	snprintf(tmp, sizeof(tmp), "%s_new", path);
+	/* tp_btf: the program names its tracepoint (attach_btf_id). */
+	fd = bpf_raw_tracepoint_open(NULL, p->fd);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(msg, len, "cannot attach tracing program %s: %s", prog, errstr(err));
+		return err;
+	}
+	unlink(tmp);
+	err = bpf_obj_pin(fd, tmp) ? -errno : 0;
+	/* Over an older link: that one is released, ours takes its place. */
+	if (!err && rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+	}
+	close(fd);
+	if (err)
+		snprintf(msg, len, "cannot pin the link of %s at %s: %s", prog, path,
+			 errstr(err));
+	return err;
+}
+
+static int trace_detach(enum hm_role role, char *msg, size_t len)
+{
+	char path[PATH_MAX];
+	int err;
+
+	err = link_pin_path(path, sizeof(path));
+	if (!err && unlink(path) && errno != ENOENT)
+		err = -errno;
+	if (err)
+		snprintf(msg, len, "cannot remove the link of %s (%s): %s", hm_roles[role].prog,
+			 path, errstr(err));
+	return err;
+}
+
+static int trace_query(enum hm_role role, struct hm_attach_info *info)
+{
+	struct bpf_link_info li;
+	__u32 li_len = sizeof(li);
+	char path[PATH_MAX];
+	int fd, err;
+
+	err = link_pin_path(path, sizeof(path));
+	if (err)
+		return err;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	memset(&li, 0, sizeof(li));
+	err = bpf_obj_get_info_by_fd(fd, &li, &li_len) ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	info->prog_id = li.prog_id;
+	if (!hm_prog_name(info->prog_id, info->name, sizeof(info->name)))
+		info->ours = !strcmp(info->name, hm_roles[role].prog);
+	return 0;
+}
+
 /* ---------------- the role's hook ---------------- */
 
 int hm_role_attach(const struct hm_role_prog *p, __u32 ifindex, char *msg, size_t len)
@@ -564,6 +692,8 @@ int hm_role_attach(const struct hm_role_prog *p, __u32 ifindex, char *msg, size_
 		snprintf(msg, len, "no loaded BPF program to attach");
 		return -EINVAL;
 	}
+	if (hm_roles[p->role].hook == HM_HOOK_TRACING)
+		return trace_attach(p, msg, len);
 	err = hm_dev_check_ether(ifindex, msg, len);
 	if (err)
 		return err;
@@ -581,6 +711,8 @@ int hm_role_detach(enum hm_role role, __u32 ifindex, char *msg, size_t len)
 		snprintf(msg, len, "no BPF program for role %d", role);
 		return -EINVAL;
 	}
+	if (hm_roles[role].hook == HM_HOOK_TRACING)
+		return trace_detach(role, msg, len);
 	dev_name(ifindex, dev);
 	if (hm_roles[role].hook == HM_HOOK_XDP)
 		return xdp_detach(role, ifindex, dev, msg, len);
@@ -597,6 +729,8 @@ int hm_role_query(enum hm_role role, __u32 ifindex, struct hm_attach_info *info)
 		return -EINVAL;
 	if (hm_roles[role].hook == HM_HOOK_XDP)
 		return xdp_query(role, ifindex, info);
+	if (hm_roles[role].hook == HM_HOOK_TRACING)
+		return trace_query(role, info);
 	tc_hook_opts(role, ifindex, &hook, &opts);
 	if (bpf_tc_query(&hook, &opts))
 		return 0;

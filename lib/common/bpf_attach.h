@@ -18,6 +18,10 @@
  *	int-ingress	hm_int_ingress	tc ingress	0x696e, 0x4820
  *	int-transit	hm_int_transit	tc egress	0x696e, 0x4822
  *	int-sink	hm_int_sink	tc ingress	0x696e, 0x4823
+ *	int-drop	hm_int_drop	tracing (kfree_skb), a link pinned at
+ *					<pin dir>/%HM_INT_DROP_LINK
+ *	int-xdp-source	hm_int_xdp_src	XDP (INT-MD source of GSO'd TCP, on the
+ *					first INT node's ingress veth)
  *
  * (handles and priorities: common/hopmark_run.h). Programs are loaded from
  * the skeletons embedded in libhopmark (build/bpf/NAME.skel.h) with
@@ -58,6 +62,8 @@ enum hm_role {
 	HM_ROLE_INT_INGRESS,	/* INT transit arrival stamp, tc ingress hm_int_ingress */
 	HM_ROLE_INT_TRANSIT,	/* INT transit (MD, MX, XD), tc egress hm_int_transit */
 	HM_ROLE_INT_SINK,	/* INT sink, tc ingress hm_int_sink */
+	HM_ROLE_INT_DROP,	/* INT drop reports, tracing hm_int_drop on kfree_skb */
+	HM_ROLE_INT_XDP_SOURCE,	/* INT-MD source at XDP (NPT=2 TCP), hm_int_xdp_src */
 	HM_ROLE_MAX,
 };
 
@@ -66,7 +72,15 @@ enum hm_hook {
 	HM_HOOK_XDP,
 	HM_HOOK_TC_INGRESS,
 	HM_HOOK_TC_EGRESS,
+	HM_HOOK_TRACING,	/* a kernel tracepoint, node-wide: no device */
 };
+
+/*
+ * Pin name of the int-drop role's link, in the pin directory: a tracing
+ * program stays attached as long as its link exists, and the pin is what
+ * keeps it after the loading process exits.
+ */
+#define HM_INT_DROP_LINK	"hm_int_drop_link"
 
 /* Which telemetry a role belongs to. */
 enum hm_role_family {
@@ -124,7 +138,9 @@ struct hm_role_prog {
  * @len:	size of @msg (%HM_ATTACH_MSG_MAX is enough)
  *
  * Loads the whole object (every program and map of it) with the node's pin
- * root: missing maps are created and pinned, existing pins reused. libbpf's
+ * root: missing maps are created and pinned, existing pins reused. The
+ * tracing role's object learns the caller's network namespace here (the
+ * inode of /proc/self/ns/net): it reports the drops of that namespace only. libbpf's
  * log goes to its print callback (libbpf_set_print()), the caller's.
  *
  * Return: 0; -EINVAL for an unknown role; -ENAMETOOLONG for a pin
@@ -210,6 +226,10 @@ const char *hm_link_type_name(unsigned int type, char *buf, size_t len);
  * @msg:	the reason on failure
  * @len:	size of @msg
  *
+ * A tracing role (%HM_HOOK_TRACING) ignores @ifindex: its program is
+ * linked to its tracepoint and the link pinned at <pin dir>/%HM_INT_DROP_LINK,
+ * replacing (rename(2), atomically) a link pinned there before.
+ *
  * Refuses a device without Ethernet frames (hm_dev_check_ether()) before
  * touching any hook. tc: creates the clsact qdisc if missing and attaches
  * at the role's handle and priority with BPF_TC_F_REPLACE (again is a
@@ -235,7 +255,8 @@ int hm_role_attach(const struct hm_role_prog *p, __u32 ifindex, char *msg, size_
  * @len:	size of @msg
  *
  * Removes only hopmark's own program: the tc filter at the role's handle
- * and priority, or the XDP program if it is the role's. Nothing attached is
+ * and priority, or the XDP program if it is the role's; for a tracing
+ * role, its pinned link (@ifindex ignored), which detaches the program. Nothing attached is
  * not an error (disabling is idempotent); the clsact qdisc stays, since
  * other filters may use it.
  *
@@ -265,7 +286,8 @@ struct hm_attach_info {
  * @info:	output; @info->prog_id 0 when nothing is attached
  *
  * For tc it looks at the role's own handle and priority only: filters
- * added with tc(8) elsewhere in the chain are not reported.
+ * added with tc(8) elsewhere in the chain are not reported. For a tracing
+ * role, the program of its pinned link (@ifindex ignored).
  *
  * Return: 0, or negative errno of the XDP query.
  */

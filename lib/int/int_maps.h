@@ -153,6 +153,9 @@ enum int_counter {
 	INT_CNT_SRC_REPORT,		/* UDP to the report port: never instrumented */
 	INT_CNT_CSUM_PARTIAL,		/* NPT 0/1 on a CHECKSUM_PARTIAL skb: untouched */
 	INT_CNT_GSO,			/* transit/sink: GSO packet: untouched */
+	INT_CNT_DROP_SINK_DISCARD,	/* the sink's discard of a D packet: no drop report */
+	INT_CNT_XDP_NOT_TCP,		/* XDP source: not TCP, left to the tc source */
+	INT_CNT_XDP_UNSUPPORTED,	/* XDP source: DSCP signalling or MX/XD mode: untouched */
 	INT_CNT_MAX,
 };
 

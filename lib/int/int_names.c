@@ -34,8 +34,11 @@ const char *const int_counter_names[INT_CNT_MAX] = {
 	[INT_CNT_SRC_REPORT]		= "src_report",
 	[INT_CNT_CSUM_PARTIAL]		= "csum_partial",
 	[INT_CNT_GSO]			= "gso",
+	[INT_CNT_DROP_SINK_DISCARD]	= "drop_sink_discard",
+	[INT_CNT_XDP_NOT_TCP]		= "xdp_not_tcp",
+	[INT_CNT_XDP_UNSUPPORTED]	= "xdp_unsupported",
 };
 
 /* One name per counter: a new enum value must get its name above. */
-_Static_assert(INT_CNT_GSO + 1 == INT_CNT_MAX,
+_Static_assert(INT_CNT_XDP_UNSUPPORTED + 1 == INT_CNT_MAX,
 	       "enum int_counter changed: update int_counter_names[]");

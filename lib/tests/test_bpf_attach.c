@@ -54,6 +54,8 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_TRANSIT },
 		{ HM_ROLE_INT_SINK, "int-sink", "hm_int_sink", HM_HOOK_TC_INGRESS,
 		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK },
+		{ HM_ROLE_INT_DROP, "int-drop", "hm_int_drop", HM_HOOK_TRACING, 0, 0 },
+		{ HM_ROLE_INT_XDP_SOURCE, "int-xdp-source", "hm_int_xdp_src", HM_HOOK_XDP, 0, 0 },
 	};
 	size_t i;
 
@@ -88,6 +90,7 @@ static void bpf_attach_program_names_find_their_role(void **state)
 		for (s = r + 1; s < HM_ROLE_MAX; s++)
 			if (hm_roles[r].hook == hm_roles[s].hook &&
 			    hm_roles[r].hook != HM_HOOK_XDP &&
+			    hm_roles[r].hook != HM_HOOK_TRACING &&
 			    hm_roles[r].tc_prio == hm_roles[s].tc_prio)
 				fail_msg("%s and %s share priority 0x%x", hm_roles[r].name,
 					 hm_roles[s].name, hm_roles[r].tc_prio);
@@ -144,9 +147,12 @@ static void bpf_attach_tun_refused_before_any_hook(void **state)
 	/*
 	 * Every role is refused by hm_role_attach() itself, with the same
 	 * reason: the check comes before the program is used (this fd is
-	 * not a BPF program) and before any hook is created.
+	 * not a BPF program) and before any hook is created. A tracing role
+	 * takes no device (int-drop: bpf_attach.h) and is not asked.
 	 */
 	for (p.role = 0; p.role < HM_ROLE_MAX; p.role++) {
+		if (hm_roles[p.role].hook == HM_HOOK_TRACING)
+			continue;
 		msg[0] = '\0';
 		assert_int_equal(hm_role_attach(&p, ifindex, msg, sizeof(msg)), -EOPNOTSUPP);
 		assert_non_null(strstr(msg, "(link/none)"));

@@ -91,6 +91,8 @@ int hm_libbpf_errors_only(enum libbpf_print_level level, const char *fmt, va_lis
 void register_transit_tests(void);
 void register_encap_tests(void);
 void register_decap_tests(void);
+void register_int_drop_tests(void);	/* test_int_drop.c */
+void register_int_xdp_tests(void);	/* test_int_xdp.c */
 
 /* ---- environment (test_run.c; map setters and defaults: maps.c) ---- */
 

@@ -774,6 +774,8 @@ int main(int argc, char **argv)
 	/* Last: it checks what every transit test before it ran. */
 	hm_add_test(t_transit_diff, 0, "transit_fast_path_agrees_with_general_walk_on_every_frame");
 #endif
+	register_int_drop_tests();
+	register_int_xdp_tests();
 
 	for (i = 0; i < n_tests; i++)
 		if (!only || strstr(tests[i].name, only))

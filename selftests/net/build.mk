@@ -26,7 +26,9 @@ NET_TESTS := \
 	selftests/net/test_transit_hook.sh \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
-	selftests/net/test_int_report.sh
+	selftests/net/test_int_report.sh \
+	selftests/net/test_int_drop.sh \
+	selftests/net/test_int_gso.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
@@ -54,3 +56,17 @@ demo: deps
 # Only this tier: make check-net
 check-net: all
 	prove -v --timer $(addprefix $(CURDIR)/,$(NET_TESTS))
+
+# The INT drop reports' test helper (selftests/net/test_int_drop.sh).
+HM_INT_DROP_TOOL := $(BUILD)/tests/hm_int_drop_tool
+$(HM_INT_DROP_TOOL): selftests/net/hm_int_drop_tool.c $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) $(HM_LDLIBS)
+all: $(HM_INT_DROP_TOOL)
+HM_TEST_DEPS += $(HM_INT_DROP_TOOL)
+HM_TC_DROP_OBJ := $(BUILD)/tests/hm_tc_drop.bpf.o
+$(HM_TC_DROP_OBJ): selftests/net/hm_tc_drop.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+all: $(HM_TC_DROP_OBJ)
+HM_TEST_DEPS += $(HM_TC_DROP_OBJ)
