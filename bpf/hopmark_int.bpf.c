@@ -116,7 +116,11 @@ struct int_loc {
  * are two words each). I_W_BIT[k] is the bitmap bit of word k.
  */
 #define I_NWORDS	18
-static const __u8 int_w_bit[32] = { 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+/* Bitmap bit of word @k of a block (bits 4-6 are two words each). */
+static __always_inline __u32 int_w_bit(__u32 k)
+{
+	return k < 4 ? k : k < 10 ? 2 + k / 2 : k - 3;
+}
 
 /**
  * struct int_vals - this node's values, host order, all-ones when unknown
@@ -283,6 +287,16 @@ static __always_inline __u32 cs_apply(__u32 check, __u32 delta)
 	return ~cs_fold((~check & 0xffff) + cs_fold(delta)) & 0xffff;
 }
 
+/*
+ * int_words() - int_bitmap_words() of lib/int/int.h, inlined: clang keeps
+ * int_popcount16() a BPF subprogram, which the verifier then walks once
+ * per caller state.
+ */
+static __always_inline __u32 int_words(__u32 bm)
+{
+	return __builtin_popcount(bm & 0xffff) + __builtin_popcount(bm & INT_BM_WIDE_MASK);
+}
+
 /* ---------------- byte access to the scratch copies ---------------- */
 
 #define HB(s, o)	((s)->hdr[(o) & I_HDR_MASK])
@@ -332,18 +346,25 @@ static __always_inline __u32 int_l4_csum_off(__u8 proto)
 /**
  * int_parse() - copy and parse the IP and TCP/UDP headers
  * @skb:	packet
- * @s:		scratch; @s->hdr receives the octets from the IP header on
- * @p:		filled
+ * @s:		scratch; @s->hdr receives the octets from the IP header on,
+ *		@s->p is filled
  *
  * IPv4 without fragmentation; IPv6 with TCP or UDP right after the fixed
- * header (extension headers are not parsed: %I_PROTO).
+ * header (extension headers are not parsed: %I_PROTO). A global
+ * function: verified once, not once per path of each program.
  *
  * Return: %I_OK, %I_NOT_IP or %I_PROTO.
  */
-static __always_inline int int_parse(struct __sk_buff *skb, struct int_scratch *s,
-				     struct int_pkt *p)
+__attribute__((noinline))
+int int_parse(struct __sk_buff *skb, struct int_scratch *s)
 {
-	__u32 avail = skb->len > I_L3 ? skb->len - I_L3 : 0, n, o, i;
+	__u32 avail, n, o, i;
+	struct int_pkt *p;
+
+	if (!skb || !s)
+		return I_NOT_IP;
+	p = &s->p;
+	avail = skb->len > I_L3 ? skb->len - I_L3 : 0;
 
 	if (skb->protocol == bpf_htons(ETH_P_IP))
 		p->family = 4;
@@ -457,23 +478,32 @@ enum {
 /**
  * int_find() - the INT data the domain's signalling says the packet has
  * @cfg:	domain
- * @s:		scratch with the headers
- * @p:		parsed packet
- * @l:		filled for %I_INT (and partly for %I_BAD)
+ * @s:		scratch with the headers and @s->p; @s->l is filled for
+ *		%I_INT (and partly for %I_BAD)
  *
  * DSCP signalling (NPT 0): DSCP equal to the domain's value under its
  * mask, shim after the TCP/UDP header. UDP signalling: destination port
  * the domain's, shim after the UDP header, NPT 1 or 2. Then the checks of
  * §5.7.2 and §5.8: the shim and header lie inside the packet, Type MD or
  * MX, Length at least the 12-octet header and inside the packet, Ver 2,
- * and for MD a Hop ML at least the words the bitmap implies.
+ * and for MD a Hop ML at least the words the bitmap implies. A global
+ * function: verified once.
  *
  * Return: %I_NONE, %I_INT or %I_BAD.
  */
-static __always_inline int int_find(const struct int_domain_cfg *cfg, struct int_scratch *s,
-				    const struct int_pkt *p, struct int_loc *l)
+__attribute__((noinline))
+int int_find(const struct int_domain_cfg *cfg, struct int_scratch *s)
 {
-	__u32 o = p->l3len;
+	struct int_pkt *p;
+	struct int_loc *l;
+	__u32 o;
+
+	if (!cfg || !s)
+		return I_NONE;
+	p = &s->p;
+	l = &s->l;
+	__builtin_memset(l, 0, sizeof(*l));
+	o = p->l3len;
 
 	if (cfg->signal == INT_SIG_DSCP) {
 		if ((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f)
@@ -506,7 +536,7 @@ static __always_inline int int_find(const struct int_domain_cfg *cfg, struct int
 	l->hop_ml = int_md_hop_ml(l->w0);
 	if (int_md_ver(l->w0) != INT_VERSION)
 		return I_BAD;
-	if (l->type == INT_TYPE_MD && l->hop_ml < int_bitmap_words(l->bitmap))
+	if (l->type == INT_TYPE_MD && l->hop_ml < int_words(l->bitmap))
 		return I_BAD;
 	return I_INT;
 }
@@ -517,23 +547,23 @@ static __always_inline int int_find(const struct int_domain_cfg *cfg, struct int
 
 
 /*
- * int_tx_util() - TX utilisation of @ifindex in units of 0.01 % of
- * @rate_bps over the last complete I_TX_WIN_NS window, this packet's
- * @len octets added to the current one; INT_UNAVAIL32 without a rate or a
- * complete window yet.
+ * int_tx_account() - add @len octets to the current window of @ifindex
+ * (int_txrate), closing it when I_TX_WIN_NS have passed. Called for every
+ * packet leaving an interface that has a rate configured, INT or not, so
+ * that the utilisation is the interface's.
  */
-static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps, __u32 len)
+static __always_inline void int_tx_account(__u32 ifindex, __u32 len)
 {
 	struct int_txrate *t = bpf_map_lookup_elem(&int_txrate, &ifindex);
 	struct int_txrate init = {};
-	__u64 now = bpf_ktime_get_ns(), cap, u;
+	__u64 now = bpf_ktime_get_ns();
 
 	if (!t) {
 		init.win_start_ns = now;
 		bpf_map_update_elem(&int_txrate, &ifindex, &init, BPF_NOEXIST);
 		t = bpf_map_lookup_elem(&int_txrate, &ifindex);
 		if (!t)
-			return INT_UNAVAIL32;
+			return;
 	}
 	if (now > t->win_start_ns && now - t->win_start_ns >= I_TX_WIN_NS) {
 		t->last_bytes = t->win_bytes;
@@ -542,7 +572,19 @@ static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps, __u32 le
 		t->win_bytes = 0;
 	}
 	__sync_fetch_and_add(&t->win_bytes, len);
-	if (!rate_bps || !t->last_ns)
+}
+
+/*
+ * int_tx_util() - TX utilisation of @ifindex in units of 0.01 % of
+ * @rate_bps over the last complete I_TX_WIN_NS window (int_tx_account());
+ * INT_UNAVAIL32 without a rate or before a window completed.
+ */
+static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps)
+{
+	struct int_txrate *t = bpf_map_lookup_elem(&int_txrate, &ifindex);
+	__u64 cap, u;
+
+	if (!t || !rate_bps || !t->last_ns)
 		return INT_UNAVAIL32;
 	/* Bits the link carries in the window; rate <= 2^40 b/s keeps it in 64 bits. */
 	cap = rate_bps * (t->last_ns / 1000) / 1000000;
@@ -598,8 +640,11 @@ static __always_inline __u32 int_fingerprint(struct int_scratch *s, __u32 family
  * fresh within qdepth_max_age_ns), queue ID skb->queue_mapping, buffer ID
  * 0 (the node's one buffer), timestamps hm_now_posix_ns() (ns, 64 bits),
  * hop latency egress time minus the int_arrival stamp (ns), TX utilisation
- * int_tx_util(). At the sink (tc ingress) the egress fields, hop latency
- * and the queue are unknown and the ingress timestamp is now.
+ * int_tx_util() of the window int_tx_account() keeps for every packet.
+ * At the sink (tc ingress) the egress fields, hop latency and the queue
+ * are unknown and the ingress timestamp is now.
+ *
+ * Return: 0.
  */
 __attribute__((noinline))
 int int_vals_fill(struct __sk_buff *skb, struct int_scratch *s, int egress, __u32 bm, int want_q)
@@ -683,7 +728,7 @@ int int_vals_fill(struct __sk_buff *skb, struct int_scratch *s, int egress, __u3
 		__u32 out_if = skb->ifindex;
 
 		ifc = bpf_map_lookup_elem(&int_ifcfg, &out_if);
-		v->w[10] = int_tx_util(out_if, ifc ? ifc->rate_bps : 0, skb->len);
+		v->w[10] = int_tx_util(out_if, ifc ? ifc->rate_bps : 0);
 		if (v->w[10] != INT_UNAVAIL32)
 			v->unavail &= ~INT_BM_TX_UTIL;
 	}
@@ -715,7 +760,7 @@ static __always_inline __u32 int_md_encode(__u8 *buf, __u32 mask, __u32 base, __
 
 #pragma clang loop unroll(disable)
 	for (k = 0; k < I_NWORDS; k++) {
-		on = (bm >> (15 - int_w_bit[k & 31])) & 1;
+		on = (bm >> (15 - int_w_bit(k))) & 1;
 		w = v->w[k];
 		*(__u32 *)&buf[c & mask] = bpf_htonl(w);
 		sm += cs_w32(w) & (0U - on);
@@ -747,7 +792,7 @@ int int_md_block(struct int_scratch *s, __u32 at, __u32 bm, __u32 hop_ml)
 	if (!s)
 		return 0;
 	c = at + int_md_encode(s->blk, I_BLK_MASK, at, bm & 0xfffe, &s->v, &sum);
-	npad = hop_ml - int_bitmap_words(bm);
+	npad = hop_ml - int_words(bm);
 	for (i = 0; i < INT_HOP_ML_MAX; i++) {
 		if (i >= npad)
 			break;
@@ -905,17 +950,25 @@ static __always_inline int int_put(struct __sk_buff *skb, struct int_scratch *s,
 	return 0;
 }
 
-/*
- * int_ip_update() - new IP length (+@diff octets), protocol @proto and
- * DSCP @dscp in @s->hdr; the IPv4 header checksum is updated
- * incrementally. Return: octets of the IP header to store (12 or 8).
+/**
+ * int_ip_hdr() - new IP length (+@diff octets), protocol @proto and DSCP
+ * @dscp in @s->hdr (the packet of @s->p); the IPv4 header checksum is
+ * updated incrementally (RFC 1624). A global function: verified once.
+ * @s:		scratch
+ * @diff:	octets added (negative: removed)
+ * @proto:	IP protocol / Next Header to write
+ * @dscp:	DSCP to write (ECN kept)
+ *
+ * Return: octets of the IP header to store (12 or 8), 0 without @s.
  */
-static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct int_pkt *p,
-					   int diff, __u32 proto, __u32 dscp)
+__attribute__((noinline))
+int int_ip_hdr(struct int_scratch *s, int diff, __u32 proto, __u32 dscp)
 {
 	__u32 old, new, d = 0, hc;
 
-	if (p->family == 4) {
+	if (!s)
+		return 0;
+	if (s->p.family == 4) {
 		old = HW16(s, 0);
 		new = (old & 0xff03) | (dscp & 0x3f) << 2;
 		d += cs_repl(old, new);
@@ -939,17 +992,37 @@ static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct i
 	return 8;
 }
 
-/* Copy @len octets (a multiple of 4, at most I_HDR_LEN) from @s->hdr at @from into @s->blk at @to. */
-static __always_inline void int_hdr_to_blk(struct int_scratch *s, __u32 from, __u32 to, __u32 len)
+static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct int_pkt *p,
+					   int diff, __u32 proto, __u32 dscp)
+{
+	return int_ip_hdr(s, diff, proto, dscp) == 12 ? 12 : 8;
+}
+
+/**
+ * int_hdr_to_blk() - copy headers from @s->hdr into @s->blk
+ * @s:		scratch
+ * @from:	offset in @s->hdr
+ * @to:		offset in @s->blk
+ * @len:	octets, a multiple of 4, at most 128
+ *
+ * A global function: the loop is verified once.
+ *
+ * Return: 0.
+ */
+__attribute__((noinline))
+int int_hdr_to_blk(struct int_scratch *s, __u32 from, __u32 to, __u32 len)
 {
 	__u32 i;
 
+	if (!s)
+		return 0;
 	for (i = 0; i < 32; i++) {
 		if (i * 4 >= len)
 			break;
 		*(__u32 *)&s->blk[(to + i * 4) & I_BLK_MASK] =
 			*(__u32 *)&s->hdr[(from + i * 4) & I_HDR_MASK];
 	}
+	return 0;
 }
 
 /*
@@ -1025,103 +1098,44 @@ static __always_inline int int_is_report(const struct int_domain_cfg *cfg, const
 }
 
 /**
- * hm_int_source() - start INT on a selected packet (tc egress)
- * @skb:	packet leaving through the source's egress interface
+ * int_src_insert() - the source's INT insertion, once the packet is chosen
+ * @skb:	packet
+ * @s:		scratch: the headers, @s->p
+ * @cfg:	domain
+ * @ifc:	egress interface (MTU)
+ * @sel:	watchlist rule index (int_select()) << 8 | NPT
  *
- * MD (§5.8): shim + 12-octet header (Ver 2, D from the watchlist rule's
- * %HM_SEL_F_SYNTHETIC, Hop ML, Remaining Hop Count max_hops - 1, the
- * bitmap and DS fields) and this node's metadata. MX (§5.9): shim + MX
- * header and an %INT_REC_MX record of this node's metadata. Placement and
- * signalling as Documentation/int.rst says: DSCP -> NPT 0 (INT after the
- * TCP/UDP header, original DSCP in the shim); UDP port -> NPT 1 for UDP
- * (original port in the shim), NPT 2 for TCP (new UDP header, original
- * protocol in the shim). MTU (§5.3): no INT when the fixed headers would
- * pass it, M set and no metadata when only the metadata would. L4
- * checksum: updated incrementally (a zero UDP checksum stays zero), or
- * kept by the Checksum Complement when bit 15 is set. Untouched, counted:
- * packets not watched or not sampled, GSO packets, NPT 0/1 on a
- * CHECKSUM_PARTIAL skb, packets already marked, reports, other protocols.
+ * See hm_int_source(). A global function: verified once, whatever path
+ * led to it (the checks before it would otherwise multiply its states).
  *
- * Return: TC_ACT_OK, always.
+ * Return: 0.
  */
-SEC("tc")
-int hm_int_source(struct __sk_buff *skb)
+__attribute__((noinline))
+int int_src_insert(struct __sk_buff *skb, struct int_scratch *s, const struct int_domain_cfg *cfg,
+		   const struct int_if_cfg *ifc, __u32 sel)
 {
-	__u32 ifindex = skb->ifindex, npt, mtu, fixed, own = 0, flags = 0, rhc, hop_ml;
+	__u32 ifindex, npt = sel & 3, mtu, fixed, own = 0, flags = 0, rhc, hop_ml;
 	__u32 bm, delta = 0, mlen, add, c = 0, l4new, ip_len, base, w0;
 	__u32 dscp, proto, type;
-	struct int_domain_cfg *cfg;
-	struct int_if_cfg *ifc;
-	struct int_scratch *s;
 	struct int_pkt *p;
-	struct int_loc *l;
 	struct int_vals *v;
-	int idx, ret, mx, udp_zero;
+	int idx = (int)sel >> 8, mx, udp_zero;
 
-	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
-	if (!ifc || !(ifc->flags & INT_IF_F_SOURCE))
-		return TC_ACT_OK;
-	s = int_scratch_get();
-	if (!s)
-		return TC_ACT_OK;
+	if (!skb || !s || !cfg || !ifc)
+		return 0;
+	ifindex = skb->ifindex;
 	p = &s->p;
-	l = &s->l;
 	v = &s->v;
-	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
-	if (ret == I_NOT_IP)
-		return TC_ACT_OK;
-	cfg = int_domain();
-	if (!cfg) {
-		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
-	}
-	if (ret == I_PROTO) {
-		int_count(ifindex, INT_CNT_SRC_PROTO);
-		return TC_ACT_OK;
-	}
-	if (int_is_report(cfg, p)) {
-		int_count(ifindex, INT_CNT_SRC_REPORT);
-		return TC_ACT_OK;
-	}
-	if (cfg->signal == INT_SIG_DSCP ?
-	    !((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f) :
-	    p->proto == HM_IPPROTO_UDP && p->dport == cfg->udp_port) {
-		int_count(ifindex, INT_CNT_SRC_HAS_INT);
-		return TC_ACT_OK;
-	}
-	if (cfg->mode == INT_MODE_XD)
-		return TC_ACT_OK;	/* INT-XD: the transit program reports */
-	idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
-	if (idx == -1) {
-		int_count(ifindex, INT_CNT_SRC_NOT_WATCHED);
-		return TC_ACT_OK;
-	}
-	if (idx == -2) {
-		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
-		return TC_ACT_OK;
-	}
-	if (skb->gso_segs > 1 || skb->gso_size) {
-		int_count(ifindex, INT_CNT_SRC_GSO);
-		return TC_ACT_OK;
-	}
-	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
-	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
-	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
-		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_OK;
-	}
-
 	mx = cfg->mode == INT_MODE_MX;
 	bm = cfg->bitmap & (mx ? 0xfffe : 0xffff);
-	hop_ml = int_bitmap_words(bm);
+	hop_ml = int_words(bm);
 	if (!mx && cfg->hop_ml > hop_ml && cfg->hop_ml <= INT_HOP_ML_MAX)
 		hop_ml = cfg->hop_ml;	/* DS metadata words: all-ones (§5.8) */
 	fixed = INT_FIXED_LEN + (npt == INT_NPT_L4 ? 8 : 0);
 	mtu = int_mtu(skb, ifc);
 	if (p->iplen + fixed > mtu) {
 		int_count(ifindex, INT_CNT_SRC_MTU_NO_INT);
-		return TC_ACT_OK;
+		return 0;
 	}
 	rhc = cfg->max_hops;
 	if (!mx) {
@@ -1203,7 +1217,7 @@ int hm_int_source(struct __sk_buff *skb)
 	ip_len = int_ip_update(s, p, add, proto, dscp);
 	if (int_put(skb, s, p, add, base + INT_FIXED_LEN + own, ip_len)) {
 		int_count(ifindex, INT_CNT_ERR);
-		return TC_ACT_OK;
+		return 0;
 	}
 	int_count(ifindex, INT_CNT_SRC_OK);
 	if (flags & INT_MD_M)
@@ -1213,6 +1227,93 @@ int hm_int_source(struct __sk_buff *skb)
 		int_count(ifindex, INT_CNT_MX_REPORT);
 	}
 	int_queue_report(skb, s, cfg, p, v);
+	return 0;
+}
+
+/**
+ * hm_int_source() - start INT on a selected packet (tc egress)
+ * @skb:	packet leaving through the source's egress interface
+ *
+ * MD (§5.8): shim + 12-octet header (Ver 2, D from the watchlist rule's
+ * %HM_SEL_F_SYNTHETIC, Hop ML, Remaining Hop Count max_hops - 1, the
+ * bitmap and DS fields) and this node's metadata. MX (§5.9): shim + MX
+ * header and an %INT_REC_MX record of this node's metadata. Placement and
+ * signalling as Documentation/int.rst says: DSCP -> NPT 0 (INT after the
+ * TCP/UDP header, original DSCP in the shim); UDP port -> NPT 1 for UDP
+ * (original port in the shim), NPT 2 for TCP (new UDP header, original
+ * protocol in the shim). MTU (§5.3): no INT when the fixed headers would
+ * pass it, M set and no metadata when only the metadata would. L4
+ * checksum: updated incrementally (a zero UDP checksum stays zero), or
+ * kept by the Checksum Complement when bit 15 is set. Untouched, counted:
+ * packets not watched or not sampled, GSO packets, NPT 0/1 on a
+ * CHECKSUM_PARTIAL skb, packets already marked, reports, other protocols.
+ *
+ * Return: TC_ACT_OK, always.
+ */
+SEC("tc")
+int hm_int_source(struct __sk_buff *skb)
+{
+	__u32 ifindex = skb->ifindex, npt;
+	struct int_domain_cfg *cfg;
+	struct int_if_cfg *ifc;
+	struct int_scratch *s;
+	struct int_pkt *p;
+	int idx, ret;
+
+	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
+	if (!ifc || !(ifc->flags & INT_IF_F_SOURCE))
+		return TC_ACT_OK;
+	if (ifc->rate_bps)
+		int_tx_account(ifindex, skb->len);
+	s = int_scratch_get();
+	if (!s)
+		return TC_ACT_OK;
+	p = &s->p;
+	ret = int_parse(skb, s);
+	if (ret == I_NOT_IP)
+		return TC_ACT_OK;
+	cfg = int_domain();
+	if (!cfg) {
+		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
+		return TC_ACT_OK;
+	}
+	if (ret == I_PROTO) {
+		int_count(ifindex, INT_CNT_SRC_PROTO);
+		return TC_ACT_OK;
+	}
+	if (int_is_report(cfg, p)) {
+		int_count(ifindex, INT_CNT_SRC_REPORT);
+		return TC_ACT_OK;
+	}
+	if (cfg->signal == INT_SIG_DSCP ?
+	    !((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f) :
+	    p->proto == HM_IPPROTO_UDP && p->dport == cfg->udp_port) {
+		int_count(ifindex, INT_CNT_SRC_HAS_INT);
+		return TC_ACT_OK;
+	}
+	if (cfg->mode == INT_MODE_XD)
+		return TC_ACT_OK;	/* INT-XD: the transit program reports */
+	idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
+	if (idx == -1) {
+		int_count(ifindex, INT_CNT_SRC_NOT_WATCHED);
+		return TC_ACT_OK;
+	}
+	if (idx == -2) {
+		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
+		return TC_ACT_OK;
+	}
+	if (skb->gso_segs > 1 || skb->gso_size) {
+		int_count(ifindex, INT_CNT_SRC_GSO);
+		return TC_ACT_OK;
+	}
+	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
+	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
+	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
+		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
+		return TC_ACT_OK;
+	}
+
+	int_src_insert(skb, s, cfg, ifc, (__u32)idx << 8 | npt);
 	return TC_ACT_OK;
 }
 
@@ -1380,6 +1481,8 @@ int hm_int_transit(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & (INT_IF_F_TRANSIT | INT_IF_F_XD)))
 		return TC_ACT_OK;
+	if (ifc->rate_bps)
+		int_tx_account(ifindex, skb->len);
 	s = int_scratch_get();
 	if (!s)
 		return TC_ACT_OK;
@@ -1387,7 +1490,7 @@ int hm_int_transit(struct __sk_buff *skb)
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
+	ret = int_parse(skb, s);
 	if (ret != I_OK)
 		return TC_ACT_OK;
 	cfg = int_domain();
@@ -1397,7 +1500,7 @@ int hm_int_transit(struct __sk_buff *skb)
 	}
 	if (int_is_report(cfg, p))
 		return TC_ACT_OK;
-	ret = int_find(cfg, s, p, l);
+	ret = int_find(cfg, s);
 	if (ret == I_BAD) {
 		int_count(ifindex, INT_CNT_MALFORMED);
 		return TC_ACT_OK;
@@ -1477,7 +1580,7 @@ int hm_int_sink(struct __sk_buff *skb)
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
+	ret = int_parse(skb, s);
 	if (ret != I_OK)
 		return TC_ACT_OK;
 	cfg = int_domain();
@@ -1487,7 +1590,7 @@ int hm_int_sink(struct __sk_buff *skb)
 	}
 	if (int_is_report(cfg, p))
 		return TC_ACT_OK;
-	ret = int_find(cfg, s, p, l);
+	ret = int_find(cfg, s);
 	if (ret == I_NONE)
 		return TC_ACT_OK;
 	if (ret == I_BAD) {
