@@ -148,7 +148,6 @@ reg(int_fields, "md.bitmap", ProtoField.uint16("hopmark_int.md.bitmap", "Instruc
 reg(int_fields, "md.ds_id", ProtoField.uint16("hopmark_int.md.ds_id", "Domain Specific ID", base.DEC))
 reg(int_fields, "md.ds_instruction", ProtoField.uint16("hopmark_int.md.ds_instruction", "DS Instruction", base.HEX))
 reg(int_fields, "md.ds_flags", ProtoField.uint16("hopmark_int.md.ds_flags", "DS Flags", base.HEX))
-reg(int_fields, "md.source_only", ProtoField.bytes("hopmark_int.md.source_only", "Source-only metadata", base.NONE))
 
 reg(int_fields, "mx", ProtoField.bytes("hopmark_int.mx", "INT-MX Header", base.NONE))
 reg(int_fields, "mx.ver", ProtoField.uint32("hopmark_int.mx.ver", "Ver", base.DEC, nil, 0xf0000000))
@@ -158,7 +157,9 @@ reg(int_fields, "mx.bitmap", ProtoField.uint16("hopmark_int.mx.bitmap", "Instruc
 reg(int_fields, "mx.ds_id", ProtoField.uint16("hopmark_int.mx.ds_id", "Domain Specific ID", base.DEC))
 reg(int_fields, "mx.ds_instruction", ProtoField.uint16("hopmark_int.mx.ds_instruction", "DS Instruction", base.HEX))
 reg(int_fields, "mx.ds_flags", ProtoField.uint16("hopmark_int.mx.ds_flags", "DS Flags", base.HEX))
-reg(int_fields, "mx.source_inserted", ProtoField.bytes("hopmark_int.mx.source_inserted", "Source-inserted DS metadata", base.NONE))
+reg(int_fields, "source_data", ProtoField.bytes("hopmark_int.source_data",
+	"Source-only (INT-MD) / source-inserted (INT-MX) metadata", base.NONE))
+reg(int_fields, "stack_rest", ProtoField.bytes("hopmark_int.stack_rest", "Stack octets not a whole hop", base.NONE))
 
 reg(int_fields, "dst", ProtoField.bytes("hopmark_int.dst", "Destination header (format undefined in v2.1)", base.NONE))
 
@@ -166,7 +167,7 @@ reg(int_fields, "hop", ProtoField.bytes("hopmark_int.hop", "Hop", base.NONE))
 reg(int_fields, "hop.index", ProtoField.uint8("hopmark_int.hop.index", "Position in the stack (0 = most recent)", base.DEC))
 local HOP = md_proto_fields("hopmark_int.hop.", int_fields)
 reg(int_fields, "hop.reserved", ProtoField.uint32("hopmark_int.hop.reserved", "Reserved-bit metadata", base.HEX))
-reg(int_fields, "hop.ds_data", ProtoField.bytes("hopmark_int.hop.ds_data", "Domain Specific metadata", base.NONE))
+reg(int_fields, "hop.ds_md", ProtoField.bytes("hopmark_int.hop.ds_md", "Domain Specific metadata", base.NONE))
 reg(int_fields, "hop.csum_complement", ProtoField.uint32("hopmark_int.hop.csum_complement", "Checksum Complement", base.HEX))
 reg(int_fields, "hop.data", ProtoField.bytes("hopmark_int.hop.data", "Hop metadata not decodable", base.NONE))
 p_int.fields = int_fields
@@ -210,7 +211,7 @@ regr(rpt_fields, "md.reserved", ProtoField.uint32("hopmark_int_report.md.reserve
 regr(rpt_fields, "md.drop_queue_id", ProtoField.uint8("hopmark_int_report.md.drop_queue_id", "Queue ID (of the drop)", base.DEC))
 regr(rpt_fields, "md.drop_reason", ProtoField.uint8("hopmark_int_report.md.drop_reason", "Drop Reason", base.DEC))
 regr(rpt_fields, "md.drop_pad", ProtoField.uint16("hopmark_int_report.md.drop_pad", "Padding", base.HEX))
-regr(rpt_fields, "md.ds_data", ProtoField.bytes("hopmark_int_report.md.ds_data", "Domain Specific metadata", base.NONE))
+regr(rpt_fields, "md.ds_md", ProtoField.bytes("hopmark_int_report.md.ds_md", "Domain Specific metadata", base.NONE))
 
 regr(rpt_fields, "tlv", ProtoField.bytes("hopmark_int_report.tlv", "TLV", base.NONE))
 regr(rpt_fields, "tlv.type", ProtoField.uint8("hopmark_int_report.tlv.type", "TLVType", base.DEC, TLV_TYPE, 0xf0))
@@ -224,7 +225,9 @@ p_rpt.fields = rpt_fields
 local E = {
 	shim_trunc = ProtoExpert.new("hopmark_int.shim_truncated", "INT shim truncated",
 		expert.group.MALFORMED, expert.severity.ERROR),
-	len_beyond = ProtoExpert.new("hopmark_int.len_beyond_packet", "INT Length beyond the packet",
+	len_beyond = ProtoExpert.new("hopmark_int.len_beyond_packet", "INT Length beyond the IP packet",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	capture = ProtoExpert.new("hopmark_int.capture_short", "INT data cut short by the capture",
 		expert.group.MALFORMED, expert.severity.ERROR),
 	len_short = ProtoExpert.new("hopmark_int.len_short", "INT Length shorter than the header",
 		expert.group.MALFORMED, expert.severity.ERROR),
@@ -236,17 +239,17 @@ local E = {
 		expert.group.PROTOCOL, expert.severity.WARN),
 	rsvd = ProtoExpert.new("hopmark_int.reserved_set", "Reserved bits set",
 		expert.group.PROTOCOL, expert.severity.NOTE),
-	hop_ml = ProtoExpert.new("hopmark_int.hop_ml_short", "Hop ML below the bitmap's words",
+	hop_ml = ProtoExpert.new("hopmark_int.hop_ml_bad", "Hop ML inconsistent with the Instruction Bitmap",
 		expert.group.MALFORMED, expert.severity.ERROR),
-	src_only = ProtoExpert.new("hopmark_int.source_only", "Stack not a multiple of Hop ML: source-only metadata",
-		expert.group.PROTOCOL, expert.severity.NOTE),
+	stack = ProtoExpert.new("hopmark_int.stack_bad", "Stack not a multiple of Hop ML words",
+		expert.group.MALFORMED, expert.severity.ERROR),
 	e_set = ProtoExpert.new("hopmark_int.e_set", "Max hop count exceeded (E)",
 		expert.group.SEQUENCE, expert.severity.NOTE),
 	m_set = ProtoExpert.new("hopmark_int.m_set", "MTU exceeded (M)",
 		expert.group.SEQUENCE, expert.severity.NOTE),
 }
-p_int.experts = { E.shim_trunc, E.len_beyond, E.len_short, E.bad_type, E.bad_ver,
-	E.npt, E.rsvd, E.hop_ml, E.src_only, E.e_set, E.m_set }
+p_int.experts = { E.shim_trunc, E.len_beyond, E.capture, E.len_short, E.bad_type, E.bad_ver,
+	E.npt, E.rsvd, E.hop_ml, E.stack, E.e_set, E.m_set }
 
 local R = {
 	group_trunc = ProtoExpert.new("hopmark_int_report.group_truncated", "Telemetry Group Header truncated",
@@ -257,14 +260,19 @@ local R = {
 		expert.group.MALFORMED, expert.severity.ERROR),
 	len_beyond = ProtoExpert.new("hopmark_int_report.len_beyond_packet", "Report Length beyond the datagram",
 		expert.group.MALFORMED, expert.severity.ERROR),
-	md_len = ProtoExpert.new("hopmark_int_report.md_len_bad", "MD Length inconsistent",
+	main = ProtoExpert.new("hopmark_int_report.main_short", "RepType 1 report shorter than its main contents and MD Length",
 		expert.group.MALFORMED, expert.severity.ERROR),
+	md_len = ProtoExpert.new("hopmark_int_report.md_len_bad", "MD Length inconsistent with RepMdBits or RepType",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	bit0 = ProtoExpert.new("hopmark_int_report.rep_md_bit0", "RepMdBits bit 0 is reserved",
+		expert.group.PROTOCOL, expert.severity.NOTE),
 	rsvd = ProtoExpert.new("hopmark_int_report.reserved_set", "Reserved bits set",
 		expert.group.PROTOCOL, expert.severity.NOTE),
 	tlv = ProtoExpert.new("hopmark_int_report.tlv_bad", "TLV beyond the report",
 		expert.group.MALFORMED, expert.severity.ERROR),
 }
-p_rpt.experts = { R.group_trunc, R.bad_ver, R.hdr_trunc, R.len_beyond, R.md_len, R.rsvd, R.tlv }
+p_rpt.experts = { R.group_trunc, R.bad_ver, R.hdr_trunc, R.len_beyond, R.main, R.md_len, R.bit0,
+	R.rsvd, R.tlv }
 
 -- ------------------------------------------------------------ preferences
 
@@ -274,6 +282,8 @@ p_int.prefs.dscp = Pref.string("INT DSCP value", "0x17",
 	"DSCP (6 bits, decimal or 0x hex) marking INT in TCP/UDP packets (NPT=0); the spec's examples use 0x17")
 p_int.prefs.dscp_mask = Pref.string("INT DSCP mask", "0x3f",
 	"Mask the DSCP is compared under (6 bits, decimal or 0x hex); 0 turns DSCP signalling off. 0x3f is an exact match")
+p_int.prefs.source_only = Pref.uint("INT-MD source-only metadata (words)",
+	0, "Words of source-only metadata after the INT-MD stack (INT §5.8); the domain defines them, the header does not say")
 p_int.prefs.udp_port = Pref.uint("INT UDP destination port",
 	0, "UDP destination port marking INT (NPT=1 and NPT=2); 0 turns it off (the spec assigns none)")
 p_int.prefs.report_port = Pref.uint("Telemetry Report UDP port",
@@ -283,6 +293,8 @@ p_int.prefs.report_port = Pref.uint("Telemetry Report UDP port",
 local fx_ip_dscp = Field.new("ip.dsfield.dscp")
 local fx_ip6_dscp = Field.new("ipv6.tclass.dscp")
 local fx_udp_dport = Field.new("udp.dstport")
+local fx_ip_len = Field.new("ip.len")
+local fx_ip6_plen = Field.new("ipv6.plen")
 
 -- The innermost occurrence of a field so far (reports carry packets inside
 -- packets): its value and its offset in the frame, or nil.
@@ -296,7 +308,7 @@ local function last(fx)
 end
 
 -- The preferences as numbers (register_ports()).
-local sig_cfg = { dscp = 0x17, dscp_mask = 0x3f }
+local sig_cfg = { dscp = 0x17, dscp_mask = 0x3f, source_only = 0 }
 
 local udp_port_table = DissectorTable.get("udp.port")
 local ip_proto_table = DissectorTable.get("ip.proto")
@@ -308,6 +320,25 @@ local registered = { udp_port = 0, report_port = 0 }
 -- UDP header is inside a report; INT and reports found in an inner packet
 -- go under the report that carries them instead.
 local report_ctx = nil
+
+-- Octets from the start of tvb to the end of the IP packet holding it, as
+-- the innermost IP header's length says (an inner packet of a report is
+-- truncated on purpose: its IP header still gives the whole length), or
+-- what the tvb reports when no IP header precedes it.
+local function ip_remaining(tvb)
+	local l4, at4 = last(fx_ip_len)
+	local l6, at6 = last(fx_ip6_plen)
+	local ip_end
+	if l4 ~= nil and at4 > at6 then
+		ip_end = at4 - 2 + l4
+	elseif l6 ~= nil then
+		ip_end = at6 - 4 + 40 + l6
+	end
+	if ip_end == nil then
+		return tvb:reported_length_remaining()
+	end
+	return ip_end - tvb:offset()
+end
 
 -- ---------------------------------------------------- metadata decoding
 
@@ -327,11 +358,11 @@ end
 
 -- Add the baseline metadata of bits 0-14 of bm at tvb(off), within lim
 -- octets, to tree with the field set fs (HOP or RMD) and the reserved-bit
--- field rsvd_f. Bit 0 is skipped when skip0 (a report's RepMdBits).
+-- field rsvd_f.
 -- Return: the offset after them, or nil when they do not fit.
-local function add_baseline(tvb, tree, off, lim, bm, fs, rsvd_f, skip0)
+local function add_baseline(tvb, tree, off, lim, bm, fs, rsvd_f)
 	for bit = 0, 14 do
-		if bit_set(bm, bit) and not (skip0 and bit == 0) then
+		if bit_set(bm, bit) then
 			local d = MD_BITS[bit]
 			local size = d and d.size or 4
 			if off + size > lim then
@@ -372,10 +403,10 @@ local function dissect_hop(tvb, pinfo, tree, off, hop_len, bm, idx)
 		ht:add(F["hop.data"], tvb(off, hop_len))
 		return
 	end
-	local o = add_baseline(tvb, ht, off, lim, bm, HOP, F["hop.reserved"], false)
+	local o = add_baseline(tvb, ht, off, lim, bm, HOP, F["hop.reserved"])
 	local csum = bit_set(bm, 15) and 4 or 0
 	if lim - csum > o then
-		ht:add(F["hop.ds_data"], tvb(o, lim - csum - o))
+		ht:add(F["hop.ds_md"], tvb(o, lim - csum - o))
 	end
 	if csum ~= 0 then
 		ht:add(F["hop.csum_complement"], tvb(lim - 4, 4))
@@ -414,28 +445,44 @@ local function dissect_md(tvb, pinfo, tree, off, total)
 
 	local hop_ml = band(rshift(w0, 8), 0x1f)
 	local words = bitmap_words(bm)
-	local stack_off, stack_len = off + 12, total - 12
-	if stack_len <= 0 then
-		return 0
-	end
-	if hop_ml == 0 then
-		tree:add(F["md.source_only"], tvb(stack_off, stack_len))
-		return 0
-	end
-	if hop_ml < words then
+	local ds_id = tvb(off + 6, 2):uint()
+	-- Hop ML = the bitmap's words + DS words; DS ID 0 has no DS metadata.
+	if hop_ml < words or (ds_id == 0 and hop_ml ~= words) then
 		bi:add_proto_expert_info(E.hop_ml, string.format(
-			"Hop ML %d is less than the %d words bitmap 0x%04x asks for", hop_ml, words, bm))
+			"Hop ML %d is inconsistent with the %d words bitmap 0x%04x asks for (DS ID %d)",
+			hop_ml, words, bm, ds_id))
 	end
-	local hop_len = hop_ml * 4
-	local n = math.floor(stack_len / hop_len)
-	for i = 0, n - 1 do
-		dissect_hop(tvb, pinfo, tree, stack_off + i * hop_len, hop_len, bm, i)
+	-- The stack, then the source-only metadata (hopmark_int.source_only
+	-- words: their length is the domain's, INT §5.8).
+	local src = sig_cfg.source_only * 4
+	local stack_off, stack_len = off + 12, total - 12 - src
+	if stack_len < 0 then
+		ht:add_proto_expert_info(E.stack, string.format(
+			"%d octets after the header, fewer than the %d source-only octets",
+			total - 12, src))
+		if total > 12 then
+			tree:add(F["stack_rest"], tvb(off + 12, total - 12))
+		end
+		return 0
 	end
-	local rest = stack_len - n * hop_len
+	local n, rest = 0, stack_len
+	if hop_ml > 0 and hop_ml >= words then
+		local hop_len = hop_ml * 4
+		n = math.floor(stack_len / hop_len)
+		for i = 0, n - 1 do
+			dissect_hop(tvb, pinfo, tree, stack_off + i * hop_len, hop_len, bm, i)
+		end
+		rest = stack_len - n * hop_len
+	end
 	if rest > 0 then
-		local si = tree:add(F["md.source_only"], tvb(stack_off + n * hop_len, rest))
-		si:add_proto_expert_info(E.src_only, string.format(
-			"%d octets after %d hops of Hop ML %d: source-only metadata (INT §5.8)", rest, n, hop_ml))
+		local ri = tree:add(F["stack_rest"], tvb(stack_off + stack_len - rest, rest))
+		if hop_ml == 0 or hop_ml >= words then
+			ri:add_proto_expert_info(E.stack, string.format(
+				"Stack of %d octets is not a multiple of Hop ML %d words", stack_len, hop_ml))
+		end
+	end
+	if src > 0 then
+		tree:add(F["source_data"], tvb(stack_off + stack_len, src))
 	end
 	return n
 end
@@ -459,7 +506,7 @@ local function dissect_mx(tvb, pinfo, tree, off, total)
 		ht:add_proto_expert_info(E.bad_ver, string.format("INT-MX Ver %d, not 2", rshift(w0, 28)))
 	end
 	if total > 12 then
-		tree:add(F["mx.source_inserted"], tvb(off + 12, total - 12))
+		tree:add(F["source_data"], tvb(off + 12, total - 12))
 	end
 end
 
@@ -471,13 +518,21 @@ local function dissect_int(tvb, pinfo, tree, sig)
 	tree = report_ctx or tree
 	local tree_int = tree:add(p_int, tvb(0, math.min(avail, 4)))
 	pinfo.cols.protocol:set("INT")
+	-- Reported: the octets the IP header says follow; avail: captured.
+	local reported = ip_remaining(tvb)
 	if avail < 4 then
 		if avail > 0 then
 			tree_int:add(F["shim"], tvb(0, avail))
 		end
-		tree_int:add_proto_expert_info(E.shim_trunc, string.format(
-			"INT shim truncated: %d of 4 octets", avail))
-		pinfo.cols.info:set(string.format("INT shim truncated (%d of 4 octets)", avail))
+		if reported < 4 then
+			tree_int:add_proto_expert_info(E.shim_trunc, string.format(
+				"INT shim truncated: %d of 4 octets", avail))
+			pinfo.cols.info:set(string.format("INT shim truncated (%d of 4 octets)", avail))
+		else
+			tree_int:add_proto_expert_info(E.capture, string.format(
+				"INT shim cut short by the capture: %d of 4 octets captured", avail))
+			pinfo.cols.info:set("INT shim cut short by the capture")
+		end
 		return avail
 	end
 	local st = tree_int:add(F["shim"], tvb(0, 4))
@@ -508,10 +563,16 @@ local function dissect_int(tvb, pinfo, tree, sig)
 	local total = len * 4
 	local name = INT_TYPE[itype] or string.format("Type %d", itype)
 	local info = string.format("%s NPT=%d Length=%d", name, npt, len)
-	if 4 + total > avail then
-		tree_int:add_proto_expert_info(E.len_beyond, string.format(
-			"INT Length %d words (%d octets) runs past the %d octets after the shim",
-			len, total, avail - 4))
+	if (itype == 1 or itype == 3) and total >= 12 and 4 + total > avail then
+		if 4 + total > reported then
+			tree_int:add_proto_expert_info(E.len_beyond, string.format(
+				"INT Length %d words (%d octets) runs past the %d octets after the shim",
+				len, total, reported - 4))
+		else
+			tree_int:add_proto_expert_info(E.capture, string.format(
+				"INT Length %d words (%d octets): only %d octets after the shim captured",
+				len, total, avail - 4))
+		end
 		tree_int:set_len(avail)
 		if avail > 4 then
 			tree_int:add(F["hop.data"], tvb(4, avail - 4))
@@ -519,18 +580,21 @@ local function dissect_int(tvb, pinfo, tree, sig)
 		pinfo.cols.info:set(info .. " [Length beyond the packet]")
 		return avail
 	end
-	tree_int:set_len(4 + total)
+	local shown = math.min(total, avail - 4)
+	tree_int:set_len(4 + shown)
 	if itype ~= 1 and itype ~= 3 then
 		tree_int:add_proto_expert_info(E.bad_type, string.format("INT shim Type %d", itype))
-		if total > 0 then
-			tree_int:add(F["dst"], tvb(4, total))
+		if shown > 0 then
+			tree_int:add(F["dst"], tvb(4, shown))
 		end
+		total = shown
 	elseif total < 12 then
 		tree_int:add_proto_expert_info(E.len_short, string.format(
 			"INT Length %d words is shorter than the 3 of the %s header", len, name))
-		if total > 0 then
-			tree_int:add(F["hop.data"], tvb(4, total))
+		if shown > 0 then
+			tree_int:add(F["hop.data"], tvb(4, shown))
 		end
+		total = shown
 		info = info .. " [Length below the header]"
 	elseif itype == 1 then
 		local n = dissect_md(tvb, pinfo, tree_int, 4, total)
@@ -722,8 +786,12 @@ local function dissect_report(tvb, pinfo, tree, off, lim, idx)
 	local p = off + 4
 	local bend = p + body
 	if rep_type == 1 then
+		if p + 8 + md_len * 4 > bend then
+			rt:add_proto_expert_info(R.main, string.format(
+				"RepType 1 report of %d octets is shorter than its 8-octet main contents and MD Length %d words",
+				bend - p, md_len))
+		end
 		if p + 8 > bend then
-			rt:add_proto_expert_info(R.md_len, "RepType 1 report shorter than its 8-octet main contents")
 			if bend > p then
 				rt:add(G["rep.contents"], tvb(p, bend - p))
 			end
@@ -735,16 +803,15 @@ local function dissect_report(tvb, pinfo, tree, off, lim, idx)
 		rt:add(G["rep.ds_md_bits"], tvb(p + 4, 2))
 		rt:add(G["rep.ds_md_status"], tvb(p + 6, 2))
 		p = p + 8
-		local mdl = md_len * 4
-		if p + mdl > bend then
-			rt:add_proto_expert_info(R.md_len, string.format(
-				"MD Length %d words runs past the report's %d octets", md_len, bend - p))
-			mdl = bend - p
+		if bit_set(bm, 0) then
+			rt:add_proto_expert_info(R.bit0,
+				"RepMdBits bit 0 is reserved (the node ID is in the group header): read as a node ID")
 		end
+		local mdl = math.min(md_len * 4, bend - p)
 		if mdl > 0 then
 			local mt = rt:add(G["md"], tvb(p, mdl))
 			local mlim = p + mdl
-			local o = add_baseline(tvb, mt, p, mlim, bm, RMD, G["md.reserved"], true)
+			local o = add_baseline(tvb, mt, p, mlim, bm, RMD, G["md.reserved"])
 			if o == nil then
 				mt:add_proto_expert_info(R.md_len, string.format(
 					"MD Length %d words is less than RepMdBits 0x%04x asks for", md_len, bm))
@@ -762,18 +829,18 @@ local function dissect_report(tvb, pinfo, tree, off, lim, idx)
 				end
 			end
 			if o < mlim then
-				mt:add(G["md.ds_data"], tvb(o, mlim - o))
+				mt:add(G["md.ds_md"], tvb(o, mlim - o))
 			end
-		elseif bitmap_words(band(bm, 0x7fff)) > 0 then
+		elseif bitmap_words(bm) > 0 then
 			rt:add_proto_expert_info(R.md_len, string.format(
 				"MD Length 0 but RepMdBits 0x%04x asks for metadata", bm))
 		end
 		p = p + mdl
-	elseif rep_type ~= 0 then
-		if bend > p then
-			rt:add(G["rep.contents"], tvb(p, bend - p))
-		end
-		return bend, more
+	elseif rep_type == 0 and md_len ~= 0 then
+		-- Inner Only has no metadata (§3.3); IOAM and reserved types:
+		-- the contents are taken as inner contents of InType.
+		rt:add_proto_expert_info(R.md_len, string.format(
+			"MD Length %d words in an Inner Only report", md_len))
 	end
 
 	local ilen = bend - p
@@ -846,6 +913,7 @@ local function register_ports()
 		d, m = 0, 0
 	end
 	sig_cfg.dscp, sig_cfg.dscp_mask = d, m
+	sig_cfg.source_only = p_int.prefs.source_only
 	if registered.udp_port ~= 0 then
 		udp_port_table:remove(registered.udp_port, p_int)
 	end

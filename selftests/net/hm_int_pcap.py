@@ -10,9 +10,13 @@ selftests/net/test_int_dissector.sh, and the decodings it compares.
 	every case, and DIR/cases (one "CASE KIND" per line)
   hm_int_pcap.py from-tshark FILE.json
 	tshark -T json of the hopmark-int.lua dissector -> the same schema,
-	plus "expert" (the dissector's expert messages) and "lua_errors"
-  hm_int_pcap.py from-hopmark FRAMES FILE.jsonl
-	`hopmark decode -j` lines -> the same schema, one object per frame
+	plus "expert" (the dissector's expert messages) and "lua_errors";
+	malformed INT becomes "error": the reason hopmark decode gives for
+	the first of the dissector's expert infos hopmark checks first
+  hm_int_pcap.py from-hopmark FRAMES STDOUT STDERR
+	`hopmark decode -j` lines and its "frame N: INT not decoded: REASON"
+	lines -> the same schema, one object per frame ("error": REASON),
+	without "packet" (IP and L4 fields: the stock dissectors' in tshark)
   hm_int_pcap.py diff EXPECTED OBSERVED
 	every field that differs, as "frame N PATH: expected X observed Y";
 	exit status 1 when one does
@@ -98,11 +102,15 @@ def frame(ip_pkt, v6):
 
 
 def pcap(path, frames):
+    """A pcap file; a frame given as (octets, caplen) is cut to caplen."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
         for i, fr in enumerate(frames):
-            f.write(struct.pack("<IIII", 1764600000 + i, 0, len(fr), len(fr)))
-            f.write(fr)
+            cap = len(fr)
+            if isinstance(fr, tuple):
+                fr, cap = fr
+            f.write(struct.pack("<IIII", 1764600000 + i, 0, cap, len(fr)))
+            f.write(fr[:cap])
 
 # -------------------------------------------------------------- INT fields
 
@@ -140,11 +148,11 @@ def hop_values(n, salt):
     return v
 
 
-def pack_fields(bm, v, skip0=False):
+def pack_fields(bm, v):
     """Bits 0-14 of bm in ascending order: octets and the JSON fields."""
     out, js, rsvd = b"", {}, []
     for bit in range(15):
-        if not bm & (0x8000 >> bit) or (skip0 and bit == 0):
+        if not bm & (0x8000 >> bit):
             continue
         if bit >= 9:
             out += b"\xff" * 4
@@ -184,7 +192,7 @@ def int_md(bm, nhops, hop_ml=None, rhc=5, flags=0, ds_id=0, ds_inst=0,
         if ds_words:
             ds = bytes([0xd0 + i]) * (4 * ds_words)
             o += ds
-            hj["ds_data"] = ds.hex()
+            hj["ds_md"] = ds.hex()
         if bm & 1:
             cc = 0xc0de0000 + i if i else 0xffffffff
             o += struct.pack("!I", cc)
@@ -193,7 +201,7 @@ def int_md(bm, nhops, hop_ml=None, rhc=5, flags=0, ds_id=0, ds_inst=0,
         js["hops"].append(hj)
     raw += source_only
     if source_only:
-        js["source_only"] = source_only.hex()
+        js["source_data"] = source_only.hex()
     return raw, js
 
 
@@ -203,7 +211,7 @@ def int_mx(bm, flags=0, ds_id=0, ds_inst=0, ds_flags=0, inserted=b""):
     js = {"type": "mx", "ver": 2, "d": flags, "bitmap": "0x%04x" % bm,
           "ds_id": ds_id, "ds_instruction": ds_inst, "ds_flags": ds_flags}
     if inserted:
-        js["source_inserted"] = inserted.hex()
+        js["source_data"] = inserted.hex()
     return raw, js
 
 
@@ -267,7 +275,7 @@ def rpt_one(rep_type, in_type, flags, rep_md_bits=0, ds_id=0, ds_md_bits=0,
     main = b""
     md = b""
     if rep_type == 1:
-        md, mj = pack_fields(rep_md_bits, md_vals or {}, skip0=True)
+        md, mj = pack_fields(rep_md_bits, md_vals or {})
         if rep_md_bits & 1:
             md += struct.pack("!BBH", drop[0], drop[1], 0)
         md += ds_md
@@ -285,7 +293,7 @@ def rpt_one(rep_type, in_type, flags, rep_md_bits=0, ds_id=0, ds_md_bits=0,
             js["drop_queue_id"] = drop[0]
             js["drop_reason"] = drop[1]
         if ds_md:
-            js["md"]["ds_data"] = ds_md.hex()
+            js["md"]["ds_md"] = ds_md.hex()
     js["inner_len"] = len(inner)
     if inner_js is not None:
         js["inner"] = inner_js
@@ -333,13 +341,15 @@ def cases():
     md_case("md_tcp6_dscp_every_bit_0xffff", True, 6, 0, 0xffff, 2, rhc=1, flags=0b101)
     md_case("md_udp4_port_ds_metadata", False, 17, 1, 0x8800, 2, ds_id=0x0101,
             ds_inst=0x8000, ds_flags=0x0003, ds_words=2)
-    md_case("md_udp6_port_hop_ml31", True, 17, 1, 0x8000, 2, ds_words=30)
+    md_case("md_udp6_port_hop_ml31", True, 17, 1, 0x8000, 2, ds_words=30, ds_id=7)
     md_case("md_tcp4_dscp_no_hops", False, 6, 0, 0xfc00, 0, rhc=8)
     # §6.17: source-only metadata after the stack (not in Hop ML).
-    # Hop ML 3 (node ID + 2 DS words): 3 hops and 8 octets left over.
-    md_case("md_udp4_port_source_only", False, 17, 1, 0x8000, 3, rhc=5,
-            ds_id=0x5453, ds_inst=0x8000, ds_flags=0x4000, ds_words=2,
+    # §6.17: 3 hops of Hop ML 1, then 2 words of source-only metadata;
+    # the decoders are told the 2 (the header does not say).
+    md_case("md_udp4_port_source_only_2", False, 17, 1, 0x8000, 3, rhc=5,
+            ds_id=0x5453, ds_inst=0x8000, ds_flags=0x4000,
             source_only=bytes.fromhex("a61af6b1647d0000"))
+    out[-1] = out[-1] + (2,)
 
     def mx_case(name, v6, l4, npt, bm, **kw):
         body, js = int_mx(bm, **kw)
@@ -375,11 +385,11 @@ def cases():
     # INT stack cut short), a drop report with RepMdBits bit 15, a
     # congested-queue report, and an Inner Only report.
     in2 = ip_of(f2)[:72]
-    j2cut = {k: v for k, v in j2.items() if k in ("type", "npt", "shim_len", "orig_proto")}
+    j2cut = {"error": ERR["capture"]}
     ra, ja = rpt_one(1, 5, 0b0010, rep_md_bits=0x7f00, ds_id=9,
                      ds_md_bits=0x8000, ds_md_status=1, md_vals=hop_values(3, 8),
                      ds_md=bytes.fromhex("00c0ffee"), inner=in2,
-                     inner_js={"int": j2cut})
+                     inner_js=j2cut)
     in3 = ip_of(f3)
     in3 += bytes((-len(in3)) % 4)
     rb, jb = rpt_one(1, 4, 0b1000, rep_md_bits=0x1001, md_vals=hop_values(4, 9),
@@ -404,79 +414,152 @@ def cases():
     return out
 
 
+# The reasons `hopmark decode` gives (lib/int/int_decode.c,
+# report_decode.c), by the expert info hopmark-int.lua gives the same case,
+# in the order hopmark checks them (it names the first).
+ERR_ORDER = [
+    ("hopmark_int.shim_truncated", "shim_trunc",
+     "shim truncated (fewer than 4 octets after the L4 header, INT 5.7.2)"),
+    ("hopmark_int.bad_type", "type",
+     "shim Type is neither 1 (INT-MD) nor 3 (INT-MX) (INT 5.7.2)"),
+    ("hopmark_int.len_short", "shim_len",
+     "shim Length below the 3 words of the INT header (INT 5.7.2)"),
+    ("hopmark_int.len_beyond_packet", "beyond",
+     "shim Length runs past the end of the IP packet (INT 5.7.2)"),
+    ("hopmark_int.capture_short", "capture",
+     "INT data cut short (capture shorter than the shim Length)"),
+    ("hopmark_int.bad_version", "ver", "INT header Ver is not 2 (INT 5.8, 5.9)"),
+    ("hopmark_int.hop_ml_bad", "hop_ml",
+     "Hop ML inconsistent with the Instruction Bitmap (INT 5.8)"),
+    ("hopmark_int.stack_bad", "stack",
+     "metadata stack is not a multiple of Hop ML words (INT 5.8)"),
+    ("hopmark_int.npt_mismatch", "npt",
+     "shim NPT disagrees with the signalling (INT 5.7.2)"),
+    ("hopmark_int_report.group_truncated", "rpt_group",
+     "payload shorter than the 8-octet Telemetry Group Header (Report 3.2)"),
+    ("hopmark_int_report.bad_version", "rpt_ver",
+     "Telemetry Group Header Ver is not 2 (Report 3.2)"),
+    ("hopmark_int_report.hdr_truncated", "rpt_hdr",
+     "Individual Report Header truncated (fewer than 4 octets, Report 3.3)"),
+    ("hopmark_int_report.len_beyond_packet", "rpt_len",
+     "Report Length runs past the end of the payload (Report 3.3)"),
+    ("hopmark_int_report.main_short", "rpt_main",
+     "RepType 1 report shorter than its main contents and MD Length (Report 3.3.1)"),
+    ("hopmark_int_report.md_len_bad", "rpt_md_len",
+     "MD Length inconsistent with RepMdBits or RepType (Report 3.3, 3.3.1)"),
+]
+ERR = {short: text for _, short, text in ERR_ORDER}
+
+
 def malformed_cases():
-    """Broken INT and reports: (name, "malformed", [(frame, {"expert": [...]})])
-    with the expert messages hopmark-int.lua gives them."""
+    """Broken INT and reports: (name, "malformed", [(frame, {"expert": [...],
+    "error": ...})]) with the expert messages hopmark-int.lua gives them and
+    the reason hopmark decode gives."""
     out = []
 
-    def dscp_tcp(name, payload, expert, v6=False):
+    def add(name, fr, expert, err, rpt=None):
+        js = {"expert": expert}
+        if rpt is not None:
+            js["report"] = rpt
+        else:
+            js["error"] = ERR[err]
+        out.append((name, "malformed", [(fr, js)]))
+
+    def dscp_tcp(name, payload, expert, err, v6=False, cut=None):
         ip = Ip(v6, INT_DSCP)
         fr = frame(ip.header(6, tcp(ip, APP_SPORT, APP_DPORT, payload)), v6)
-        out.append((name, "malformed", [(fr, {"expert": expert})]))
+        add(name, fr if cut is None else (fr, len(fr) - cut), expert, err)
 
-    def port_udp(name, payload, expert, v6=False):
+    def port_udp(name, payload, expert, err, v6=False):
         ip = Ip(v6, 0)
         fr = frame(ip.header(17, udp(ip, APP_SPORT, INT_PORT, payload)), v6)
-        out.append((name, "malformed", [(fr, {"expert": expert})]))
+        add(name, fr, expert, err)
 
-    def report(name, payload, expert):
+    def report(name, payload, expert, rpt):
         ip = Ip(False, 0)
         fr = frame(ip.header(17, udp(ip, 50000, RPT_PORT, payload)), False)
-        out.append((name, "malformed", [(fr, {"expert": expert})]))
+        add(name, fr, expert, None, rpt)
 
     md, _ = int_md(0x9000, 2)
     for n in (1, 2, 3):
         dscp_tcp("bad_tcp_shim_truncated_%d" % n, shim(1, 0, md, 0)[:n],
-                 ["INT shim truncated: %d of 4 octets" % n])
+                 ["INT shim truncated: %d of 4 octets" % n], "shim_trunc")
     port_udp("bad_udp_len_beyond_packet", shim(1, 1, md, APP_DPORT, length=20),
-             ["INT Length 20 words (80 octets) runs past the 28 octets after the shim"])
+             ["INT Length 20 words (80 octets) runs past the 28 octets after the shim"],
+             "beyond")
     dscp_tcp("bad_tcp6_len_beyond_packet", shim(1, 0, md[:12], 0, length=255),
              ["INT Length 255 words (1020 octets) runs past the 12 octets after the shim"],
-             v6=True)
+             "beyond", v6=True)
+    dscp_tcp("bad_tcp_capture_cut_in_the_stack", shim(1, 0, md, 0) + APP,
+             ["INT Length 7 words (28 octets): only 14 octets after the shim captured"],
+             "capture", cut=len(APP) + 14)
     dscp_tcp("bad_tcp_len_below_header", shim(1, 0, md[:8], 0),
-             ["INT Length 2 words is shorter than the 3 of the INT-MD header"])
+             ["INT Length 2 words is shorter than the 3 of the INT-MD header"], "shim_len")
     dscp_tcp("bad_tcp_len_zero_mx", shim(3, 0, b"", 0),
-             ["INT Length 0 words is shorter than the 3 of the INT-MX header"])
+             ["INT Length 0 words is shorter than the 3 of the INT-MX header"], "shim_len")
     port_udp("bad_udp_npt0_under_port_signalling", shim(1, 0, md, 5),
-             ["NPT 0 in a packet signalled by UDP port"])
+             ["NPT 0 in a packet signalled by UDP port"], "npt")
     hm, _ = int_md(0xfc00, 2, hop_ml=2)
     port_udp("bad_udp_hop_ml_below_bitmap", shim(1, 1, hm, APP_DPORT),
-             ["Hop ML 2 is less than the 8 words bitmap 0xfc00 asks for"])
+             ["Hop ML 2 is inconsistent with the 8 words bitmap 0xfc00 asks for (DS ID 0)"],
+             "hop_ml")
+    hm, _ = int_md(0x9000, 2, hop_ml=3)
+    port_udp("bad_udp_hop_ml_above_bitmap_ds_id_0", shim(1, 1, hm, APP_DPORT),
+             ["Hop ML 3 is inconsistent with the 2 words bitmap 0x9000 asks for (DS ID 0)",
+              "Stack of 16 octets is not a multiple of Hop ML 3 words"], "hop_ml")
+    port_udp("bad_udp_stack_not_whole_hops", shim(1, 1, md[:-4], APP_DPORT),
+             ["Stack of 12 octets is not a multiple of Hop ML 2 words"], "stack")
     bad = bytearray(md)
     bad[0] = 0x30
     port_udp("bad_udp_version_3", shim(1, 1, bytes(bad), APP_DPORT),
-             ["INT-MD Ver 3, not 2"])
+             ["INT-MD Ver 3, not 2"], "ver")
     port_udp("bad_udp_type_2", shim(2, 1, bytes(8), APP_DPORT),
-             ["INT shim Type 2"])
+             ["INT shim Type 2"], "type")
     g = rpt_group(1, 1, 1)
     report("bad_report_group_truncated", g[:5],
-           ["Telemetry Group Header truncated: 5 of 8 octets"])
+           ["Telemetry Group Header truncated: 5 of 8 octets"],
+           {"error": ERR["rpt_group"]})
+    report("bad_report_version_1", struct.pack("!II", 1 << 28 | 1 << 22 | 9, 4),
+           ["Telemetry Report Ver 1, not 2"],
+           {"ver": 1, "hw_id": 1, "seq": 9, "node_id": 4, "error": ERR["rpt_ver"]})
+    gj = {"ver": 2, "hw_id": 1, "seq": 1, "node_id": 1, "reports": []}
     report("bad_report_header_truncated", g + b"\x14\x00",
-           ["Individual Report Header truncated: 2 of 4 octets"])
-    r, _ = rpt_one(1, 4, 2, rep_md_bits=0x8000, md_vals=hop_values(2, 1))
+           ["Individual Report Header truncated: 2 of 4 octets"],
+           dict(gj, error=ERR["rpt_hdr"]))
+    r, _ = rpt_one(1, 4, 2, rep_md_bits=0x4000, md_vals=hop_values(2, 1))
     r = r[:1] + bytes([40]) + r[2:]
     report("bad_report_len_beyond", g + r,
-           ["Report Length 40 words runs past the 8 octets left in the datagram"])
+           ["Report Length 40 words runs past the 12 octets left in the datagram"],
+           dict(gj, error=ERR["rpt_len"]))
     r, _ = rpt_one(1, 4, 2, rep_md_bits=0x4000, md_vals=hop_values(2, 1))
     r = r[:2] + bytes([9]) + r[3:]
     report("bad_report_md_len_beyond", g + r,
-           ["MD Length 9 words runs past the report's 4 octets"])
+           ["RepType 1 report of 12 octets is shorter than its 8-octet main contents and MD Length 9 words"],
+           dict(gj, error=ERR["rpt_main"]))
     r, _ = rpt_one(1, 4, 2, rep_md_bits=0x0c00, md_vals=hop_values(2, 1))
     r = r[:1] + bytes([4, 2]) + r[3:-8]
     report("bad_report_md_len_below_bits", g + r,
-           ["MD Length 2 words is less than RepMdBits 0x0c00 asks for"])
+           ["MD Length 2 words is less than RepMdBits 0x0c00 asks for"],
+           dict(gj, error=ERR["rpt_md_len"]))
+    r, _ = rpt_one(0, 4, 2, inner=bytes(8))
+    r = r[:2] + bytes([1]) + r[3:]
+    report("bad_report_inner_only_with_md_len", g + r,
+           ["MD Length 1 words in an Inner Only report"],
+           dict(gj, error=ERR["rpt_md_len"]))
     return out
+
 
 # ------------------------------------------------------------ from tshark
 
 
-def pairs(obj):
-    """JSON object as a list of (key, value) pairs (tshark repeats keys)."""
-    return obj
-
-
 def load_pairs(text):
+    """JSON with every object as a list of (key, value) pairs: tshark
+    repeats keys (one hopmark_int.hop_tree per hop)."""
     return json.loads(text, object_pairs_hook=lambda p: p)
+
+
+def is_obj(v):
+    return isinstance(v, list) and (not v or isinstance(v[0], tuple))
 
 
 def num(s):
@@ -488,10 +571,6 @@ def get(p, key, default=None):
         if k == key:
             return v
     return default
-
-
-def get_all(p, key):
-    return [v for k, v in p if k == key]
 
 
 class Walk:
@@ -508,7 +587,7 @@ class Walk:
             if "Lua Error" in k or k == "_ws.lua.error" or \
                     (isinstance(v, str) and "Lua Error" in v):
                 self.lua_errors.append(k)
-            if not isinstance(v, list) or not v or not isinstance(v[0], tuple):
+            if not is_obj(v) or not v:
                 continue
             if k == "_ws.expert":
                 msg = get(v, "_ws.expert.message")
@@ -518,33 +597,55 @@ class Walk:
             self.scan(v, k.startswith("hopmark_int"))
 
 
+def experts(p, out=None):
+    """The expert info IDs in tree p, not descending into other protocols."""
+    out = [] if out is None else out
+    for k, v in p:
+        if not is_obj(v):
+            continue
+        if k == "_ws.expert":
+            out += [ek for ek, _ in v if ek.startswith("hopmark_int")]
+        elif k.startswith("hopmark_int") and k.endswith("_tree"):
+            experts(v, out)
+    return out
+
+
+def first_error(ids):
+    """hopmark's reason for the first of the expert IDs it checks first."""
+    for eid, _, text in ERR_ORDER:
+        if eid in ids:
+            return text
+    return None
+
+
 def md_fields(p, prefix, out):
     for k, v in p:
         if not k.startswith(prefix) or not isinstance(v, str):
             continue
         key = k[len(prefix):]
-        if key in ("index",):
+        if key in ("index", "data", "drop_queue_id", "drop_reason", "drop_pad"):
             continue
         if key == "reserved":
             out.setdefault("reserved", []).append(num(v))
-        elif key in ("ds_data", "data"):
+        elif key == "ds_md":
             out[key] = v.replace(":", "")
-        elif key in ("drop_queue_id", "drop_reason", "drop_pad"):
-            continue
         else:
             out[key] = num(v)
     return out
 
 
 def int_from_tree(t):
-    """The "int" object from a hopmark_int protocol subtree."""
+    """The "int" object of a hopmark_int tree, or {"error": reason}."""
+    err = first_error(experts(t))
+    if err:
+        return {"error": err}
     js = {}
     shim_t = get(t, "hopmark_int.shim_tree", [])
     typ = num(get(shim_t, "hopmark_int.shim.type", "0"))
-    js["type"] = {1: "md", 3: "mx"}.get(typ, str(typ))
+    js["type"] = {1: "md", 3: "mx"}.get(typ, "unknown")
     js["npt"] = num(get(shim_t, "hopmark_int.shim.npt", "0"))
     js["shim_len"] = num(get(shim_t, "hopmark_int.shim.len", "0"))
-    for k in ("orig_dscp", "orig_dport", "orig_proto"):
+    for k in ("orig_dport", "orig_proto", "orig_dscp"):
         v = get(shim_t, "hopmark_int.shim." + k)
         if v is not None:
             js[k] = num(v)
@@ -563,40 +664,47 @@ def int_from_tree(t):
     for k, v in t:
         if k == "hopmark_int.hop_tree":
             js["hops"].append(md_fields(v, "hopmark_int.hop.", {}))
-        elif k in ("hopmark_int.md.source_only", "hopmark_int.mx.source_inserted"):
-            js[k.split(".")[-1]] = v.replace(":", "")
+        elif k == "hopmark_int.source_data":
+            js["source_data"] = v.replace(":", "")
     return js
 
 
-def inner_from(p):
-    """The inner packet of a report: the INT it carries, if any."""
-    out = {}
-    for k, v in walk_protos(p):
-        if k == "hopmark_int":
-            out["int"] = int_from_tree(v)
-            break
-    return out
+def inner_from(r):
+    """The inner packet of a report tree: {"int": ...}, {"error": ...} or
+    {} for an IP packet without INT; None when there is no IP packet."""
+    if not any(k in ("ip", "ipv6", "eth") for k, _ in r):
+        return None
+    for k, v in r:
+        if k == "hopmark_int" and is_obj(v):
+            i = int_from_tree(v)
+            return i if "error" in i else {"int": i}
+    return {}
 
 
-def walk_protos(p):
-    """(protocol, tree) pairs below p, depth first, in order."""
-    for k, v in p:
-        if k in ("hopmark_int", "hopmark_int_report") and isinstance(v, list):
-            yield k, v
-        elif isinstance(v, list) and v and isinstance(v[0], tuple):
-            yield from walk_protos(v)
+REPORT_ERRORS = ("hopmark_int_report.hdr_truncated", "hopmark_int_report.len_beyond_packet",
+                 "hopmark_int_report.main_short", "hopmark_int_report.md_len_bad")
 
 
 def report_from_tree(t):
+    ids = [e for k, v in t if k == "_ws.expert" for e, _ in v]
+    if "hopmark_int_report.group_truncated" in ids:
+        return {"error": first_error(ids)}
     g = get(t, "hopmark_int_report.group_tree", [])
     js = {"ver": num(get(g, "hopmark_int_report.group.ver", "0")),
           "hw_id": num(get(g, "hopmark_int_report.group.hw_id", "0")),
           "seq": num(get(g, "hopmark_int_report.group.seq", "0")),
-          "node_id": num(get(g, "hopmark_int_report.group.node_id", "0")),
-          "reports": []}
+          "node_id": num(get(g, "hopmark_int_report.group.node_id", "0"))}
+    if "hopmark_int_report.bad_version" in experts(g):
+        js["error"] = first_error(["hopmark_int_report.bad_version"])
+        return js
+    js["reports"] = []
     for k, r in t:
         if k != "hopmark_int_report.rep_tree":
             continue
+        bad = [e for e in experts(r) if e in REPORT_ERRORS]
+        if bad:
+            js["error"] = first_error(bad)
+            break
         rj = {}
         for rk, rv in r:
             key = rk[len("hopmark_int_report.rep."):]
@@ -611,8 +719,12 @@ def report_from_tree(t):
                 rj[key] = ("0x%04x" % num(rv)) if key == "rep_md_bits" else num(rv)
         if rj.get("rep_type") == 1 and "md" not in rj:
             rj["md"] = {}
+        if "drop_queue_id" in rj:	# after "md", as hopmark prints them
+            rj["drop_queue_id"] = rj.pop("drop_queue_id")
+            rj["drop_reason"] = rj.pop("drop_reason")
+        rj["inner_len"] = rj.pop("inner_len", 0)
         inner = inner_from(r)
-        if inner or rj.get("inner_len"):
+        if inner is not None:
             rj["inner"] = inner
         js["reports"].append(rj)
     return js
@@ -627,8 +739,12 @@ def from_tshark(path):
         w.scan(layers)
         js = {}
         for k, v in layers:
-            if k == "hopmark_int" and "int" not in js:
-                js["int"] = int_from_tree(v)
+            if k == "hopmark_int" and "int" not in js and "error" not in js:
+                i = int_from_tree(v)
+                if "error" in i:
+                    js["error"] = i["error"]
+                else:
+                    js["int"] = i
             elif k == "hopmark_int_report":
                 js["report"] = report_from_tree(v)
         if w.expert:
@@ -637,6 +753,34 @@ def from_tshark(path):
             js["lua_errors"] = w.lua_errors
         out.append(js)
     return out
+
+# ----------------------------------------------------------- from hopmark
+
+
+def strip_packet(o):
+    """hopmark's objects without "packet" (the IP and L4 header fields,
+    which are the stock dissectors' in Wireshark)."""
+    if isinstance(o, dict):
+        return {k: strip_packet(v) for k, v in o.items() if k != "packet"}
+    if isinstance(o, list):
+        return [strip_packet(x) for x in o]
+    return o
+
+
+def from_hopmark(nframes, out_path, err_path):
+    res = [{} for _ in range(nframes)]
+    for line in open(out_path):
+        o = json.loads(line)
+        i = o["frame"] - 1
+        for k in ("int", "report"):
+            if k in o:
+                res[i][k] = strip_packet(o[k])
+    for line in open(err_path):
+        m = line.rstrip("\n").split(": ", 2)
+        if len(m) == 3 and m[0].startswith("frame ") and m[1] == "INT not decoded":
+            text = m[2].replace(" (snapshot length)", "")
+            res[int(m[0][6:]) - 1]["error"] = text
+    return res
 
 # ------------------------------------------------------------------- diff
 
@@ -664,13 +808,17 @@ def main():
     if cmd == "write":
         d = sys.argv[2]
         with open(d + "/cases", "w") as cf:
-            for name, kind, pk in cases():
+            for c in cases():
+                name, kind, pk = c[:3]
+                src_words = c[3] if len(c) > 3 else 0
                 pcap("%s/%s.pcap" % (d, name), [f for f, _ in pk])
                 with open("%s/%s.expect.json" % (d, name), "w") as f:
                     json.dump([j for _, j in pk], f)
-                cf.write("%s %s\n" % (name, kind))
+                cf.write("%s %s %d\n" % (name, kind, src_words))
     elif cmd == "from-tshark":
         json.dump(from_tshark(sys.argv[2]), sys.stdout)
+    elif cmd == "from-hopmark":
+        json.dump(from_hopmark(int(sys.argv[2]), sys.argv[3], sys.argv[4]), sys.stdout)
     elif cmd == "diff":
         a = json.load(open(sys.argv[2]))
         b = json.load(open(sys.argv[3]))

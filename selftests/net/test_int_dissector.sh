@@ -77,32 +77,43 @@ hm_log "$nfields hopmark_int* fields registered"
 prefs=$(ts -G defaultprefs 2>/dev/null |
 	sed -n 's/^#hopmark_int\.\([a-z_]*\): \(.*\)$/\1=\2/p' | sort | tr '\n' ' ')
 hm_check "dissector_loads_prefs_defaults" \
-	"dscp=0x17 dscp_mask=0x3f report_port=0 udp_port=0 " "$prefs"
+	"dscp=0x17 dscp_mask=0x3f report_port=0 source_only=0 udp_port=0 " "$prefs"
 rm -rf "$TMP/home/.local"
-
-# ----------------------------------------------- hopmark's own decoding
-
-# hm_decode CASE - `hopmark decode -j` of the capture with the signalling
-# above, normalised to one JSON object per frame.
-HM_DECODE_ARGS=(int-dscp 0x17/0x3f int-port 42100 report-port 42101)
 
 # ----------------------------------------------------------- the cases
 
-while read -r name kind; do
+# Every case: tshark against what the generator put in, then tshark
+# against `hopmark decode -j` with the same signalling.
+HM_ARGS=(int-dscp 0x17/0x3f int-port 42100 report-port 42101)
+while read -r name kind src_words; do
 	cap=$TMP/cap/$name.pcap
 	raw=$TMP/cap/$name.tshark.raw
 	got=$TMP/cap/$name.tshark.json
-	if ! ts -r "$cap" -X lua_script:"$LUA" "${SIG[@]}" -T json >"$raw" 2>"$raw.err"; then
+	if ! ts -r "$cap" -X lua_script:"$LUA" "${SIG[@]}" -o hopmark_int.source_only:"$src_words" \
+		-T json >"$raw" 2>"$raw.err"; then
 		hm_not_ok "tshark_runs_$name"
 		sed 's/^/#   /' "$raw.err"
 		continue
 	fi
 	"$PY" "$GEN" from-tshark "$raw" >"$got"
 	keys=int,report,lua_errors test=tshark_$name
-	[ "$kind" = malformed ] && keys=expert,lua_errors test=malformed_$name
+	[ "$kind" = malformed ] && keys=expert,error,report,lua_errors test=malformed_$name
 	out=$("$PY" "$GEN" diff "$TMP/cap/$name.expect.json" "$got" "$keys" 2>&1
 	      grep "Lua" "$raw.err")
 	hm_check "$test" "" "$out"
+
+	if [ ! -x "$HOPMARK" ]; then
+		hm_skip "tshark_vs_hopmark_$name" "not built: $HOPMARK (make all)"
+		continue
+	fi
+	"$HOPMARK" -j decode "$cap" "${HM_ARGS[@]}" int-source-only "$src_words" \
+		>"$TMP/cap/$name.hm.out" 2>"$TMP/cap/$name.hm.err"
+	nframes=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' \
+		"$TMP/cap/$name.expect.json")
+	"$PY" "$GEN" from-hopmark "$nframes" "$TMP/cap/$name.hm.out" "$TMP/cap/$name.hm.err" \
+		>"$TMP/cap/$name.hm.json"
+	out=$("$PY" "$GEN" diff "$TMP/cap/$name.hm.json" "$got" int,report,error 2>&1)
+	hm_check "tshark_vs_hopmark_$name" "" "$out"
 done <"$TMP/cap/cases"
 
 # ----------------------------------------------------------- preferences
