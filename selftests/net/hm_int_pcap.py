@@ -739,6 +739,10 @@ def from_tshark(path):
         w.scan(layers)
         js = {}
         for k, v in layers:
+            if not is_obj(v):	# a protocol item without its tree
+                if k in ("hopmark_int", "hopmark_int_report"):
+                    js.setdefault("untreed", []).append(k)
+                continue
             if k == "hopmark_int" and "int" not in js and "error" not in js:
                 i = int_from_tree(v)
                 if "error" in i:

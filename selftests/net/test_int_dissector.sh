@@ -95,9 +95,14 @@ while read -r name kind src_words; do
 		sed 's/^/#   /' "$raw.err"
 		continue
 	fi
-	"$PY" "$GEN" from-tshark "$raw" >"$got"
-	keys=int,report,lua_errors test=tshark_$name
-	[ "$kind" = malformed ] && keys=expert,error,report,lua_errors test=malformed_$name
+	keys=int,report,lua_errors,untreed test=tshark_$name
+	[ "$kind" = malformed ] && keys=expert,error,report,lua_errors,untreed test=malformed_$name
+	if ! "$PY" "$GEN" from-tshark "$raw" >"$got" 2>"$got.err"; then
+		hm_not_ok "$test"
+		sed 's/^/#   /' "$got.err"
+		hm_not_ok "tshark_vs_hopmark_$name"
+		continue
+	fi
 	out=$("$PY" "$GEN" diff "$TMP/cap/$name.expect.json" "$got" "$keys" 2>&1
 	      grep "Lua" "$raw.err")
 	hm_check "$test" "" "$out"
