@@ -7,6 +7,7 @@ telemetry_report.mdk §3) independently of lib/int/, and the JSON objects
 "Decoding and JSON"). Standard library only (Debian's python3).
 
   hm_int_pkt.py cases DIR        write DIR/<case>.pcap, .args, .expect
+  hm_int_pkt.py write CASE FILE  write only CASE's capture (Documentation/int.rst)
   hm_int_pkt.py compare EXPECT OBSERVED
                                  compare JSON lines field by field; print
                                  every difference, exit 1 if any
@@ -188,6 +189,41 @@ def line(frame, pkt, key, obj):
             key: obj}
 
 
+def case_spec_6_3():
+    """INT §6.3: a new UDP header (NPT=2, shim 18070006) and INT-MD with
+    bitmap 0x9000 (node ID, queue) and two hops before the original TCP
+    header, over IPv4."""
+    hops = [hop_values(2), hop_values(1)]
+    data, exp = int_data("md", 2, 6, 0x9000, hops)
+    inner = tcp_hdr()
+    ip, pkt = ipv4(17, udp_hdr(0xbeef, INT_PORT, len(data) + len(inner)) + data + inner)
+    return [ether(ip)], ["int-port", str(INT_PORT)], \
+        [line(1, with_ports(pkt, 0xbeef, INT_PORT), "int", exp)]
+
+
+def case_spec_4_3():
+    """Report §4.3's shape: one RepType 1 report (RepMdBits 0x1000, queue
+    occupancy) whose inner IPv4 packet is case_spec_6_3's."""
+    q = hop_values(3)
+    md = hop_bytes(0x1000, q, report=True)
+    hops = [hop_values(2), hop_values(1)]
+    data, int_exp = int_data("md", 2, 6, 0x9000, hops)
+    inner_tcp = tcp_hdr()
+    inner, inner_pkt = ipv4(17, udp_hdr(0xbeef, INT_PORT, len(data) + len(inner_tcp)) +
+                            data + inner_tcp)
+    r, ln, ml, n = report(1, 4, 0x1000, md, inner, 0x20)
+    payload = struct.pack("!II", 2 << 28 | 1 << 22 | 5, 3) + r
+    ip, pkt = ipv4(17, udp_hdr(12345, REPORT_PORT, len(payload)) + payload,
+                   src="10.0.9.1", dst="10.0.9.2")
+    rep = {"rep_type": 1, "in_type": 4, "len": ln, "md_len": ml, "d": 0, "q": 0, "f": 1,
+           "i": 0, "rep_md_bits": "0x1000", "ds_id": 0, "ds_md_bits": 0, "ds_md_status": 0,
+           "md": hop_json(0x1000, q, report=True), "inner_len": n,
+           "inner": {"packet": with_ports(inner_pkt, 0xbeef, INT_PORT), "int": int_exp}}
+    exp = {"ver": 2, "hw_id": 1, "seq": 5, "node_id": 3, "reports": [rep]}
+    return [ether(ip)], ["int-port", str(INT_PORT), "report-port", str(REPORT_PORT)], \
+        [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
+
+
 def case_md_tcp_ipv4_dscp():
     """NPT=0 over IPv4 TCP with 12 octets of options, bitmap 0xfc00, 3 hops."""
     hops = [hop_values(3), hop_values(2), hop_values(1)]
@@ -299,6 +335,27 @@ def case_report_length_0xff():
         [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
 
 
+def case_report_cut_in_second():
+    """A report payload whose second report's Report Length runs past the
+    end: the first is printed, then "error" (and a reason on stderr)."""
+    q = hop_values(4)
+    md = hop_bytes(0x1000, q, report=True)
+    inner, inner_pkt = ipv4(6, tcp_hdr())
+    r1, l1, m1, n1 = report(1, 4, 0x1000, md, inner, 0x20)
+    r2 = bytes([0x14, 30, 1, 0x20]) + bytes(16)
+    payload = struct.pack("!II", 2 << 28 | 6, 9) + r1 + r2
+    ip, pkt = ipv4(17, udp_hdr(12345, REPORT_PORT, len(payload)) + payload,
+                   src="10.0.9.1", dst="10.0.9.2")
+    rep = {"rep_type": 1, "in_type": 4, "len": l1, "md_len": m1, "d": 0, "q": 0, "f": 1,
+           "i": 0, "rep_md_bits": "0x1000", "ds_id": 0, "ds_md_bits": 0, "ds_md_status": 0,
+           "md": hop_json(0x1000, q, report=True), "inner_len": n1,
+           "inner": {"packet": with_ports(inner_pkt, 1234, 80)}}
+    exp = {"ver": 2, "hw_id": 0, "seq": 6, "node_id": 9, "reports": [rep],
+           "error": "Report Length runs past the end of the payload (Report 3.3)"}
+    return [ether(ip)], ["report-port", str(REPORT_PORT)], \
+        [line(1, with_ports(pkt, 12345, REPORT_PORT), "report", exp)]
+
+
 def case_not_int_and_ioam_unchanged():
     """DSCP 0x1f and 0x37 contain 0x17's bits without being INT (mask
     0x3f); a UDP packet to another port is not INT either: no JSON line."""
@@ -311,6 +368,8 @@ def case_not_int_and_ioam_unchanged():
 
 
 CASES = {
+    "spec_6_3": case_spec_6_3,
+    "spec_4_3": case_spec_4_3,
     "md_tcp_ipv4_dscp": case_md_tcp_ipv4_dscp,
     "md_udp_ipv6_dscp_mask": case_md_udp_ipv6_dscp_mask,
     "md_npt1_ipv4_udp_all_fields": case_md_npt1_ipv4_udp_all_fields,
@@ -318,6 +377,7 @@ CASES = {
     "mx_npt2_ipv4_source_inserted": case_mx_npt2_ipv4_source_inserted,
     "report_coalesced": case_report_coalesced,
     "report_length_0xff": case_report_length_0xff,
+    "report_cut_in_second": case_report_cut_in_second,
     "not_int": case_not_int_and_ioam_unchanged,
 }
 
@@ -396,6 +456,9 @@ def cmd_compare(exp_path, obs_path):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "cases":
         return cmd_cases(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "write" and sys.argv[2] in CASES:
+        write_pcap(sys.argv[3], CASES[sys.argv[2]]()[0])
+        return 0
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         return cmd_compare(sys.argv[2], sys.argv[3])
     print(__doc__, file=sys.stderr)
