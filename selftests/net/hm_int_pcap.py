@@ -15,8 +15,9 @@ selftests/net/test_int_dissector.sh, and the decodings it compares.
 	the first of the dissector's expert infos hopmark checks first
   hm_int_pcap.py from-hopmark FRAMES STDOUT STDERR
 	`hopmark decode -j` lines and its "frame N: INT not decoded: REASON"
-	lines -> the same schema, one object per frame ("error": REASON),
-	without "packet" (IP and L4 fields: the stock dissectors' in tshark)
+	lines -> the same schema, one object per frame ("error": REASON);
+	"packet" and "rx_ns" come from the stock IP/TCP/UDP dissectors' and
+	the frame's fields on the tshark side
   hm_int_pcap.py diff EXPECTED OBSERVED
 	every field that differs, as "frame N PATH: expected X observed Y";
 	exit status 1 when one does
@@ -296,7 +297,7 @@ def rpt_one(rep_type, in_type, flags, rep_md_bits=0, ds_id=0, ds_md_bits=0,
             js["md"]["ds_md"] = ds_md.hex()
     js["inner_len"] = len(inner)
     if inner_js is not None:
-        js["inner"] = inner_js
+        js["inner"] = dict(inner_js, packet=pkt_info(inner))
     raw = bytes([rep_type << 4 | in_type, rlen, len(md) // 4, flags << 4]) + body
     return raw, js
 
@@ -314,6 +315,25 @@ def report_packet(v6, group, reports, rjs_list):
 def ip_of(fr):
     """The IP packet of an Ethernet frame."""
     return fr[14:]
+
+
+def pkt_info(ip):
+    """The "packet" object of an IP packet this file built (no extension
+    headers, no options): what its headers were given."""
+    import ipaddress
+    if ip[0] >> 4 == 4:
+        l4 = ip[20:24]
+        pk = {"ip_ver": 4, "src": str(ipaddress.ip_address(ip[12:16])),
+              "dst": str(ipaddress.ip_address(ip[16:20])), "dscp": ip[1] >> 2,
+              "ttl": ip[8], "ip_len": struct.unpack("!H", ip[2:4])[0], "proto": ip[9]}
+    else:
+        l4 = ip[40:44]
+        pk = {"ip_ver": 6, "src": str(ipaddress.ip_address(ip[8:24])),
+              "dst": str(ipaddress.ip_address(ip[24:40])),
+              "dscp": (struct.unpack("!I", ip[0:4])[0] >> 20 & 0xff) >> 2,
+              "ttl": ip[7], "ip_len": 40 + struct.unpack("!H", ip[4:6])[0], "proto": ip[6]}
+    pk["sport"], pk["dport"] = struct.unpack("!HH", l4) if len(l4) == 4 else (None, None)
+    return pk
 
 # ---------------------------------------------------------------- the cases
 
@@ -669,16 +689,50 @@ def int_from_tree(t):
     return js
 
 
+def packet_from(p):
+    """hopmark's "packet" object from the stock dissectors' trees in p:
+    the first IPv4 or IPv6 header and the first TCP or UDP header after it."""
+    pk, l4 = None, None
+    for k, v in p:
+        if not is_obj(v):
+            continue
+        if pk is None and k == "ip":
+            d = get(get(v, "ip.dsfield_tree", []), "ip.dsfield.dscp", "0")
+            pk = {"ip_ver": 4, "src": get(v, "ip.src"), "dst": get(v, "ip.dst"),
+                  "dscp": num(d), "ttl": num(get(v, "ip.ttl")),
+                  "ip_len": num(get(v, "ip.len")), "proto": num(get(v, "ip.proto"))}
+        elif pk is None and k == "ipv6":
+            d = get(get(v, "ipv6.tclass_tree", []), "ipv6.tclass.dscp", "0")
+            pk = {"ip_ver": 6, "src": get(v, "ipv6.src"), "dst": get(v, "ipv6.dst"),
+                  "dscp": num(d), "ttl": num(get(v, "ipv6.hlim")),
+                  "ip_len": 40 + num(get(v, "ipv6.plen")), "proto": num(get(v, "ipv6.nxt"))}
+        elif pk is not None and l4 is None and k in ("tcp", "udp"):
+            l4 = (num(get(v, k + ".srcport")), num(get(v, k + ".dstport")))
+    if pk is None:
+        return None
+    pk["sport"], pk["dport"] = l4 if l4 else (None, None)
+    return pk
+
+
+def rx_ns(layers):
+    t = get(get(layers, "frame", []), "frame.time_epoch", "0")
+    sec, _, frac = t.partition(".")
+    return int(sec) * 10**9 + int((frac + "000000000")[:9])
+
+
 def inner_from(r):
     """The inner packet of a report tree: {"int": ...}, {"error": ...} or
     {} for an IP packet without INT; None when there is no IP packet."""
-    if not any(k in ("ip", "ipv6", "eth") for k, _ in r):
+    pk = packet_from(r)
+    if pk is None:
         return None
+    out = {"packet": pk}
     for k, v in r:
         if k == "hopmark_int" and is_obj(v):
             i = int_from_tree(v)
-            return i if "error" in i else {"int": i}
-    return {}
+            out.update(i if "error" in i else {"int": i})
+            break
+    return out
 
 
 REPORT_ERRORS = ("hopmark_int_report.hdr_truncated", "hopmark_int_report.len_beyond_packet",
@@ -751,6 +805,9 @@ def from_tshark(path):
                     js["int"] = i
             elif k == "hopmark_int_report":
                 js["report"] = report_from_tree(v)
+        if "int" in js or "report" in js:
+            js["rx_ns"] = rx_ns(layers)
+            js["packet"] = packet_from(layers)
         if w.expert:
             js["expert"] = w.expert
         if w.lua_errors:
@@ -761,24 +818,14 @@ def from_tshark(path):
 # ----------------------------------------------------------- from hopmark
 
 
-def strip_packet(o):
-    """hopmark's objects without "packet" (the IP and L4 header fields,
-    which are the stock dissectors' in Wireshark)."""
-    if isinstance(o, dict):
-        return {k: strip_packet(v) for k, v in o.items() if k != "packet"}
-    if isinstance(o, list):
-        return [strip_packet(x) for x in o]
-    return o
-
-
 def from_hopmark(nframes, out_path, err_path):
     res = [{} for _ in range(nframes)]
     for line in open(out_path):
         o = json.loads(line)
         i = o["frame"] - 1
-        for k in ("int", "report"):
+        for k in ("int", "report", "packet", "rx_ns"):
             if k in o:
-                res[i][k] = strip_packet(o[k])
+                res[i][k] = o[k]
     for line in open(err_path):
         m = line.rstrip("\n").split(": ", 2)
         if len(m) == 3 and m[0].startswith("frame ") and m[1] == "INT not decoded":
@@ -815,6 +862,10 @@ def main():
             for c in cases():
                 name, kind, pk = c[:3]
                 src_words = c[3] if len(c) > 3 else 0
+                for i, (f, j) in enumerate(pk):
+                    if "int" in j or "report" in j:
+                        j["packet"] = pkt_info(ip_of(f))
+                        j["rx_ns"] = (1764600000 + i) * 10**9
                 pcap("%s/%s.pcap" % (d, name), [f for f, _ in pk])
                 with open("%s/%s.expect.json" % (d, name), "w") as f:
                     json.dump([j for _, j in pk], f)

@@ -95,7 +95,7 @@ while read -r name kind src_words; do
 		sed 's/^/#   /' "$raw.err"
 		continue
 	fi
-	keys=int,report,lua_errors,untreed test=tshark_$name
+	keys=int,report,packet,rx_ns,lua_errors,untreed test=tshark_$name
 	[ "$kind" = malformed ] && keys=expert,error,report,lua_errors,untreed test=malformed_$name
 	if ! "$PY" "$GEN" from-tshark "$raw" >"$got" 2>"$got.err"; then
 		hm_not_ok "$test"
@@ -117,7 +117,7 @@ while read -r name kind src_words; do
 		"$TMP/cap/$name.expect.json")
 	"$PY" "$GEN" from-hopmark "$nframes" "$TMP/cap/$name.hm.out" "$TMP/cap/$name.hm.err" \
 		>"$TMP/cap/$name.hm.json"
-	out=$("$PY" "$GEN" diff "$TMP/cap/$name.hm.json" "$got" int,report,error 2>&1)
+	out=$("$PY" "$GEN" diff "$TMP/cap/$name.hm.json" "$got" int,report,error,packet,rx_ns 2>&1)
 	hm_check "tshark_vs_hopmark_$name" "" "$out"
 done <"$TMP/cap/cases"
 
