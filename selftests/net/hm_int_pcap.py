@@ -7,7 +7,10 @@ selftests/net/test_int_dissector.sh, and the decodings it compares.
 	writes DIR/CASE.pcap (Ethernet) and DIR/CASE.expect.json (what the
 	generator put in, one JSON object per frame, in the schema of
 	`hopmark decode -j`: {"int": {...}} or {"report": {...}} or {}) for
-	every case, and DIR/cases (one "CASE KIND" per line)
+	every case; DIR/all-N.pcap, the frames of every case with N words of
+	source-only metadata, one after the other; DIR/groups ("N FRAMES"
+	per line) and DIR/cases ("CASE KIND N FIRST COUNT" per line: the
+	case's frames in all-N.pcap)
   hm_int_pcap.py from-tshark FILE.json
 	tshark -T json of the hopmark-int.lua dissector -> the same schema,
 	plus "expert" (the dissector's expert messages) and "lua_errors";
@@ -18,9 +21,11 @@ selftests/net/test_int_dissector.sh, and the decodings it compares.
 	lines -> the same schema, one object per frame ("error": REASON);
 	"packet" and "rx_ns" come from the stock IP/TCP/UDP dissectors' and
 	the frame's fields on the tshark side
-  hm_int_pcap.py diff EXPECTED OBSERVED
-	every field that differs, as "frame N PATH: expected X observed Y";
-	exit status 1 when one does
+  hm_int_pcap.py diff EXPECTED OBSERVED [KEYS [FIRST COUNT]]
+	every field (of the top-level KEYS, comma-separated) that differs,
+	as "frame N PATH: expected X observed Y", comparing EXPECTED with
+	COUNT frames of OBSERVED from FIRST (0-based); exit status 1 when
+	one does
 
 Standard library only (Debian's python3). Signalling of every capture:
 DSCP 0x17 (mask 0x3f), INT UDP port 42100, report UDP port 42101.
@@ -103,13 +108,16 @@ def frame(ip_pkt, v6):
 
 
 def pcap(path, frames):
-    """A pcap file; a frame given as (octets, caplen) is cut to caplen."""
+    """A pcap file of (frame, index) pairs, the index giving the time
+    (1764600000 + index s); a frame given as (octets, caplen) is cut to
+    caplen."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for i, fr in enumerate(frames):
+        for fr, i in frames:
             cap = len(fr)
             if isinstance(fr, tuple):
                 fr, cap = fr
+                cap = min(cap, len(fr))
             f.write(struct.pack("<IIII", 1764600000 + i, 0, cap, len(fr)))
             f.write(fr[:cap])
 
@@ -363,6 +371,12 @@ def cases():
             ds_inst=0x8000, ds_flags=0x0003, ds_words=2)
     md_case("md_udp6_port_hop_ml31", True, 17, 1, 0x8000, 2, ds_words=30, ds_id=7)
     md_case("md_tcp4_dscp_no_hops", False, 6, 0, 0xfc00, 0, rhc=8)
+    # TCP to a port Wireshark gives HTTP: INT only with heuristics first.
+    body, js = int_md(0x9000, 2)
+    ip = Ip(False, INT_DSCP)
+    fr = frame(ip.header(6, tcp(ip, APP_SPORT, 80, shim(1, 0, body, 0x0a) + APP)), False)
+    out.append(("md_tcp4_dscp_to_port_80", "int",
+                [(fr, {"int": int_js(js, 0, len(body), 0x0a)})]))
     # §6.17: source-only metadata after the stack (not in Hop ML).
     # §6.17: 3 hops of Hop ML 1, then 2 words of source-only metadata;
     # the decoders are told the 2 (the header does not say).
@@ -857,19 +871,30 @@ def diff(a, b, path, out):
 def main():
     cmd = sys.argv[1]
     if cmd == "write":
+        # One capture per case, and the cases of each source-only word
+        # count together in all-N.pcap (one tshark run decodes them all).
         d = sys.argv[2]
+        groups = {}
         with open(d + "/cases", "w") as cf:
             for c in cases():
                 name, kind, pk = c[:3]
                 src_words = c[3] if len(c) > 3 else 0
                 for i, (f, j) in enumerate(pk):
                     if "int" in j or "report" in j:
-                        j["packet"] = pkt_info(ip_of(f))
+                        j["packet"] = pkt_info(ip_of(f if not isinstance(f, tuple) else f[0]))
                         j["rx_ns"] = (1764600000 + i) * 10**9
-                pcap("%s/%s.pcap" % (d, name), [f for f, _ in pk])
+                frames = [(f, i) for i, (f, _) in enumerate(pk)]
+                pcap("%s/%s.pcap" % (d, name), frames)
                 with open("%s/%s.expect.json" % (d, name), "w") as f:
                     json.dump([j for _, j in pk], f)
-                cf.write("%s %s %d\n" % (name, kind, src_words))
+                g = groups.setdefault(src_words, [])
+                cf.write("%s %s %d %d %d\n" % (name, kind, src_words, len(g), len(pk)))
+                g += frames
+        for n, frames in groups.items():
+            pcap("%s/all-%d.pcap" % (d, n), frames)
+        with open(d + "/groups", "w") as gf:
+            for n, frames in groups.items():
+                gf.write("%d %d\n" % (n, len(frames)))
     elif cmd == "from-tshark":
         json.dump(from_tshark(sys.argv[2]), sys.stdout)
     elif cmd == "from-hopmark":
@@ -878,6 +903,9 @@ def main():
         a = json.load(open(sys.argv[2]))
         b = json.load(open(sys.argv[3]))
         keys = sys.argv[4].split(",") if len(sys.argv) > 4 else None
+        if len(sys.argv) > 6:	# frames FIRST (0-based), COUNT of OBSERVED
+            first, count = int(sys.argv[5]), int(sys.argv[6])
+            b = b[first:first + count]
         out = []
         if len(a) != len(b):
             out.append("expected %d frames, observed %d" % (len(a), len(b)))
