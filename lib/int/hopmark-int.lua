@@ -247,9 +247,11 @@ local E = {
 		expert.group.SEQUENCE, expert.severity.NOTE),
 	m_set = ProtoExpert.new("hopmark_int.m_set", "MTU exceeded (M)",
 		expert.group.SEQUENCE, expert.severity.NOTE),
+	after = ProtoExpert.new("hopmark_int.after_malformed", "The packet after the INT data is malformed",
+		expert.group.MALFORMED, expert.severity.ERROR),
 }
 p_int.experts = { E.shim_trunc, E.len_beyond, E.capture, E.len_short, E.bad_type, E.bad_ver,
-	E.npt, E.rsvd, E.hop_ml, E.stack, E.e_set, E.m_set }
+	E.npt, E.rsvd, E.hop_ml, E.stack, E.e_set, E.m_set, E.after }
 
 local R = {
 	group_trunc = ProtoExpert.new("hopmark_int_report.group_truncated", "Telemetry Group Header truncated",
@@ -270,9 +272,11 @@ local R = {
 		expert.group.PROTOCOL, expert.severity.NOTE),
 	tlv = ProtoExpert.new("hopmark_int_report.tlv_bad", "TLV beyond the report",
 		expert.group.MALFORMED, expert.severity.ERROR),
+	inner = ProtoExpert.new("hopmark_int_report.inner_malformed", "Inner packet malformed",
+		expert.group.MALFORMED, expert.severity.WARN),
 }
 p_rpt.experts = { R.group_trunc, R.bad_ver, R.hdr_trunc, R.len_beyond, R.main, R.md_len, R.bit0,
-	R.rsvd, R.tlv }
+	R.rsvd, R.tlv, R.inner }
 
 -- ------------------------------------------------------------ preferences
 
@@ -320,6 +324,13 @@ local registered = { udp_port = 0, report_port = 0 }
 -- UDP header is inside a report; INT and reports found in an inner packet
 -- go under the report that carries them instead.
 local report_ctx = nil
+
+local function report_tree(pinfo)
+	if report_ctx and report_ctx.frame == pinfo.number then
+		return report_ctx.tree
+	end
+	return nil
+end
 
 -- Octets from the start of tvb to the end of the IP packet holding it, as
 -- the innermost IP header's length says (an inner packet of a report is
@@ -515,7 +526,7 @@ end
 -- Return: octets consumed.
 local function dissect_int(tvb, pinfo, tree, sig)
 	local avail = tvb:len()
-	tree = report_ctx or tree
+	tree = report_tree(pinfo) or tree
 	local tree_int = tree:add(p_int, tvb(0, math.min(avail, 4)))
 	pinfo.cols.protocol:set("INT")
 	-- Reported: the octets the IP header says follow; avail: captured.
@@ -605,23 +616,29 @@ local function dissect_int(tvb, pinfo, tree, sig)
 	tree_int:append_text(string.format(", %s", name))
 	pinfo.cols.info:set(info)
 
-	-- What follows the INT data (INT §5.7.2).
+	-- What follows the INT data (INT §5.7.2), to the dissector it names.
 	local rest = 4 + total
 	if rest < avail then
 		local payload = tvb(rest):tvb()
-		if npt == 2 then
-			local proto = tvb(3, 1):uint()
-			if not ip_proto_table:try(proto, payload, pinfo, tree) then
+		local ok, err = pcall(function()
+			if npt == 2 then
+				local proto = tvb(3, 1):uint()
+				if not ip_proto_table:try(proto, payload, pinfo, tree) then
+					data_dissector:call(payload, pinfo, tree)
+				end
+			elseif npt == 1 then
+				local port = tvb(2, 2):uint()
+				if not (port ~= registered.udp_port and port ~= registered.report_port and
+					udp_port_table:try(port, payload, pinfo, tree)) then
+					data_dissector:call(payload, pinfo, tree)
+				end
+			else
 				data_dissector:call(payload, pinfo, tree)
 			end
-		elseif npt == 1 then
-			local port = tvb(2, 2):uint()
-			if not (port ~= registered.udp_port and port ~= registered.report_port and
-				udp_port_table:try(port, payload, pinfo, tree)) then
-				data_dissector:call(payload, pinfo, tree)
-			end
-		else
-			data_dissector:call(payload, pinfo, tree)
+		end)
+		if not ok then
+			tree_int:add_proto_expert_info(E.after, string.format(
+				"The packet after the INT data is malformed (%s)", tostring(err):gsub("^.*: ", "")))
 		end
 	end
 	return avail
@@ -697,9 +714,15 @@ local function call_inner(name, tvb, off, len, pinfo, tree)
 	local d = name and Dissector.get(name) or data_dissector
 	local sub = tvb(off, len):tvb()
 	local saved = report_ctx
-	report_ctx = tree
-	d:call(sub, pinfo, tree)
+	report_ctx = { tree = tree, frame = pinfo.number }
+	-- A malformed inner packet throws out of its dissector: note it here
+	-- and restore report_ctx whatever happened.
+	local ok, err = pcall(function() d:call(sub, pinfo, tree) end)
 	report_ctx = saved
+	if not ok then
+		tree:add_proto_expert_info(R.inner, string.format(
+			"Inner packet malformed (%s)", tostring(err):gsub("^.*: ", "")))
+	end
 end
 
 -- TLVs of InType 1 (Report §3.3.2) in tvb(off, len).
@@ -860,7 +883,7 @@ end
 function p_rpt.dissector(tvb, pinfo, tree)
 	local avail = tvb:len()
 	pinfo.cols.protocol:set("INT Report")
-	tree = report_ctx or tree
+	tree = report_tree(pinfo) or tree
 	local t = tree:add(p_rpt, tvb(0, avail))
 	if avail < 8 then
 		if avail > 0 then
