@@ -19,6 +19,7 @@ NET_TESTS := \
 	selftests/net/test_cli_docs.sh \
 	selftests/net/test_decode_dex.sh \
 	selftests/net/test_int_decode.sh \
+	selftests/net/test_int_dissector.sh \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
 	selftests/net/test_int_cli.sh \
