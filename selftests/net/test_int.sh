@@ -1,0 +1,358 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# test_int.sh - INT v2.1 on real packets over five namespaces
+# (selftests/int_lib.sh): S source, R1 R2 R3 transit, D sink, `hopmark int`
+# on every node, hopmarkd on every node exporting Telemetry Report v2.0 to a
+# test receiver on D (hm_int.py collect). Traffic: UDP and TCP over IPv4
+# and IPv6 from S to D. Every link is captured (tcpdump on its left end,
+# after the left node's tc egress) and decoded by hm_int.py, a decoder of
+# its own written from the spec text, and by `hopmark decode -j`.
+#
+#   md_dscp_*	INT-MD signalled by DSCP 0x17/0x3f (NPT=0)
+#   md_udp_*	INT-MD signalled by UDP destination port (NPT=1 for UDP,
+#		NPT=2 for TCP: a new UDP header before the TCP header)
+#		For each flow: INT on every packet of every link; the MD header
+#		(Ver, D, E, M, Hop ML, Remaining Hop Count, bitmap, shim length,
+#		the original DSCP/port/protocol) on each link; the stack order
+#		(most recent hop first) and every hop's node ID and L1/L2
+#		interface IDs equal to the configured ones (all-ones for the
+#		source's ingress side, which it cannot know); earlier hops carried
+#		unchanged downstream; timestamps inside the run, monotone along
+#		the path, hop latency = egress - ingress timestamp; queue ID 0
+#		(one TX queue) and occupancy as hopmark_qdepth gives it (bytes,
+#		available where hopmarkd runs, buffer >= queue occupancy); TX
+#		utilisation in 0.01 %; IPv4 header and L4 checksums valid at every
+#		capture point (for NPT=2 the inner TCP checksum; the outer UDP one
+#		may be 0); the application at D receives the bytes S sent (SHA-256)
+#		and, for UDP, the original DSCP; `hopmark decode -j` decodes every
+#		INT packet to the same fields; D's reports: one per INT packet,
+#		group and report headers, the inner packet = the captured packet's
+#		first report-trunc octets with the same stack hop for hop, D's own
+#		metadata (sink option 2); the counters of `hopmark -j -s int show`
+#		(source, transit, sink) equal the INT packets captured.
+#   md_e_*	max-hops 2 over 3 transits: S and R1 push, RHC 0 from R1 on,
+#		R2 and R3 set E and add nothing (counted transit_e)
+#   md_m_*	R2's egress held to an MTU with no room for its 52 octets: M
+#		set from R2 on, R2 adds nothing (counted transit_m), R3 pushes
+#   mx_*	INT-MX: the packet carries the 12-octet MX header only, every
+#		node (S R1 R2 R3 D) reports each packet with its own metadata
+#   xd_*	INT-XD: packets untouched on every link, every node reports
+#
+# The test takes about a minute; it removes its namespaces and stops every
+# process it started (by PID) on any exit. TAP; skip (exit 4, 0 under
+# prove) without root, netns, or the INT parts of hopmark.
+
+set -u
+HM_PFX=${HM_PFX:-hmint$$}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=../int_lib.sh
+. "$(dirname "$0")/../int_lib.sh"
+NET=$(cd "$(dirname "$0")" && pwd)
+HMI="$NET/hm_int.py"
+
+BITMAP=0xff81		# bits 0-8 and the checksum complement: Hop ML 13
+HOP_ML=13
+INT_HOPS=4		# S, R1, R2, R3 push; D reports its own (sink option 2)
+INT_DOMAIN_MTU=$((1500 + HOP_ML * 4 * INT_HOPS + 16 + 8))
+INT_DSCP=0x17/0x3f
+INT_PORT=15999		# the domain's INT UDP port (INT_TBD in the spec)
+APP_PORT=9000		# UDP at D; TCP at APP_PORT + 1
+RPT_PORT=32766		# Telemetry Report collector on D
+HW_ID=5
+TRUNC=512		# report-trunc: IP header + INT + the start of the payload
+N=40			# datagrams per UDP flow
+SIZE=600		# UDP payload octets
+TCP_BYTES=30000
+APP_TOS=0x28		# DSCP 10 (AF11), ECN 0: what the sink must restore
+MAX_HOPS=8
+RATE=10gbit
+
+hm_require_root_netns
+hm_require_built "$HOPMARK" "$HOPMARKD"
+command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump"
+command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
+"$HOPMARK" int help >/dev/null 2>&1 || hm_skip_all "hopmark has no int command"
+[ -e "$HM_BPF_DIR/hopmark_int.bpf.o" ] || hm_skip_all "not built: $HM_BPF_DIR/hopmark_int.bpf.o"
+hm_trap_teardown
+hm_tmpdir
+T_START=$(date +%s)
+
+# int_stop PID... - SIGTERM, wait, and forget the PIDs (so that the
+# teardown never signals a PID the system may have reused).
+int_stop()
+{
+	local p q keep
+	for p; do kill -TERM "$p" 2>/dev/null; done
+	for p; do wait "$p" 2>/dev/null; done
+	keep=
+	for q in ${HM_BG_PIDS:-}; do
+		for p; do [ "$q" = "$p" ] && continue 2; done
+		keep="$keep $q"
+	done
+	HM_BG_PIDS=$keep
+}
+
+# int_all CMD... - `hopmark CMD...` on every node; fails on the first error.
+int_all()
+{
+	local n
+	for n in $HM_NODES; do
+		hm_on "$n" "$HOPMARK" "$@" || { echo "# $n: hopmark $* failed" >&2; return 1; }
+	done
+}
+
+# int_roles_md - source on S, transit on both interfaces of each router
+# (ingress arrival stamp, egress push), sink on D.
+int_roles_md()
+{
+	local n ifc
+	hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || return
+	for n in r1 r2 r3; do
+		for ifc in $(int_ifs "$n"); do
+			hm_on "$n" "$HOPMARK" int enable dev "$ifc" role transit rate $RATE || return
+		done
+	done
+	hm_on d "$HOPMARK" int enable dev d-r3 role sink
+}
+
+int_roles_off()
+{
+	local n ifc
+	for n in $HM_NODES; do
+		for ifc in $(int_ifs "$n"); do
+			hm_on "$n" "$HOPMARK" int disable dev "$ifc" >/dev/null 2>&1
+		done
+	done
+	return 0
+}
+
+# int_snap NODE FILE - `hopmark -j -s int show` of NODE.
+int_snap() { hm_on "$1" "$HOPMARK" -j -s int show >"$2" 2>&1; }
+
+# int_flows FILE FLOW... - the flows JSON of hm_int.py check (udp4 udp6 tcp4 tcp6).
+int_flows()
+{
+	local f=$1 fl sep= fam dst proto port id=0
+	shift
+	{
+		echo "["
+		for fl; do
+			id=$((id + 1))
+			fam=${fl#???}
+			[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
+			case $fl in
+			udp*) proto=17 port=$APP_PORT ;;
+			tcp*) proto=6 port=$((APP_PORT + 1)) ;;
+			esac
+			printf '%s {"name": "%s", "app": "%s-%d", "family": %d, "proto": %d, "dst": "%s", "port": %d, "count": %d, "tos": %d}\n' \
+				"$sep" "$fl" "${fl%?}$fam" "$id" "$fam" "$proto" "$dst" "$port" "$N" \
+				"$([ "$proto" = 17 ] && echo $((APP_TOS)) || echo 0)"
+			sep=,
+		done
+		echo "]"
+	} >"$f"
+}
+
+# int_phase NAME FLOW... - one run: receiver and application at D,
+# counters before, captures on every link, traffic, captures stopped,
+# counters after. Leaves everything in $HM_TMP/NAME.
+int_phase()
+{
+	local name=$1 dir=$HM_TMP/$1 fl id=0 fam dst ln caps= rpid apid i n
+	shift
+	mkdir -p "$dir"
+	int_flows "$dir/flows.json" "$@"
+	hm_bg d "$PY" "$HMI" collect $RPT_PORT "$dir/reports.jsonl" 2>"$dir/collect.err"
+	rpid=$HM_BG_PID
+	hm_bg d "$PY" "$HMI" sink $APP_PORT "$dir/received.json" 2>"$dir/sink.err"
+	apid=$HM_BG_PID
+	for n in $HM_NODES; do int_snap "$n" "$dir/$n.before.json"; done
+	for ln in $INT_LINKS; do
+		hm_bg "${ln%%-*}" tcpdump -Z root -B 8192 --immediate-mode -U -n -s 0 \
+			-i "$ln" -w "$dir/$ln.pcap" "ip or ip6" >"$dir/$ln.pcap.log" 2>&1
+		caps="$caps $HM_BG_PID"
+	done
+	for i in $(seq 50); do
+		[ -e "$dir/reports.jsonl.ready" ] && [ -e "$dir/received.json.ready" ] &&
+			[ "$(cat "$dir"/*.pcap.log 2>/dev/null | grep -c 'listening on')" -eq 4 ] && break
+		sleep 0.1
+	done
+	PHASE_T0=$(date +%s%N)
+	: >"$dir/sent.jsonl"
+	for fl; do
+		id=$((id + 1))
+		fam=${fl#???}
+		[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
+		case $fl in
+		udp*) hm_on s timeout 20 "$PY" "$HMI" udp-send "$fam" "$dst" $APP_PORT $id $N $SIZE \
+			--tos $APP_TOS >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
+		tcp*) hm_on s timeout 20 "$PY" "$HMI" tcp-send "$fam" "$dst" $((APP_PORT + 1)) $id \
+			$TCP_BYTES >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
+		esac
+	done
+	# Reports leave the agents within their flush interval.
+	sleep 1.5
+	# shellcheck disable=SC2086
+	int_stop $caps
+	for n in $HM_NODES; do int_snap "$n" "$dir/$n.after.json"; done
+	int_stop "$apid" "$rpid"
+	if [ -s "$dir/send.err" ]; then
+		sed 's/^/# send: /' "$dir/send.err" | head -5 >&2
+	fi
+	hm_log "$name: $(for ln in $INT_LINKS; do printf '%s %s pkts; ' "$ln" \
+		"$(grep -c . <(tcpdump -nr "$dir/$ln.pcap" 2>/dev/null))"; done)reports $(grep -c . "$dir/reports.jsonl")"
+}
+
+# int_decode_all DIR - `hopmark -j decode` of every capture of a phase.
+int_decode_all()
+{
+	local ln
+	for ln in $INT_LINKS; do
+		"$HOPMARK" -j decode "$1/$ln.pcap" >"$1/$ln.decode.json" 2>"$1/$ln.decode.err"
+	done
+}
+
+# int_check_md NAME SIGNAL [ARGS...] - hm_int.py's checks of an MD phase.
+int_check_md()
+{
+	local name=$1 sig=$2 dir=$HM_TMP/$1
+	shift 2
+	int_decode_all "$dir"
+	"$PY" "$HMI" check md --topo "$HM_TMP/topo.json" --dir "$dir" --flows "$dir/flows.json" \
+		--prefix "$name" --signal "$sig" --bitmap $BITMAP --t0 "$PHASE_T0" \
+		--sent "$dir/sent.jsonl" --received "$dir/received.json" \
+		--reports "$dir/reports.jsonl" --report-port $RPT_PORT --hw-id $HW_ID \
+		--trunc $TRUNC --hopmark-decode "$@" >"$dir/checks.tsv" 2>"$dir/checks.err" ||
+		{ hm_not_ok "${name}_checks_ran"; sed 's/^/#   /' "$dir/checks.err"; return; }
+	hm_checks_from "$dir/checks.tsv"
+}
+
+# int_count_int DIR LINK - INT packets of S -> D app flows on a capture.
+int_count_int()
+{
+	"$PY" -c '
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import hm_int
+caps = hm_int.decode_pcap(sys.argv[2], hm_int.parse_sig(sys.argv[3]), int(sys.argv[4]))
+print(sum(1 for d in caps if "int" in d and d.get("dst") in (sys.argv[5], sys.argv[6])))
+' "$NET" "$1/$2.pcap" "$3" $RPT_PORT $INT_D_V4 $INT_D_V6
+}
+
+# int_cnt_delta DIR NODE DEV COUNTER - a counter's increase over a phase,
+# from `hopmark -j -s int show` (-1: not found).
+int_cnt_delta()
+{
+	"$PY" -c '
+import json, sys
+def get(path, dev, name):
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError):
+        return None
+    ifs = d.get("interfaces", d.get("links", [])) if isinstance(d, dict) else d
+    for i in ifs:
+        if i.get("dev") == dev or i.get("ifname") == dev:
+            for key in ("counters", "stats"):
+                if name in i.get(key, {}):
+                    return i[key][name]
+    return None
+b, a = get(sys.argv[1], sys.argv[3], sys.argv[4]), get(sys.argv[2], sys.argv[3], sys.argv[4])
+print(a - b if a is not None and b is not None else -1)
+' "$1/$2.before.json" "$1/$2.after.json" "$3" "$4"
+}
+
+# int_check_counters NAME SIGNAL - source/transit/sink counters against the
+# INT packets the captures saw.
+int_check_counters()
+{
+	local name=$1 sig=$2 dir=$HM_TMP/$1 exp obs
+	exp="s:$(int_count_int "$dir" s-r1 "$sig") r1:$(int_count_int "$dir" r1-r2 "$sig") r2:$(int_count_int "$dir" r2-r3 "$sig") r3:$(int_count_int "$dir" r3-d "$sig") d:$(int_count_int "$dir" r3-d "$sig")"
+	obs="s:$(int_cnt_delta "$dir" s s-r1 src_ok) r1:$(int_cnt_delta "$dir" r1 r1-r2 transit_ok) r2:$(int_cnt_delta "$dir" r2 r2-r3 transit_ok) r3:$(int_cnt_delta "$dir" r3 r3-d transit_ok) d:$(int_cnt_delta "$dir" d d-r3 sink_ok)"
+	hm_check "${name}_counters_match_int_packets" "$exp" "$obs"
+}
+
+# The decoder itself, against the spec's example vectors.
+"$PY" "$HMI" selftest >"$HM_TMP/selftest.tsv" 2>&1 || hm_not_ok "decoder_selftest_ran"
+hm_checks_from "$HM_TMP/selftest.tsv"
+
+# ---------------------------------------------------------------- setup
+int_topo_create || { echo "Bail out! topology"; exit 1; }
+for n in $HM_NODES; do
+	int_ids "$n" || { echo "Bail out! hopmark node/link IDs on $n"; exit 1; }
+done
+int_topo_json "$HM_TMP/topo.json" "s r1 r2 r3" "$HM_NODES"
+
+SETUP_OK=1
+int_all int set mode md signal dscp $INT_DSCP instructions $BITMAP max-hops $MAX_HOPS \
+	hw-id $HW_ID report-trunc $TRUNC || SETUP_OK=0
+int_all int watch add dst 10.8.4.0/24 || SETUP_OK=0
+int_all int watch add dst fd08:4::/64 || SETUP_OK=0
+int_all int sample all || SETUP_OK=0
+int_all int report set collector $INT_D_V4 port $RPT_PORT || SETUP_OK=0
+int_roles_md || SETUP_OK=0
+hm_check "int_configured_on_every_node" 1 "$SETUP_OK"
+[ "$SETUP_OK" = 1 ] || hm_done
+for n in $HM_NODES; do
+	hm_agent_start "$n" "$HM_TMP/$n.records" || hm_not_ok "agent_started_on_$n"
+done
+
+# ---------------------------------------------- MD, DSCP signalling
+int_phase md_dscp udp4 udp6 tcp4 tcp6
+int_check_md md_dscp dscp:$INT_DSCP
+int_check_counters md_dscp dscp:$INT_DSCP
+
+# ---------------------------------------------- MD, UDP port signalling
+int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
+int_phase md_udp udp4 udp6 tcp4 tcp6
+int_check_md md_udp udp:$INT_PORT
+int_check_counters md_udp udp:$INT_PORT
+
+# ---------------------------------------------- E: max-hops 2 over 3 transits
+int_all int set signal dscp $INT_DSCP max-hops 2 || hm_not_ok "md_e_max_hops_set"
+int_phase md_e udp4 udp6
+int_check_md md_e dscp:$INT_DSCP --max-hops 2
+hm_check "md_e_counted_at_r2_r3" "r2:$((2 * N)) r3:$((2 * N))" \
+	"r2:$(int_cnt_delta "$HM_TMP/md_e" r2 r2-r3 transit_e) r3:$(int_cnt_delta "$HM_TMP/md_e" r3 r3-d transit_e)"
+
+# ---------------------------------------------- M: no room at R2
+# The UDP datagram at R2's egress before R2's hop: IPv4 20 + UDP 8 + SIZE
+# + 16 + 2 hops; IPv6 20 more. An MTU half a hop above the IPv6 one leaves
+# no room for R2's HOP_ML * 4 octets for either family.
+M_MTU=$((40 + 8 + SIZE + 16 + 2 * HOP_ML * 4 + HOP_ML * 2))
+int_all int set max-hops $MAX_HOPS || hm_not_ok "md_m_max_hops_set"
+hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit mtu $M_MTU rate $RATE ||
+	hm_not_ok "md_m_r2_mtu_set"
+int_phase md_m udp4 udp6
+int_check_md md_m dscp:$INT_DSCP --m-at r2
+hm_check "md_m_counted_at_r2" "$((2 * N))" "$(int_cnt_delta "$HM_TMP/md_m" r2 r2-r3 transit_m)"
+hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit rate $RATE >/dev/null 2>&1
+
+# ---------------------------------------------- MX
+int_all int set mode mx || hm_not_ok "mx_mode_set"
+int_phase mx udp4 udp6
+"$PY" "$HMI" check mx --topo "$HM_TMP/topo.json" --dir "$HM_TMP/mx" --flows "$HM_TMP/mx/flows.json" \
+	--prefix mx --signal dscp:$INT_DSCP --bitmap $BITMAP --reports "$HM_TMP/mx/reports.jsonl" \
+	--report-port $RPT_PORT >"$HM_TMP/mx/checks.tsv" 2>"$HM_TMP/mx/checks.err" ||
+	{ hm_not_ok "mx_checks_ran"; sed 's/^/#   /' "$HM_TMP/mx/checks.err"; }
+hm_checks_from "$HM_TMP/mx/checks.tsv"
+
+# ---------------------------------------------- XD
+int_roles_off
+int_all int set mode xd || hm_not_ok "xd_mode_set"
+XD_OK=1
+for ln in $INT_LINKS d-r3; do
+	hm_on "${ln%%-*}" "$HOPMARK" int enable dev "$ln" role xd rate $RATE || XD_OK=0
+done
+hm_check "xd_roles_enabled" 1 "$XD_OK"
+int_phase xd udp4 udp6
+"$PY" "$HMI" check xd --topo "$HM_TMP/topo.json" --dir "$HM_TMP/xd" --flows "$HM_TMP/xd/flows.json" \
+	--prefix xd --signal dscp:$INT_DSCP --bitmap $BITMAP --reports "$HM_TMP/xd/reports.jsonl" \
+	--report-port $RPT_PORT >"$HM_TMP/xd/checks.tsv" 2>"$HM_TMP/xd/checks.err" ||
+	{ hm_not_ok "xd_checks_ran"; sed 's/^/#   /' "$HM_TMP/xd/checks.err"; }
+hm_checks_from "$HM_TMP/xd/checks.tsv"
+
+hm_log "took $(( $(date +%s) - T_START )) s"
+hm_done
