@@ -69,7 +69,7 @@ static void usage(FILE *f)
 		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] [ fields LIST ] | show }\n"
 		"       hopmark pint { enable | disable | set | query | show | help }\n"
 		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
-		"       hopmark decode FILE.pcap [ summary ]\n"
+		"       hopmark decode FILE.pcap [ summary ] [ int-dscp VALUE[/MASK] ] [ int-port PORT ] [ int-source-only WORDS ] [ report-port PORT ]\n"
 		"\n"
 		"Pins: %s/%s (bpffs from $%s, else %s).\n",
 		hm_bpffs_root(), HM_PIN_SUBDIR, HM_BPFFS_ENV, HM_BPFFS_DEFAULT);

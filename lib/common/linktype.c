@@ -10,6 +10,7 @@
 #include "common/byteorder.h"
 #include "common/ether.h"
 #include "common/linktype.h"
+#include "ipv4/ipv4.h"
 #include "ipv6/ipv6.h"
 
 bool hm_linktype_supported(int dlt)
@@ -33,7 +34,7 @@ static bool is_vlan_tag(__u16 proto)
 	return proto == HM_ETH_P_8021Q || proto == HM_ETH_P_8021AD || proto == HM_ETH_P_QINQ1;
 }
 
-int hm_linktype_ipv6(int dlt, const __u8 *frame, size_t caplen, size_t *off)
+int hm_linktype_ip(int dlt, const __u8 *frame, size_t caplen, size_t *off, int *ver)
 {
 	size_t o;
 	__u16 proto;
@@ -69,12 +70,33 @@ int hm_linktype_ipv6(int dlt, const __u8 *frame, size_t caplen, size_t *off)
 	case DLT_IPV6:
 #endif
 		o = 0;
-		proto = caplen && (frame[0] >> 4) == 6 ? HM_ETH_P_IPV6 : 0;
+		proto = !caplen ? 0 : (frame[0] >> 4) == 6 ? HM_ETH_P_IPV6 :
+			(frame[0] >> 4) == 4 ? HM_ETH_P_IP : 0;
 		break;
 	default:
 		return -EPROTONOSUPPORT;
 	}
-	if (proto != HM_ETH_P_IPV6 || o + HM_IPV6_HDR_LEN > caplen || (frame[o] >> 4) != 6)
+	if (proto == HM_ETH_P_IPV6 && o + HM_IPV6_HDR_LEN <= caplen && (frame[o] >> 4) == 6) {
+		*ver = 6;
+	} else if (proto == HM_ETH_P_IP && o + HM_IPV4_HDR_LEN <= caplen &&
+		   (frame[o] >> 4) == 4) {
+		*ver = 4;
+	} else {
+		return -ENOENT;
+	}
+	*off = o;
+	return 0;
+}
+
+int hm_linktype_ipv6(int dlt, const __u8 *frame, size_t caplen, size_t *off)
+{
+	size_t o;
+	int ver, err;
+
+	err = hm_linktype_ip(dlt, frame, caplen, &o, &ver);
+	if (err)
+		return err;
+	if (ver != 6)
 		return -ENOENT;
 	*off = o;
 	return 0;

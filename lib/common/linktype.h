@@ -51,4 +51,21 @@ bool hm_linktype_supported(int dlt);
  */
 int hm_linktype_ipv6(int dlt, const __u8 *frame, size_t caplen, size_t *off);
 
+/**
+ * hm_linktype_ip() - where the IPv4 or IPv6 header of a captured frame starts
+ * @dlt:	pcap link-layer header type (DLT_*)
+ * @frame:	the frame as captured, from its link-layer header on
+ * @caplen:	bytes captured
+ * @off:	output: offset of the IP header in @frame
+ * @ver:	output: 4 or 6
+ *
+ * As hm_linktype_ipv6(), but an EtherType (or SLL protocol) of IPv4
+ * (0x0800) with a whole 20-octet header of version 4, or a raw IP packet
+ * of version 4, is found too: what INT (over IPv4 and IPv6) needs.
+ *
+ * Return: 0 with *@off and *@ver set; -ENOENT if the frame carries no IP
+ * packet (or too short a one); -EPROTONOSUPPORT for an unsupported link type.
+ */
+int hm_linktype_ip(int dlt, const __u8 *frame, size_t caplen, size_t *off, int *ver);
+
 #endif /* __HOPMARK_LINKTYPE_H */

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * int_table.c - decoded INT packets and Telemetry Reports as readable
+ * text (int_print.h), the form `hopmark decode` prints without -j: a
+ * header line per packet or report and a table per stack, like the IOAM
+ * table of lib/ioam/record_table.c. Fields the bitmap does not carry print
+ * as "-"; all-ones values print as numbers (they are what the node wrote).
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <sys/socket.h>
+
+#include "int/int_print.h"
+
+#define COL_ABSENT	"-"
+
+static void put_u(FILE *f, int width, __u64 v, bool carried)
+{
+	if (carried)
+		fprintf(f, " %*" PRIu64, width, (uint64_t)v);
+	else
+		fprintf(f, " %*s", width, COL_ABSENT);
+}
+
+static void put_pair(FILE *f, int width, __u64 a, __u64 b, bool carried)
+{
+	char s[48];
+
+	if (!carried) {
+		fprintf(f, " %*s", width, COL_ABSENT);
+		return;
+	}
+	snprintf(s, sizeof(s), "%" PRIu64 "/%" PRIu64, (uint64_t)a, (uint64_t)b);
+	fprintf(f, " %*s", width, s);
+}
+
+static void print_ip(FILE *f, const struct int_pkt *p)
+{
+	char src[INET6_ADDRSTRLEN] = "?", dst[INET6_ADDRSTRLEN] = "?";
+	int af = p->ip_ver == 4 ? AF_INET : AF_INET6;
+
+	inet_ntop(af, p->saddr, src, sizeof(src));
+	inet_ntop(af, p->daddr, dst, sizeof(dst));
+	fprintf(f, "%s", src);
+	if (p->has_ports)
+		fprintf(f, ".%u", p->sport);
+	fprintf(f, " > %s", dst);
+	if (p->has_ports)
+		fprintf(f, ".%u", p->dport);
+	fprintf(f, " proto %u dscp 0x%02x", p->proto, p->dscp);
+}
+
+/* Column header and one row per hop, for the bits of @bitmap. */
+static void hop_header(FILE *f, const char *first)
+{
+	fprintf(f, "  %4s %10s %11s %10s %5s %10s %20s %20s %21s %10s %5s %10s %10s\n", first,
+		"node", "l1-in/out", "latency", "qid", "qocc", "ingress-ts", "egress-ts",
+		"l2-in/out", "tx-util", "bid", "bocc", "csum-c");
+}
+
+static void hop_row(FILE *f, const char *label, const struct int_hop *h)
+{
+	__u16 b = h->bitmap;
+
+	fprintf(f, "  %4s", label);
+	put_u(f, 10, h->node_id, b & INT_BM_NODE_ID);
+	put_pair(f, 11, h->l1_ingress, h->l1_egress, b & INT_BM_L1_PORTS);
+	put_u(f, 10, h->hop_latency, b & INT_BM_HOP_LAT);
+	put_u(f, 5, h->queue_id, b & INT_BM_QUEUE);
+	put_u(f, 10, h->queue_occupancy, b & INT_BM_QUEUE);
+	put_u(f, 20, h->ingress_ts, b & INT_BM_INGRESS_TS);
+	put_u(f, 20, h->egress_ts, b & INT_BM_EGRESS_TS);
+	put_pair(f, 21, h->l2_ingress, h->l2_egress, b & INT_BM_L2_PORTS);
+	put_u(f, 10, h->tx_util, b & INT_BM_TX_UTIL);
+	put_u(f, 5, h->buffer_id, b & INT_BM_BUFFER);
+	put_u(f, 10, h->buffer_occupancy, b & INT_BM_BUFFER);
+	put_u(f, 10, h->csum_complement, (b & INT_BM_CSUM_COMPL) && !h->report);
+	fputc('\n', f);
+	if (b & INT_BM_RSVD_MASK) {
+		unsigned int i;
+
+		fprintf(f, "       reserved bits 9-14:");
+		for (i = 0; i < 6; i++)
+			if (b & (0x0040 >> i))
+				fprintf(f, " bit%u=0x%08x", 9 + i, h->rsvd[i]);
+		fputc('\n', f);
+	}
+	if (h->ds_words) {
+		__u32 i;
+
+		fprintf(f, "       ds metadata:");
+		for (i = 0; i < h->ds_words * 4; i++)
+			fprintf(f, "%s%02x", i % 4 ? "" : " ", h->ds[i]);
+		fputc('\n', f);
+	}
+}
+
+static void print_src_data(FILE *f, const struct int_pkt *p)
+{
+	__u32 i;
+
+	if (!p->src_words)
+		return;
+	fprintf(f, "  %s data:", p->type == INT_TYPE_MX ? "source-inserted" : "source-only");
+	for (i = 0; i < p->src_words * 4; i++)
+		fprintf(f, "%s%02x", i % 4 ? "" : " ", p->src_data[i]);
+	fputc('\n', f);
+}
+
+void int_print_table(FILE *f, const struct int_pkt *p)
+{
+	struct int_hop h;
+	char label[12];
+	__u32 i;
+
+	print_ip(f, p);
+	fprintf(f, "\n  INT-%s npt %u shim-len %u %s %u ver %u d %u", p->type == INT_TYPE_MD ?
+		"MD" : "MX", p->npt, p->shim_len, p->npt == INT_NPT_UDP ? "orig-dport" :
+		p->npt == INT_NPT_L4 ? "orig-proto" : "orig-dscp", p->npt_field, p->ver, p->d);
+	if (p->type == INT_TYPE_MD)
+		fprintf(f, " e %u m %u hop-ml %u rhc %u", p->e, p->m, p->hop_ml, p->rhc);
+	fprintf(f, " bitmap 0x%04x ds-id %u ds-instruction 0x%04x ds-flags 0x%04x\n",
+		p->bitmap, p->ds_id, p->ds_inst, p->ds_flags);
+	if (p->type == INT_TYPE_MD) {
+		hop_header(f, "hop");
+		for (i = 0; i < p->n_hops; i++) {
+			if (int_decode_hop(p, i, &h))
+				break;
+			/* Numbered in path order; the wire's first is the last. */
+			snprintf(label, sizeof(label), "%u", p->n_hops - i);
+			hop_row(f, label, &h);
+		}
+	}
+	print_src_data(f, p);
+}
+
+static int print_inner(FILE *f, const struct int_rpt *r, const struct int_signal *sig)
+{
+	struct int_pkt ip;
+	size_t off = 0, n;
+	int err;
+
+	n = int_rpt_inner_ip(r, &off);
+	if (!n)
+		return 0;
+	err = int_decode_ip(r->inner + off, n, sig, &ip);
+	if (err == -INT_E_IP)
+		return 0;
+	fprintf(f, "  inner: ");
+	if (!err) {
+		int_print_table(f, &ip);
+		return 0;
+	}
+	print_ip(f, &ip);
+	if (err == -INT_E_NONE) {
+		fputc('\n', f);
+		return 0;
+	}
+	fprintf(f, "\n  inner INT not decoded: %s\n", int_dec_strerror(err));
+	return err;
+}
+
+int int_print_report_table(FILE *f, const __u8 *pl, size_t len, const struct int_signal *sig)
+{
+	struct int_rpt_group_hdr g;
+	struct int_rpt r;
+	size_t off = INT_RPT_GROUP_LEN;
+	int err, rc, ret = 0;
+
+	err = int_rpt_group_decode(pl, len, &g);
+	if (err == -INT_E_RPT_GROUP) {
+		fprintf(f, "Telemetry Report not decoded: %s\n", int_rpt_strerror(err));
+		return err;
+	}
+	fprintf(f, "Telemetry Report ver %u hw-id %u seq %u node-id %u\n", g.ver, g.hw_id, g.seq,
+		g.node_id);
+	if (err) {
+		fprintf(f, "Telemetry Report not decoded: %s\n", int_rpt_strerror(err));
+		return err;
+	}
+	while ((rc = int_rpt_next(pl, len, &off, &r)) > 0) {
+		fprintf(f, " report rep-type %u in-type %u len %u%s md-len %u flags%s%s%s%s%s",
+			r.rep_type, r.in_type, r.len, r.to_end ? " (to the end)" : "", r.md_len,
+			r.flags & INT_RPT_F_D ? " D" : "", r.flags & INT_RPT_F_Q ? " Q" : "",
+			r.flags & INT_RPT_F_F ? " F" : "", r.flags & INT_RPT_F_I ? " I" : "",
+			r.flags & 0xf0 ? "" : " none");
+		if (r.rep_type == INT_REP_INT) {
+			fprintf(f, " rep-md-bits 0x%04x ds-id %u ds-md-bits 0x%04x ds-md-status 0x%04x",
+				r.rep_md_bits, r.ds_id, r.ds_md_bits, r.ds_md_status);
+			if (r.rep_md_bits & INT_RPT_MD_DROP)
+				fprintf(f, " drop-queue-id %u drop-reason %u", r.md.drop_queue_id,
+					r.md.drop_reason);
+		}
+		fprintf(f, " inner-len %zu\n", r.inner_len);
+		if (r.rep_type == INT_REP_INT) {
+			hop_header(f, "");
+			hop_row(f, "md", &r.md);
+		}
+		err = print_inner(f, &r, sig);
+		if (err && !ret)
+			ret = err;
+	}
+	if (rc < 0) {
+		fprintf(f, " report not decoded: %s\n", int_rpt_strerror(rc));
+		if (!ret)
+			ret = rc;
+	}
+	return ret;
+}
