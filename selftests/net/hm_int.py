@@ -172,6 +172,7 @@ def ip_parse(pkt):
         tl = struct.unpack("!H", pkt[2:4])[0]
         pkt = pkt[:tl]
         r.update(tos=pkt[1], dscp=pkt[1] >> 2, proto=pkt[9], ttl=pkt[8],
+                 df=bool(pkt[6] & 0x40),
                  ipid=struct.unpack("!H", pkt[4:6])[0], srcb=pkt[12:16],
                  dstb=pkt[16:20], l4off=ihl,
                  ip_ok=csum16(pkt[:ihl]) == 0xffff)
@@ -182,7 +183,7 @@ def ip_parse(pkt):
         nh, off = pkt[6], 40
         while nh in (0, 43, 60):
             nh, off = pkt[off], off + (pkt[off + 1] + 1) * 8
-        r.update(tos=tc, dscp=tc >> 2, proto=nh, ttl=pkt[7], ipid=None,
+        r.update(tos=tc, dscp=tc >> 2, proto=nh, ttl=pkt[7], ipid=None, df=None,
                  srcb=pkt[8:24], dstb=pkt[24:40], l4off=off, ip_ok=True)
     else:
         raise ValueError("not IP")
@@ -207,7 +208,7 @@ def decode_packet(pkt, sig, report_port=None):
     sport, dport = l4_ports(seg, proto)
     out = {"family": fam, "src": r["src"], "dst": r["dst"], "proto": proto,
            "sport": sport, "dport": dport, "dscp": r["dscp"], "ttl": r["ttl"],
-           "ipid": r["ipid"], "len": len(pkt), "ip_ok": r["ip_ok"]}
+           "ipid": r["ipid"], "df": r["df"], "len": len(pkt), "ip_ok": r["ip_ok"]}
     if proto not in (6, 17) or sport is None:
         return out
     if proto == 17 and report_port and dport == report_port:
@@ -752,7 +753,7 @@ def check_md(a, C):
         # -- timestamps and latency along the whole path (last link)
         last = per_link[-1]
         hops_last, _, _ = md_expect_link(topo, len(caps) - 1, a)
-        bad_t, bad_l, bad_q, bad_u, n_t = [], [], [], [], 0
+        bad_t, bad_l, bad_q, bad_u, n_t, qmax = [], [], [], [], 0, 0
         for d in last:
             if "int" not in d or len(d["int"]["hops"]) != len(hops_last):
                 continue
@@ -786,8 +787,17 @@ def check_md(a, C):
                         bad_q.append("%s queue_occupancy unavailable with hopmarkd running" % n)
                     if not agent and qo != 0xffffff:
                         bad_q.append("%s queue_occupancy %d without hopmarkd" % (n, qo))
-                    if agent and qo != 0xffffff and qo % a.qpkt >= 256 and qo > a.qlimit:
-                        bad_q.append("%s queue_occupancy %d" % (n, qo))
+                    if agent and qo != 0xffffff:
+                        if n == a.qnode:
+                            # a tbf: whole queued frames (+ a few control
+                            # packets), never past its limit
+                            qmax = max(qmax, qo)
+                            if qo % a.qpkt >= 256 or qo > a.qlimit:
+                                bad_q.append("%s queue_occupancy %d, not whole %d-octet frames under %d" % (
+                                    n, qo, a.qpkt, a.qlimit))
+                        elif qo != 0:
+                            # a veth's noqueue never holds a packet
+                            bad_q.append("%s queue_occupancy %d on a noqueue egress" % (n, qo))
                     if bo is not None and qo != 0xffffff and (bo == 0xffffff or bo < qo):
                         bad_q.append("%s buffer_occupancy %s < queue_occupancy %d" % (n, bo, qo))
                 if "tx_util" in h:
@@ -804,6 +814,9 @@ def check_md(a, C):
         if bm & 0x1000:
             C.add(fn + "_queue_fields_hopmark_qdepth", "0 violations",
                   "%d violations%s" % (len(bad_q), (": " + first_diff(bad_q)) if bad_q else ""))
+        if bm & 0x1000 and a.qnode:
+            C.add(fn + "_queue_occupancy_builds_up_at_" + a.qnode, "at least %d octets" % (3 * a.qpkt),
+                  "%s octets" % qmax if qmax >= 3 * a.qpkt else "only %d octets" % qmax)
         if bm & 0x0100:
             C.add(fn + "_tx_util_unit", "0 violations",
                   "%d violations%s" % (len(bad_u), (": " + first_diff(bad_u)) if bad_u else ""))
@@ -1024,6 +1037,20 @@ def check_export(a, C):
               "".join(" %s:%d" % (n, c) for n, c in count.items() if n not in topo["path"]))
         C.add(fn + "_report_metadata_per_node", "0 mismatches",
               "%d mismatches%s" % (len(badmd), (": " + first_diff(sorted(set(badmd)), 3)) if badmd else ""))
+    # Reports crossing the links: never instrumented, IPv4 with DF (Report §3.1).
+    nrep, inst, nodf = 0, [], 0
+    for k, cap in enumerate(caps):
+        for d in cap:
+            if d.get("kind") != "report":
+                continue
+            nrep += 1
+            if sig[0] == "dscp" and d["dscp"] & sig[1][1] == sig[1][0]:
+                inst.append("%s DSCP 0x%x" % (topo["links"][k], d["dscp"]))
+            if d["family"] == 4 and not d["df"]:
+                nodf += 1
+    C.add(P + "_reports_on_links_not_instrumented", "some reports, 0 with INT",
+          "%s reports, %d with INT%s" % ("some" if nrep else "no", len(inst), (": " + first_diff(inst)) if inst else ""))
+    C.add(P + "_ipv4_reports_set_df", "0 without DF", "%d without DF" % nodf)
     for n in topo["path"]:
         C.add("%s_%s_report_sequence_no_gaps" % (P, n), "0 gaps", "%d gaps" % seq_gaps(reps, topo["nodes"][n]["node_id"]))
 
@@ -1087,6 +1114,69 @@ def cmd_selftest(a):
     return 0
 
 
+def write_pcap(path, frames):
+    """frames: (ts ns, IP packet) -> a nanosecond pcap of Ethernet frames."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
+        for ts, p in frames:
+            fr = b"\x02" * 6 + b"\x04" * 6 + (b"\x08\x00" if p[0] >> 4 == 4 else b"\x86\xdd") + p
+            f.write(struct.pack("<IIII", ts // 10**9, ts % 10**9, len(fr), len(fr)) + fr)
+
+
+def cmd_reports_pcap(a):
+    """The collector's datagrams as IPv4/UDP frames to a.port, so that
+    `hopmark decode report-port` can read what the receiver got."""
+    frames = []
+    for l in open(a.jsonl):
+        if not l.strip():
+            continue
+        r = json.loads(l)
+        pl = bytes.fromhex(r["hex"])
+        udp = struct.pack("!HHHH", r.get("sport", 1), a.port, 8 + len(pl), 0) + pl
+        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0x4000, 64, 17, 0,
+                         socket.inet_aton("192.0.2.1"), socket.inet_aton("192.0.2.2"))
+        ip = ip[:10] + struct.pack("!H", 0xffff - csum16(ip)) + ip[12:]
+        frames.append((r["ts"], ip + udp))
+    write_pcap(a.out, frames)
+    return 0
+
+
+def check_reports_decode(a, C):
+    """`hopmark -j decode report-port` of the received reports against this
+    decoder's reading of the same datagrams."""
+    p = os.path.join(a.dir, "reports.decode.json")
+    sig = parse_sig(a.signal)
+    mine = load_reports(a.reports, sig)
+    name = a.prefix + "_hopmark_decode_reports_agrees"
+    try:
+        theirs = [json.loads(l) for l in open(p) if l.strip()]
+    except (OSError, ValueError) as e:
+        C.add(name, "%d reports, 0 differences" % len(mine), "unreadable: %s" % e)
+        return
+    theirs = [t["report"] for t in theirs if isinstance(t, dict) and "report" in t]
+    diffs = []
+    for m, t in zip(mine, theirs):
+        for key in ("ver", "hw_id", "seq", "node_id"):
+            if t.get(key) != m.get(key):
+                diffs.append("%s %s != %s" % (key, t.get(key), m.get(key)))
+        for mr, tr in zip(m.get("reports", []), t.get("reports", [])):
+            for key in ("rep_type", "in_type", "len", "md_len", "d", "q", "f", "i",
+                        "rep_md_bits", "ds_id", "ds_md_bits", "ds_md_status", "inner_len"):
+                if key in mr and tr.get(key) != mr[key]:
+                    diffs.append("%s %s != %s" % (key, tr.get(key), mr[key]))
+            if "md" in mr and tr.get("md") != mr["md"]:
+                diffs.append("md %s != %s" % (json.dumps(tr.get("md"))[:120], json.dumps(mr["md"])[:120]))
+            mh = [hop_public(h) for h in mr.get("inner", {}).get("int", {}).get("hops", [])]
+            th = (tr.get("inner") or {}).get("int", {}).get("hops", [])
+            if mh and th != mh:
+                diffs.append("inner hops %s != %s" % (json.dumps(th)[:120], json.dumps(mh)[:120]))
+        if len(m.get("reports", [])) != len(t.get("reports", [])):
+            diffs.append("%d reports != %d" % (len(t.get("reports", [])), len(m.get("reports", []))))
+    C.add(name, "%d reports, 0 differences" % len(mine),
+          "%d reports, %d differences%s" % (len(theirs), len(diffs),
+                                            (": " + first_diff(diffs, 1)) if diffs else ""))
+
+
 def cmd_check(a):
     a.topo_d = json.load(open(a.topo))
     C = Checks()
@@ -1096,6 +1186,8 @@ def cmd_check(a):
         check_md_reports(a, C, caps)
     else:
         check_export(a, C)
+    if a.reports and a.hopmark_decode:
+        check_reports_decode(a, C)
     C.emit()
     return 0
 
@@ -1143,6 +1235,10 @@ def main():
     s.add_argument("--proto", type=int, required=True)
     s.add_argument("--port", type=int, required=True)
     s = sub.add_parser("selftest")
+    s = sub.add_parser("reports-pcap")
+    s.add_argument("jsonl")
+    s.add_argument("out")
+    s.add_argument("--port", type=int, required=True)
     s = sub.add_parser("check")
     s.add_argument("mode", choices=("md", "mx", "xd"))
     s.add_argument("--topo", required=True)
@@ -1161,12 +1257,14 @@ def main():
     s.add_argument("--hw-id", type=int, default=0)
     s.add_argument("--trunc", type=int, default=256)
     s.add_argument("--hopmark-decode", action="store_true")
+    s.add_argument("--qnode")
     s.add_argument("--qpkt", type=int, default=1)
     s.add_argument("--qlimit", type=int, default=0)
     a = p.parse_args()
     return {"pcap": cmd_pcap, "collect": cmd_collect, "sink": cmd_sink,
             "udp-send": cmd_udp_send, "tcp-send": cmd_tcp_send, "check": cmd_check,
-            "count": cmd_count, "selftest": cmd_selftest}[a.cmd](a)
+            "count": cmd_count, "selftest": cmd_selftest,
+            "reports-pcap": cmd_reports_pcap}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@
 #		first report-trunc octets with the same stack hop for hop, D's own
 #		metadata (sink option 2); the counters of `hopmark -j -s int show`
 #		(source, transit, sink) equal the INT packets captured.
+#   md_queue_*	a tbf on R2's egress: R2's queue occupancy is whole queued
+#		frames in bytes (hopmark_qdepth), within the tbf's limit, and
+#		builds up; the noqueue egresses give 0
 #   md_e_*	max-hops 2 over 3 transits: S and R1 push, RHC 0 from R1 on,
 #		R2 and R3 set E and add nothing (counted transit_e)
 #   md_m_*	R2's egress held to an MTU with no room for its 52 octets: M
@@ -187,7 +190,7 @@ int_phase()
 		[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
 		case $fl in
 		udp*) hm_on s timeout 20 "$PY" "$HMI" udp-send "$fam" "$dst" $APP_PORT $id $N $SIZE \
-			--tos $APP_TOS >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
+			--tos $APP_TOS --interval "${UDP_INTERVAL:-0.0005}" >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		tcp*) hm_on s timeout 20 "$PY" "$HMI" tcp-send "$fam" "$dst" $((APP_PORT + 1)) $id \
 			$TCP_BYTES >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		esac
@@ -205,13 +208,24 @@ int_phase()
 		"$(grep -c . <(tcpdump -nr "$dir/$ln.pcap" 2>/dev/null))"; done)reports $(grep -c . "$dir/reports.jsonl")"
 }
 
-# int_decode_all DIR - `hopmark -j decode` of every capture of a phase.
+# int_decode_all DIR SIGNAL - `hopmark -j decode` of every capture of a
+# phase, and of the datagrams the collector received (written as a pcap).
 int_decode_all()
 {
-	local ln
+	local ln sig
+	case $2 in
+	dscp:*) sig="int-dscp ${2#dscp:}" ;;
+	udp:*) sig="int-port ${2#udp:}" ;;
+	esac
 	for ln in $INT_LINKS; do
-		"$HOPMARK" -j decode "$1/$ln.pcap" >"$1/$ln.decode.json" 2>"$1/$ln.decode.err"
+		# shellcheck disable=SC2086
+		"$HOPMARK" -j decode "$1/$ln.pcap" $sig report-port $RPT_PORT \
+			>"$1/$ln.decode.json" 2>"$1/$ln.decode.err"
 	done
+	"$PY" "$HMI" reports-pcap "$1/reports.jsonl" "$1/reports.pcap" --port $RPT_PORT &&
+		# shellcheck disable=SC2086
+		"$HOPMARK" -j decode "$1/reports.pcap" $sig report-port $RPT_PORT \
+			>"$1/reports.decode.json" 2>"$1/reports.decode.err"
 }
 
 # int_check_md NAME SIGNAL [ARGS...] - hm_int.py's checks of an MD phase.
@@ -219,13 +233,25 @@ int_check_md()
 {
 	local name=$1 sig=$2 dir=$HM_TMP/$1
 	shift 2
-	int_decode_all "$dir"
+	int_decode_all "$dir" "$sig"
 	"$PY" "$HMI" check md --topo "$HM_TMP/topo.json" --dir "$dir" --flows "$dir/flows.json" \
 		--prefix "$name" --signal "$sig" --bitmap $BITMAP --t0 "$PHASE_T0" \
 		--sent "$dir/sent.jsonl" --received "$dir/received.json" \
 		--reports "$dir/reports.jsonl" --report-port $RPT_PORT --hw-id $HW_ID \
 		--trunc $TRUNC --hopmark-decode "$@" >"$dir/checks.tsv" 2>"$dir/checks.err" ||
 		{ hm_not_ok "${name}_checks_ran"; sed 's/^/#   /' "$dir/checks.err"; return; }
+	hm_checks_from "$dir/checks.tsv"
+}
+
+# int_check_export MODE - hm_int.py's checks of an MX or XD phase.
+int_check_export()
+{
+	local dir=$HM_TMP/$1
+	int_decode_all "$dir" dscp:$INT_DSCP
+	"$PY" "$HMI" check "$1" --topo "$HM_TMP/topo.json" --dir "$dir" --flows "$dir/flows.json" \
+		--prefix "$1" --signal dscp:$INT_DSCP --bitmap $BITMAP --reports "$dir/reports.jsonl" \
+		--report-port $RPT_PORT --hopmark-decode >"$dir/checks.tsv" 2>"$dir/checks.err" ||
+		{ hm_not_ok "${1}_checks_ran"; sed 's/^/#   /' "$dir/checks.err"; return; }
 	hm_checks_from "$dir/checks.tsv"
 }
 
@@ -304,6 +330,23 @@ int_phase md_dscp udp4 udp6 tcp4 tcp6
 int_check_md md_dscp dscp:$INT_DSCP
 int_check_counters md_dscp dscp:$INT_DSCP
 
+# ---------------------------------------------- queue occupancy
+# A tbf on R2's egress (2 Mbit/s) builds a real queue from datagrams 1 ms
+# apart (6.5 Mbit/s); hopmarkd polls the backlog every 10 ms into
+# hopmark_qdepth, so R2's queue occupancy is whole queued frames of
+# Q_FRAME octets (Ethernet + IPv4 + UDP + payload + 16 + 3 hops), never
+# past the tbf's limit, and it builds up; every other egress is a veth's
+# noqueue, which never holds a packet: 0.
+Q_LIMIT=100000
+Q_FRAME=$((14 + 20 + 8 + SIZE + 16 + 3 * HOP_ML * 4))
+if hm_on r2 tc qdisc add dev r2-r3 root tbf rate 2mbit burst 4k limit $Q_LIMIT; then
+	UDP_INTERVAL=0.001 int_phase md_queue udp4
+	hm_on r2 tc qdisc del dev r2-r3 root
+	int_check_md md_queue dscp:$INT_DSCP --qnode r2 --qpkt $Q_FRAME --qlimit $Q_LIMIT
+else
+	hm_not_ok "md_queue_tbf_on_r2"
+fi
+
 # ---------------------------------------------- MD, UDP port signalling
 int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
 int_phase md_udp udp4 udp6 tcp4 tcp6
@@ -333,11 +376,7 @@ hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit rate $RATE >/dev/null 2>&1
 # ---------------------------------------------- MX
 int_all int set mode mx || hm_not_ok "mx_mode_set"
 int_phase mx udp4 udp6
-"$PY" "$HMI" check mx --topo "$HM_TMP/topo.json" --dir "$HM_TMP/mx" --flows "$HM_TMP/mx/flows.json" \
-	--prefix mx --signal dscp:$INT_DSCP --bitmap $BITMAP --reports "$HM_TMP/mx/reports.jsonl" \
-	--report-port $RPT_PORT >"$HM_TMP/mx/checks.tsv" 2>"$HM_TMP/mx/checks.err" ||
-	{ hm_not_ok "mx_checks_ran"; sed 's/^/#   /' "$HM_TMP/mx/checks.err"; }
-hm_checks_from "$HM_TMP/mx/checks.tsv"
+int_check_export mx
 
 # ---------------------------------------------- XD
 int_roles_off
@@ -348,11 +387,7 @@ for ln in $INT_LINKS d-r3; do
 done
 hm_check "xd_roles_enabled" 1 "$XD_OK"
 int_phase xd udp4 udp6
-"$PY" "$HMI" check xd --topo "$HM_TMP/topo.json" --dir "$HM_TMP/xd" --flows "$HM_TMP/xd/flows.json" \
-	--prefix xd --signal dscp:$INT_DSCP --bitmap $BITMAP --reports "$HM_TMP/xd/reports.jsonl" \
-	--report-port $RPT_PORT >"$HM_TMP/xd/checks.tsv" 2>"$HM_TMP/xd/checks.err" ||
-	{ hm_not_ok "xd_checks_ran"; sed 's/^/#   /' "$HM_TMP/xd/checks.err"; }
-hm_checks_from "$HM_TMP/xd/checks.tsv"
+int_check_export xd
 
 hm_log "took $(( $(date +%s) - T_START )) s"
 hm_done
