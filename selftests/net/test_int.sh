@@ -34,6 +34,9 @@
 #   md_queue_*	a tbf on R2's egress: R2's queue occupancy is whole queued
 #		frames in bytes (hopmark_qdepth), within the tbf's limit, and
 #		builds up; the noqueue egresses give 0
+#   md_gso_*	S's egress with GSO on: a 20 MB TCP transfer completes with the
+#		original bytes, at half the rate without INT or better, with
+#		INT on at least 95 % of the data segments D receives
 #   md_e_*	max-hops 2 over 3 transits: S and R1 push, RHC 0 from R1 on,
 #		R2 and R3 set E and add nothing (counted transit_e)
 #   md_m_*	R2's egress held to an MTU with no room for its 52 octets: M
@@ -290,6 +293,25 @@ print(a - b if a is not None and b is not None else -1)
 ' "$1/$2.before.json" "$1/$2.after.json" "$3" "$4"
 }
 
+# int_cnt_moved DIR NODE - every counter of NODE that moved over a phase
+# (diagnostics: which action the datapath took).
+int_cnt_moved()
+{
+	"$PY" -c '
+import json, sys
+def load(p):
+    try:
+        d = json.load(open(p))
+    except (OSError, ValueError):
+        return {}
+    return {i.get("dev"): i.get("counters", {}) for i in d.get("interfaces", [])} if isinstance(d, dict) else {}
+b, a = load(sys.argv[1]), load(sys.argv[2])
+print(" ".join("%s:%s+%d" % (dev, k, v - b.get(dev, {}).get(k, 0))
+               for dev, c in sorted(a.items()) for k, v in c.items()
+               if isinstance(v, int) and v != b.get(dev, {}).get(k, 0)) or "none")
+' "$1/$2.before.json" "$1/$2.after.json"
+}
+
 # int_check_counters NAME SIGNAL - source/transit/sink counters against the
 # INT packets the captures saw.
 int_check_counters()
@@ -298,6 +320,7 @@ int_check_counters()
 	exp="s:$(int_count_int "$dir" s-r1 "$sig") r1:$(int_count_int "$dir" r1-r2 "$sig") r2:$(int_count_int "$dir" r2-r3 "$sig") r3:$(int_count_int "$dir" r3-d "$sig") d:$(int_count_int "$dir" r3-d "$sig")"
 	obs="s:$(int_cnt_delta "$dir" s s-r1 src_ok) r1:$(int_cnt_delta "$dir" r1 r1-r2 transit_ok) r2:$(int_cnt_delta "$dir" r2 r2-r3 transit_ok) r3:$(int_cnt_delta "$dir" r3 r3-d transit_ok) d:$(int_cnt_delta "$dir" d d-r3 sink_ok)"
 	hm_check "${name}_counters_match_int_packets" "$exp" "$obs"
+	for n in $HM_NODES; do hm_log "$name counters moved on $n: $(int_cnt_moved "$dir" "$n")"; done
 }
 
 # The decoder itself, against the spec's example vectors.
@@ -352,6 +375,53 @@ int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
 int_phase md_udp udp4 udp6 tcp4 tcp6
 int_check_md md_udp udp:$INT_PORT
 int_check_counters md_udp udp:$INT_PORT
+
+# ---------------------------------------------- bulk TCP with GSO on
+# S's egress with GSO on (TX checksum offload stays off): the stack hands
+# tc 64 KB superpackets. The transfer must complete at full speed (at
+# least half the rate of the same transfer with S's source role disabled,
+# in the same run) with INT on the wire: at least 95 % of the data
+# segments D receives carry it.
+int_bulk()
+{
+	local dir=$1 cap i
+	mkdir -p "$dir"
+	hm_bg d "$PY" "$HMI" sink $APP_PORT "$dir/received.json" 2>"$dir/sink.err"
+	local apid=$HM_BG_PID
+	hm_bg r3 tcpdump -Z root -B 16384 -U -n -s 400 -i r3-d -w "$dir/r3-d.pcap" \
+		"dst host $INT_D_V4" >"$dir/cap.log" 2>&1
+	cap=$HM_BG_PID
+	for i in $(seq 50); do
+		[ -e "$dir/received.json.ready" ] && grep -q "listening on" "$dir/cap.log" && break
+		sleep 0.1
+	done
+	hm_on s timeout 30 "$PY" "$HMI" tcp-send 4 $INT_D_V4 $((APP_PORT + 1)) 9 $BULK_BYTES \
+		>"$dir/sent.jsonl" 2>"$dir/send.err"
+	sleep 0.3
+	int_stop "$cap" "$apid"
+}
+BULK_BYTES=20000000
+hm_on s ethtool -K s-r1 gso on >/dev/null 2>&1
+hm_on s "$HOPMARK" int disable dev s-r1 || hm_not_ok "md_gso_source_disabled"
+int_bulk "$HM_TMP/gso_base"
+hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_source_enabled"
+int_snap s "$HM_TMP/gso_int.s.before.json"
+int_bulk "$HM_TMP/gso_int"
+int_snap s "$HM_TMP/gso_int.s.after.json"
+hm_on s ethtool -K s-r1 gso off >/dev/null 2>&1
+rate_of() { "$PY" -c 'import json,sys; d=json.loads(open(sys.argv[1]).read() or "{}"); print(int(d["bytes"] * 8 / d["secs"] / 1e6) if d.get("secs") else 0)' "$1/sent.jsonl" 2>/dev/null || echo 0; }
+same_of() { "$PY" -c 'import json,sys; s=json.loads(open(sys.argv[1]+"/sent.jsonl").read()); r=json.load(open(sys.argv[1]+"/received.json")).get(s["flow"], {}); print("%s %s" % (r.get("bytes"), r.get("sha256") == s["sha256"]))' "$1" 2>/dev/null || echo "none"; }
+BASE=$(rate_of "$HM_TMP/gso_base")
+WITH=$(rate_of "$HM_TMP/gso_int")
+hm_check "md_gso_bulk_tcp_completes_with_original_bytes" "$BULK_BYTES True" "$(same_of "$HM_TMP/gso_int")"
+hm_check "md_gso_bulk_tcp_full_speed" "at least $((BASE / 2)) Mbit/s (half of $BASE without INT)" \
+	"$([ "$WITH" -ge $((BASE / 2)) ] && echo "at least $((BASE / 2)) Mbit/s (half of $BASE without INT)" || echo "$WITH Mbit/s")"
+read -r GSO_INT GSO_ALL <<<"$("$PY" "$HMI" count "$HM_TMP/gso_int/r3-d.pcap" --signal udp:$INT_PORT \
+	--family 4 --dst $INT_D_V4 --proto 6 --port $((APP_PORT + 1)))"
+hm_check "md_gso_int_on_the_wire" "at least 95 % of the data segments at D carry INT" \
+	"$([ "${GSO_ALL:-0}" -gt 0 ] && [ $((GSO_INT * 100)) -ge $((GSO_ALL * 95)) ] &&
+		echo "at least 95 % of the data segments at D carry INT" || echo "${GSO_INT:-0} of ${GSO_ALL:-0}")"
+hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; S's counters moved: $(cp "$HM_TMP/gso_int.s.before.json" "$HM_TMP/gso_int/s.before.json"; cp "$HM_TMP/gso_int.s.after.json" "$HM_TMP/gso_int/s.after.json"; int_cnt_moved "$HM_TMP/gso_int" s)"
 
 # ---------------------------------------------- E: max-hops 2 over 3 transits
 int_all int set signal dscp $INT_DSCP max-hops 2 || hm_not_ok "md_e_max_hops_set"
