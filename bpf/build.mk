@@ -4,7 +4,7 @@
 # -> build/bpf/NAME.skel.h (bpftool gen skeleton). The objects also load
 # with stock ip/tc; see Documentation/datapath.rst.
 
-HM_BPF_NAMES	:= hopmark_maps hopmark_encap hopmark_transit hopmark_decap pint
+HM_BPF_NAMES	:= hopmark_maps hopmark_encap hopmark_transit hopmark_decap pint hopmark_int
 HM_BPF_OBJS	:= $(patsubst %,$(BUILD)/bpf/%.bpf.o,$(HM_BPF_NAMES))
 HM_BPF_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,$(HM_BPF_NAMES))
 HM_BPF_HDRS	:= $(wildcard bpf/*.bpf.h) $(HM_LIB_HDRS)

@@ -42,4 +42,12 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } int_events SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct int_arrival);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} int_arrival SEC(".maps");
+
 #endif /* __INT_MAPS_BPF_H */

@@ -6,7 +6,7 @@
  * priority or at XDP (driver mode, else generic) without ever replacing a
  * program that is not ours, detaching only ours, and querying a hook.
  *
- * The four skeletons embed the BPF objects: only a program that calls into
+ * The skeletons embed the BPF objects: only a program that calls into
  * this file links them (static linking takes an archive member only when
  * one of its symbols is referenced), so the tests and benchmarks that link
  * libhopmark.a without attaching do not carry them.
@@ -31,10 +31,12 @@
 #include "common/bpf_pin.h"
 #include "common/hopmark_run.h"
 #include "pint/pint_maps.h"	/* types of pint.skel.h's .rodata */
+#include "int/int_maps.h"	/* types of hopmark_int.skel.h's .rodata */
 #include "bpf/hopmark_encap.skel.h"
 #include "bpf/hopmark_transit.skel.h"
 #include "bpf/hopmark_decap.skel.h"
 #include "bpf/pint.skel.h"
+#include "bpf/hopmark_int.skel.h"
 
 const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_ENCAP] = {
@@ -67,6 +69,22 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_PINT_SINK] = {
 		"sink", "hm_pint_sink", HM_FAMILY_PINT, HM_HOOK_TC_INGRESS,
 		HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_SINK,
+	},
+	[HM_ROLE_INT_SOURCE] = {
+		"int-source", "hm_int_source", HM_FAMILY_INT, HM_HOOK_TC_EGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SOURCE,
+	},
+	[HM_ROLE_INT_INGRESS] = {
+		"int-ingress", "hm_int_ingress", HM_FAMILY_INT, HM_HOOK_TC_INGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_INGRESS,
+	},
+	[HM_ROLE_INT_TRANSIT] = {
+		"int-transit", "hm_int_transit", HM_FAMILY_INT, HM_HOOK_TC_EGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_TRANSIT,
+	},
+	[HM_ROLE_INT_SINK] = {
+		"int-sink", "hm_int_sink", HM_FAMILY_INT, HM_HOOK_TC_INGRESS,
+		HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK,
 	},
 };
 
@@ -101,6 +119,7 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 	struct hopmark_transit *transit;
 	struct hopmark_encap *encap;
 	struct hopmark_decap *decap;
+	struct hopmark_int *hint;
 	struct pint *pint;
 	int err;
 
@@ -157,6 +176,25 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 						pint->progs.hm_pint_sink :
 						pint->progs.hm_pint_transit);
 		return err;
+	case HM_ROLE_INT_SOURCE:
+	case HM_ROLE_INT_INGRESS:
+	case HM_ROLE_INT_TRANSIT:
+	case HM_ROLE_INT_SINK:
+		p->skel = hint = hopmark_int__open_opts(&opts);
+		if (!hint)
+			return -errno;
+		err = hm_events_fit_pin(hint->obj, pin_dir);
+		if (!err)
+			err = hopmark_int__load(hint);
+		if (!err)
+			p->fd = bpf_program__fd(role == HM_ROLE_INT_SOURCE ?
+						hint->progs.hm_int_source :
+						role == HM_ROLE_INT_INGRESS ?
+						hint->progs.hm_int_ingress :
+						role == HM_ROLE_INT_TRANSIT ?
+						hint->progs.hm_int_transit :
+						hint->progs.hm_int_sink);
+		return err;
 	default:
 		return -EINVAL;
 	}
@@ -204,6 +242,12 @@ void hm_role_unload(struct hm_role_prog *p)
 	case HM_ROLE_PINT_TRANSIT:
 	case HM_ROLE_PINT_SINK:
 		pint__destroy(p->skel);
+		break;
+	case HM_ROLE_INT_SOURCE:
+	case HM_ROLE_INT_INGRESS:
+	case HM_ROLE_INT_TRANSIT:
+	case HM_ROLE_INT_SINK:
+		hopmark_int__destroy(p->skel);
 		break;
 	default:
 		break;

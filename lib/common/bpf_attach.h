@@ -3,7 +3,7 @@
  * bpf_attach.h - load hopmark's BPF programs and attach them where each
  * role runs (bpf_attach.c). One table of roles, the IOAM ones (RFC 9197
  * encapsulating, transit and decapsulating nodes, bpf/hopmark_*.bpf.c) and
- * the PINT ones (bpf/pint.bpf.c):
+ * the PINT ones (bpf/pint.bpf.c) and the INT ones (bpf/hopmark_int.bpf.c):
  *
  *	role		program		hook		tc handle, priority
  *	encap		hm_encap	tc egress	0x686d, 0x4801
@@ -14,6 +14,10 @@
  *	source		hm_pint_source	tc ingress	0x7069, 0x4811
  *	sink		hm_pint_sink	tc ingress	0x7069, 0x4812
  *	transit		hm_pint_transit	tc egress	0x7069, 0x4813
+ *	int-source	hm_int_source	tc egress	0x696e, 0x4821
+ *	int-ingress	hm_int_ingress	tc ingress	0x696e, 0x4820
+ *	int-transit	hm_int_transit	tc egress	0x696e, 0x4822
+ *	int-sink	hm_int_sink	tc ingress	0x696e, 0x4823
  *
  * (handles and priorities: common/hopmark_run.h). Programs are loaded from
  * the skeletons embedded in libhopmark (build/bpf/NAME.skel.h) with
@@ -50,6 +54,10 @@ enum hm_role {
 	HM_ROLE_PINT_SOURCE,	/* PINT source, tc ingress hm_pint_source */
 	HM_ROLE_PINT_TRANSIT,	/* PINT transit, tc egress hm_pint_transit */
 	HM_ROLE_PINT_SINK,	/* PINT sink, tc ingress hm_pint_sink */
+	HM_ROLE_INT_SOURCE,	/* INT source, tc egress hm_int_source */
+	HM_ROLE_INT_INGRESS,	/* INT transit arrival stamp, tc ingress hm_int_ingress */
+	HM_ROLE_INT_TRANSIT,	/* INT transit (MD, MX, XD), tc egress hm_int_transit */
+	HM_ROLE_INT_SINK,	/* INT sink, tc ingress hm_int_sink */
 	HM_ROLE_MAX,
 };
 
@@ -64,13 +72,14 @@ enum hm_hook {
 enum hm_role_family {
 	HM_FAMILY_IOAM,
 	HM_FAMILY_PINT,
+	HM_FAMILY_INT,
 };
 
 /**
  * struct hm_role_desc - one role of the table
  * @name:	the role as printed ("transit-in", "source", ...)
  * @prog:	its BPF program's name (at most 15 characters, BPF_OBJ_NAME_LEN)
- * @family:	IOAM or PINT
+ * @family:	IOAM, PINT or INT
  * @hook:	where the program runs
  * @tc_handle:	the tc filter's handle (0 for XDP)
  * @tc_prio:	the tc filter's priority, tc(8)'s "pref" (0 for XDP)

@@ -21,4 +21,4 @@ HM_GENL_NAMES	:= lib/common/hopmark_genl_names.c lib/common/hopmark_genl_names.h
 $(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h
 $(BUILD)/obj/lib/common/bpf_attach.o: $(BUILD)/bpf/hopmark_encap.skel.h \
 	$(BUILD)/bpf/hopmark_transit.skel.h $(BUILD)/bpf/hopmark_decap.skel.h \
-	$(BUILD)/bpf/pint.skel.h
+	$(BUILD)/bpf/pint.skel.h $(BUILD)/bpf/hopmark_int.skel.h

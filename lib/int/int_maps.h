@@ -27,6 +27,7 @@
 #define INT_MAP_IFCFG		"int_ifcfg"
 #define INT_MAP_STATS		"int_stats"
 #define INT_MAP_EVENTS		"int_events"
+#define INT_MAP_ARRIVAL		"int_arrival"
 
 #define INT_MAX_IFACES		256
 #define INT_EVENTS_BYTES	(4 * 1024 * 1024)
@@ -149,6 +150,9 @@ enum int_counter {
 	INT_CNT_EVENTS_LOST,		/* ring buffer full: record lost */
 	INT_CNT_ERR,			/* helper failed: packet unchanged */
 	INT_CNT_NOT_CONFIGURED,		/* role enabled, domain not configured */
+	INT_CNT_SRC_REPORT,		/* UDP to the report port: never instrumented */
+	INT_CNT_CSUM_PARTIAL,		/* NPT 0/1 on a CHECKSUM_PARTIAL skb: untouched */
+	INT_CNT_GSO,			/* transit/sink: GSO packet: untouched */
 	INT_CNT_MAX,
 };
 
@@ -158,6 +162,27 @@ enum int_counter {
  */
 struct int_link_stats {
 	__u64	cnt[INT_CNT_MAX];
+};
+
+/**
+ * struct int_arrival - a transit hop's arrival stamp (int_arrival[0], per CPU)
+ * @fp:		fingerprint of the packet stamped: a hash of the IP header
+ *		fields forwarding leaves alone (addresses, lengths,
+ *		Identification or flow label, protocol) and the first 8 octets
+ *		after the IP header
+ * @ifindex:	interface it arrived on (skb->ingress_ifindex at egress)
+ * @ts_ns:	arrival time, CLOCK_REALTIME ns (hm_now_posix_ns())
+ *
+ * Written by hm_int_ingress (tc ingress) for every IPv4/IPv6 packet, read
+ * by the egress programs of the same CPU: forwarding runs in the receive
+ * softirq, so the packet that leaves is the one last stamped when both
+ * the fingerprint and the interface match. Anything else: hop latency and
+ * ingress timestamp are all-ones.
+ */
+struct int_arrival {
+	__u32	fp;
+	__u32	ifindex;
+	__u64	ts_ns;
 };
 
 /* Record kinds: what the agent reports (Report §2.2). */

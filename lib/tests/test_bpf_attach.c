@@ -46,6 +46,14 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		  HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_TRANSIT },
 		{ HM_ROLE_PINT_SINK, "sink", "hm_pint_sink", HM_HOOK_TC_INGRESS,
 		  HM_PINT_TC_HANDLE, HM_PINT_TC_PRIO_SINK },
+		{ HM_ROLE_INT_SOURCE, "int-source", "hm_int_source", HM_HOOK_TC_EGRESS,
+		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SOURCE },
+		{ HM_ROLE_INT_INGRESS, "int-ingress", "hm_int_ingress", HM_HOOK_TC_INGRESS,
+		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_INGRESS },
+		{ HM_ROLE_INT_TRANSIT, "int-transit", "hm_int_transit", HM_HOOK_TC_EGRESS,
+		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_TRANSIT },
+		{ HM_ROLE_INT_SINK, "int-sink", "hm_int_sink", HM_HOOK_TC_INGRESS,
+		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK },
 	};
 	size_t i;
 
@@ -58,8 +66,9 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		assert_int_equal(d->hook, want[i].hook);
 		assert_int_equal(d->tc_handle, want[i].handle);
 		assert_int_equal(d->tc_prio, want[i].prio);
-		assert_int_equal(d->family, want[i].role >= HM_ROLE_PINT_SOURCE ?
-				 HM_FAMILY_PINT : HM_FAMILY_IOAM);
+		assert_int_equal(d->family, want[i].role >= HM_ROLE_INT_SOURCE ? HM_FAMILY_INT :
+				 want[i].role >= HM_ROLE_PINT_SOURCE ? HM_FAMILY_PINT :
+				 HM_FAMILY_IOAM);
 		/* bpf_prog_info.name holds 15 characters and the NUL. */
 		assert_true(strlen(d->prog) < 16);
 	}
