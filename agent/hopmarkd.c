@@ -15,6 +15,9 @@
  *   - the hopmark kernel module's generic netlink events and configuration
  *     (genl_events.c): one postcard JSON line per event, when the module
  *     is loaded;
+ *   - the INT datapath's int_events ring buffer, when the INT maps are
+ *     pinned (int_report.c): Telemetry Report v2.0 datagrams to the
+ *     collector of int_cfg[0], with or without --no-records;
  *   - a signalfd: SIGINT/SIGTERM stop, SIGHUP reopens the output file,
  *     SIGUSR1 prints the counters.
  * See hopmarkd.8 and Documentation/agent.rst.
@@ -105,6 +108,7 @@ struct hm_agent_stats {
  * @mon:		monitor socket
  * @ge:			the hopmark module's generic netlink side, NULL with
  *			--no-records
+ * @ir:			the INT Telemetry Report exporter
  * @node:		hopmark_node as last read
  * @sink_node_id:	sink node ID of the records being drained
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
@@ -115,6 +119,7 @@ struct hm_agent_stats {
  * @ev_qdepth:		see @ev_ring
  * @ev_tick:		see @ev_ring
  * @ev_genl:		see @ev_ring
+ * @ev_int:		see @ev_ring
  */
 struct hm_agent {
 	const char *output_path;
@@ -139,13 +144,14 @@ struct hm_agent {
 	struct hm_qdisc_poll *qp;
 	struct hm_monitor *mon;
 	struct hm_genl_events *ge;
+	struct hm_int_report *ir;
 	struct hm_node_view node;
 	__u32 sink_node_id;
 	__u64 seen_max_age_ns;
 
 	int stop;
 	struct hm_agent_stats stats;
-	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl;
+	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl, ev_int;
 };
 
 /* See hopmarkd.h. */
@@ -173,8 +179,8 @@ static void usage(FILE *f)
 "  -i, --qdepth-interval MS    poll qdisc backlog every MS milliseconds\n"
 "                              (default 10, 0 disables)\n"
 "  -q, --quiet                 write records to socket clients only\n"
-"      --no-records            queue depth and TAI offset only (transit node):\n"
-"                              no ring buffer, no socket\n"
+"      --no-records            queue depth, TAI offset and INT reports only\n"
+"                              (transit node): no IOAM ring buffer, no socket\n"
 "  -T, --pint-topology FILE    decode PINT paths topology-aware over the GML\n"
 "                              graph in FILE (node ids = switch IDs)\n"
 "  -h, --help                  this help\n"
@@ -450,6 +456,8 @@ static void hm_tick(struct hm_agent *a)
 		hm_output_report(a->out);
 	if (a->lost)
 		hm_events_lost_check(a->lost, true);
+	if (a->ir)
+		hm_int_report_tick(a->ir);
 	n = a->stats.qdepth_errors - a->stats.qdepth_reported;
 	if (n) {
 		hm_log("%llu qdisc poll(s) failed in the last second (last: %s), %llu in all",
@@ -472,6 +480,8 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 	const struct hm_genl_stats *gs = a->ge ? hm_genl_events_stats(a->ge) : NULL;
 	static const struct hm_output_stats no_output;
 	const struct hm_output_stats *os = a->out ? hm_output_stats(a->out) : &no_output;
+	static const struct hm_int_report_stats no_int;
+	const struct hm_int_report_stats *is = a->ir ? hm_int_report_stats(a->ir) : &no_int;
 
 	if (gs)
 		fprintf(stderr, HOPMARKD_NAME ": %s: module (this run): postcards %llu event_messages %llu"
@@ -487,7 +497,11 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		" ring_lost %llu decode_errors %llu output_errors %llu qdepth_polls %llu"
 		" qdepth_errors %llu tai_updates %llu ifaces_pruned %llu clients_accepted %llu"
 		" clients_connected %u clients_dropped_slow %llu clients_refused %llu;"
-		" datapath (since load): events_lost %lld\n", what,
+		" datapath (since load): events_lost %lld;"
+		" int_reports (this run): records %llu reports_sent %llu datagrams_sent %llu"
+		" coalesced %llu send_failed %llu datagrams_failed %llu bad_records %llu"
+		" no_collector %llu ring_lost %llu;"
+		" int_datapath (since load): events_lost %lld\n", what,
 		(unsigned long long)os->records,
 		(unsigned long long)os->lost,
 		(unsigned long long)(a->lost ? hm_events_lost_ring_lost(a->lost) : 0),
@@ -501,7 +515,13 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		ms ? ms->connected : 0,
 		(unsigned long long)(ms ? ms->dropped_slow : 0),
 		(unsigned long long)(ms ? ms->refused : 0),
-		hm_events_lost_total());
+		hm_events_lost_total(),
+		(unsigned long long)is->records, (unsigned long long)is->reports_sent,
+		(unsigned long long)is->dgrams_sent, (unsigned long long)is->coalesced,
+		(unsigned long long)is->send_failed, (unsigned long long)is->dgrams_failed,
+		(unsigned long long)is->bad_records, (unsigned long long)is->no_collector,
+		(unsigned long long)is->ring_lost,
+		a->ir ? hm_int_report_events_lost_total(a->ir) : -1LL);
 }
 
 static int hm_on_signal(struct hm_agent *a)
@@ -667,6 +687,14 @@ static int hm_setup(struct hm_agent *a)
 	if (a->tick_tfd < 0)
 		return a->tick_tfd;
 
+	/* INT reports come from transit (MX, XD) nodes too: not tied to the records. */
+	a->ir = hm_int_report_new(a->epfd, &a->ev_int);
+	if (!a->ir) {
+		err = -errno;
+		hm_log("INT reports: %s", strerror(errno));
+		return err;
+	}
+
 	if (a->no_records)
 		return 0;
 
@@ -713,6 +741,7 @@ static int hm_setup(struct hm_agent *a)
 static void hm_teardown(struct hm_agent *a)
 {
 	hm_genl_events_free(a->ge);
+	hm_int_report_free(a->ir);
 	hm_monitor_free(a->mon);
 	ring_buffer__free(a->rb);
 	hm_qdisc_poll_free(a->qp);
@@ -741,9 +770,10 @@ static int hm_run(struct hm_agent *a)
 	int i, n, err;
 
 	while (!a->stop) {
-		bool ring_read = false;
+		bool ring_read = false, int_read = false;
 
-		n = epoll_wait(a->epfd, evs, 32, a->rb ? HM_RING_POLL_MS : -1);
+		n = epoll_wait(a->epfd, evs, 32,
+			       a->rb || hm_int_report_active(a->ir) ? HM_RING_POLL_MS : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -782,6 +812,12 @@ static int hm_run(struct hm_agent *a)
 				if (err)
 					return err;
 				break;
+			case HM_EV_INT_RING:
+				err = hm_int_report_drain(a->ir);
+				if (err)
+					return err;
+				int_read = true;
+				break;
 			}
 			/* A client freed here may own a later evs[] entry. */
 			if (hm_monitor_clients_gone(a->mon) != gone)
@@ -797,11 +833,17 @@ static int hm_run(struct hm_agent *a)
 			if (err)
 				return err;
 		}
+		if (hm_int_report_active(a->ir) && !int_read) {
+			err = hm_int_report_drain(a->ir);
+			if (err)
+				return err;
+		}
 	}
 	/* Stopping: what the sink already reported is not lost. */
+	err = hm_int_report_drain(a->ir);
 	if (a->rb)
-		return hm_ring_drain(a);
-	return 0;
+		return hm_ring_drain(a) ? : err;
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -839,6 +881,8 @@ int main(int argc, char **argv)
 		/* The last second's losses, logged and in the counters. */
 		if (a.lost)
 			hm_events_lost_check(a.lost, true);
+		if (a.ir)
+			hm_int_report_lost_check(a.ir, true);
 		hm_print_stats(&a, err ? "failed" : "exiting");
 	}
 	hm_pint_agent_stop();

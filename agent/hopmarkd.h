@@ -3,8 +3,9 @@
  * hopmarkd.h - interfaces between the parts of the hopmark agent:
  * the main loop (hopmarkd.c), the output writer (output.c), the ring
  * buffer loss watcher (events_lost.c), the qdisc poller (qdisc_poll.c),
- * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c)
- * and the hopmark module's generic netlink side (genl_events.c).
+ * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c),
+ * the hopmark module's generic netlink side (genl_events.c) and the INT
+ * Telemetry Report exporter (int_report.c).
  *
  * Everything the main loop waits on is registered in one epoll instance;
  * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
@@ -40,6 +41,8 @@
  * @HM_EV_CLIENT:	a monitor client is readable, writable or gone
  * @HM_EV_GENL:		the hopmark module's generic netlink socket has
  *			events, configuration changes or family news
+ * @HM_EV_INT_RING:	the INT ring buffer int_events has records
+ *			(int_report.c)
  */
 enum hm_ev_kind {
 	HM_EV_RING,
@@ -49,6 +52,7 @@ enum hm_ev_kind {
 	HM_EV_LISTEN,
 	HM_EV_CLIENT,
 	HM_EV_GENL,
+	HM_EV_INT_RING,
 };
 
 /**
@@ -512,5 +516,128 @@ int hm_genl_events_run(struct hm_genl_events *ge);
 const struct hm_genl_cfg *hm_genl_events_cfg(const struct hm_genl_events *ge);
 const struct hm_genl_stats *hm_genl_events_stats(const struct hm_genl_events *ge);
 void hm_genl_events_free(struct hm_genl_events *ge);
+
+/* ---- int_report.c ---- */
+
+/**
+ * struct hm_int_report_stats - what the INT exporter counts, from 0 at
+ *				every start (the "int_reports" part of the
+ *				statistics line)
+ * @records:		records read from int_events
+ * @reports_sent:	Individual Reports in datagrams the kernel took
+ * @dgrams_sent:	report datagrams the kernel took
+ * @coalesced:		reports sent in a datagram after its first one
+ *			(@reports_sent - @dgrams_sent)
+ * @send_failed:	reports in datagrams that could not be sent (no
+ *			socket for the collector, a full socket buffer after
+ *			%HM_INT_SEND_WAIT_MS, an unreachable collector)
+ * @dgrams_failed:	datagrams that could not be sent
+ * @bad_records:	records the encoder refused (RepMdBits and metadata
+ *			length disagree, unknown kind or family)
+ * @no_collector:	records read while int_cfg[0] has no collector
+ *			(rpt_family 0) or is not configured: not sent
+ * @ring_lost:		records the datapath could not queue (the increase of
+ *			INT_CNT_EVENTS_LOST in int_stats during this run)
+ * @cfg_changes:	readings of int_cfg[0] that differed from the previous
+ * @last_send_err:	errno of the latest failed send
+ * @last_bad_err:	errno of the latest refused record
+ */
+struct hm_int_report_stats {
+	__u64	records;
+	__u64	reports_sent;
+	__u64	dgrams_sent;
+	__u64	coalesced;
+	__u64	send_failed;
+	__u64	dgrams_failed;
+	__u64	bad_records;
+	__u64	no_collector;
+	__u64	ring_lost;
+	__u64	cfg_changes;
+	int	last_send_err;
+	int	last_bad_err;
+};
+
+/* How long a full socket buffer is waited for before a batch's rest fails, ms. */
+#define HM_INT_SEND_WAIT_MS	20
+
+struct hm_int_report;
+
+/**
+ * hm_int_report_new() - start the INT Telemetry Report exporter
+ * @epfd:	epoll instance the int_events ring buffer joins, with @src
+ * @src:	epoll tag; its kind is set to %HM_EV_INT_RING
+ *
+ * The INT maps need not exist yet: they are looked for now and on every
+ * hm_int_report_tick().
+ *
+ * Return: the exporter, or NULL with errno set (ENOMEM).
+ */
+struct hm_int_report *hm_int_report_new(int epfd, struct hm_ev_src *src);
+
+/**
+ * hm_int_report_active() - whether the int_events ring buffer is read
+ * @ir:	exporter, may be NULL
+ *
+ * Return: true when the ring is open (the main loop then polls it).
+ */
+bool hm_int_report_active(const struct hm_int_report *ir);
+
+/**
+ * hm_int_report_drain() - turn the records waiting in int_events into reports
+ * @ir:	exporter, may be NULL
+ *
+ * Reads int_cfg[0] again, consumes the ring, coalesces the records into
+ * datagrams (lib/int/report_encode.h) and sends them, up to 64 per
+ * sendmmsg(2). A full socket buffer is waited for at most
+ * %HM_INT_SEND_WAIT_MS per batch; what it still refuses fails (counted).
+ *
+ * Return: 0, or the negative errno of a failed ring buffer read.
+ */
+int hm_int_report_drain(struct hm_int_report *ir);
+
+/**
+ * hm_int_report_tick() - once a second: maps, settings, losses, log
+ * @ir:	exporter
+ *
+ * Opens the INT maps if they appeared (or were replaced), reads int_cfg[0],
+ * reads the datapath's INT_CNT_EVENTS_LOST and logs, in at most one line
+ * each, the records lost, the reports that failed to send and the records
+ * refused since the previous tick.
+ */
+void hm_int_report_tick(struct hm_int_report *ir);
+
+/**
+ * hm_int_report_lost_check() - read the datapath's INT loss counter
+ * @ir:		exporter
+ * @report:	log the loss since the previous reading, if any
+ *
+ * The first reading is the baseline (&hm_int_report_stats.ring_lost counts
+ * from there); a lower sum than before means the maps were re-created.
+ */
+void hm_int_report_lost_check(struct hm_int_report *ir, bool report);
+
+/**
+ * hm_int_report_stats() - the exporter's counters
+ * @ir:	exporter
+ *
+ * Return: pointer to counters owned by @ir.
+ */
+const struct hm_int_report_stats *hm_int_report_stats(const struct hm_int_report *ir);
+
+/**
+ * hm_int_report_events_lost_total() - INT_CNT_EVENTS_LOST since the INT
+ *				       maps were created
+ * @ir:	exporter
+ *
+ * Return: records, summed over interfaces and CPUs at the latest reading,
+ * or -1 if int_stats could not be read.
+ */
+long long hm_int_report_events_lost_total(const struct hm_int_report *ir);
+
+/**
+ * hm_int_report_free() - close the maps and the socket, free the exporter
+ * @ir:	exporter, may be NULL
+ */
+void hm_int_report_free(struct hm_int_report *ir);
 
 #endif /* __HOPMARKD_H */

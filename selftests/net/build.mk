@@ -22,9 +22,26 @@ NET_TESTS := \
 	selftests/net/test_pint.sh \
 	selftests/net/test_int.sh \
 	selftests/net/test_agent_output.sh \
-	selftests/net/test_transit_hook.sh
+	selftests/net/test_transit_hook.sh \
+	selftests/net/test_int_report.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
+
+# test_int_report.sh feeds hopmarkd's INT exporter through the node's pinned
+# int_events without the INT datapath: int_feed loads int_feed.bpf.o (the
+# maps of bpf/int_maps.bpf.h) and runs it with BPF_PROG_TEST_RUN.
+HM_NET_FEED	:= $(BUILD)/tests/net/int_feed
+HM_NET_FEED_OBJ	:= $(BUILD)/tests/net/int_feed.bpf.o
+
+$(HM_NET_FEED_OBJ): selftests/net/int_feed.bpf.c $(HM_BPF_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(HM_NET_FEED): selftests/net/int_feed.c $(HM_LIB) $(HM_LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(HM_CFLAGS) $< -o $@ $(HM_LIB) $(HM_LDLIBS)
+
+HM_TEST_DEPS	+= $(HM_NET_FEED) $(HM_NET_FEED_OBJ)
 
 .PHONY: demo check-net
 demo: deps
