@@ -1301,10 +1301,13 @@ static __always_inline void int_transit_md(struct __sk_buff *skb, struct int_scr
 		cnt = INT_CNT_TRANSIT_M;
 	} else {
 		add = l->hop_ml * 4;
-		w0 = (w0 & ~INT_MD_RHC_MASK) | (int_md_rhc(w0) - 1);
+		/* Hop ML 0 adds nothing, and a node adding nothing keeps RHC (§5.8). */
+		if (add)
+			w0 = (w0 & ~INT_MD_RHC_MASK) | (int_md_rhc(w0) - 1);
 		cnt = INT_CNT_TRANSIT_OK;
 	}
-	if (cnt == INT_CNT_TRANSIT_FULL) {
+	if (cnt == INT_CNT_TRANSIT_FULL || (!add && w0 == l->w0)) {
+		int_node_vals(v, skb, s, p, I_AT_EGRESS, 0, cfg->q_threshold != 0);
 		int_count(ifindex, cnt);
 		return;
 	}

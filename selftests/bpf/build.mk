@@ -9,7 +9,8 @@
 
 HM_BPFT_SRCS	:= $(wildcard selftests/bpf/*.c)
 HM_BPFT_OBJS	:= $(patsubst selftests/bpf/%.c,$(BUILD)/obj/selftests/bpf/%.o,$(HM_BPFT_SRCS))
-HM_BPFT_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,hopmark_encap hopmark_transit hopmark_decap pint)
+HM_BPFT_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,hopmark_encap hopmark_transit hopmark_decap pint \
+					       hopmark_int)
 HM_BPFT_BIN	:= $(BUILD)/tests/bpf_test_run
 
 .PHONY: bpf-tests
