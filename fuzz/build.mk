@@ -9,6 +9,7 @@
 #   fuzz_postcard      a hopmark module event (option, node data, headers)
 #   fuzz_gml           a GML topology file
 #   fuzz_pint_sink     PINT settings, ring buffer records, frames
+#   fuzz_int_decode    an INT packet or a Telemetry Report payload
 #
 #   make fuzz                  build them (clang, ASan + UBSan + libFuzzer)
 #   make fuzz-run FUZZ_SECS=60 [FUZZ_TARGETS="gml capture"]
@@ -26,7 +27,7 @@
 
 FUZZ_SECS	?= 60
 FUZZ_SMOKE_RUNS	?= 50000
-HM_FUZZ_NAMES	:= ioam_decode capture record_json postcard gml pint_sink
+HM_FUZZ_NAMES	:= ioam_decode capture record_json postcard gml pint_sink int_decode
 FUZZ_TARGETS	?= $(HM_FUZZ_NAMES)
 HM_FUZZ_BINS	:= $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(HM_FUZZ_NAMES))
 
@@ -37,6 +38,7 @@ HM_FUZZ_MAXLEN_record_json := 16384
 HM_FUZZ_MAXLEN_postcard	:= 1024
 HM_FUZZ_MAXLEN_gml	:= 4096
 HM_FUZZ_MAXLEN_pint_sink := 8192
+HM_FUZZ_MAXLEN_int_decode := 2048
 
 HM_FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 HM_FUZZ_CFLAGS	:= -O1 -g $(HM_FUZZ_SAN) -Wall -std=gnu11 -D_GNU_SOURCE \

@@ -18,6 +18,7 @@
 #include "common/ether.h"
 #include "fuzz_input.h"
 #include "hopmark.h"
+#include "int/int_decode.h"
 #include "pint/kll.h"
 #include "pint/pint_latency.h"
 #include "pint/pint_path.h"
@@ -752,6 +753,137 @@ static void gen_pint_sink(void)
 	put_sketch("kll-k8-3000.bin", KLL_K_MIN, 3000);
 }
 
+/* ---------------- fuzz_int_decode ---------------- */
+
+/* One seed: the FUZZ_INT_HDR_LEN selector octets, then @n bytes. */
+static void put_int(const char *name, __u8 mode, __u16 port, __u8 src_only, const __u8 *p,
+		    size_t n)
+{
+	__u8 buf[4096];
+
+	buf[0] = mode;
+	buf[1] = 0x17;		/* DSCP of INT §6.1, exact */
+	buf[2] = 0x3f;
+	hm_put_be16(buf + 3, port);
+	buf[5] = src_only;
+	memcpy(buf + FUZZ_INT_HDR_LEN, p, n);
+	put("int_decode", name, buf, FUZZ_INT_HDR_LEN + n);
+}
+
+static size_t int_hops_data(__u8 *p, __u8 type, __u8 npt, __u16 npt_field, __u16 bitmap,
+			    __u16 ds_id, unsigned int n_hops, const __u8 *src, __u32 src_words)
+{
+	struct int_hop hops[4];
+	unsigned int i;
+	struct int_enc e = {
+		.type = type, .npt = npt, .npt_field = npt_field, .bitmap = bitmap,
+		.hop_ml = int_bitmap_words(bitmap) + (ds_id ? 1 : 0), .rhc = 8 - n_hops,
+		.ds_id = ds_id, .ds_inst = ds_id ? 0x8000 : 0, .hops = hops, .n_hops = n_hops,
+		.src_data = src, .src_words = src_words,
+	};
+	int w;
+
+	memset(hops, 0, sizeof(hops));
+	for (i = 0; i < n_hops; i++) {
+		hops[i].node_id = 10 + i;
+		hops[i].l1_ingress = i + 1;
+		hops[i].l1_egress = i + 2;
+		hops[i].hop_latency = 1000 * (i + 1);
+		hops[i].queue_id = i;
+		hops[i].queue_occupancy = 1500 * i;
+		hops[i].ingress_ts = 1700000000000000000ULL + i;
+		hops[i].egress_ts = 1700000000000001000ULL + i;
+		hops[i].csum_complement = INT_UNAVAIL32;
+		memset(hops[i].rsvd, 0xff, sizeof(hops[i].rsvd));
+	}
+	w = int_encode(&e, p, 2048);
+	return w > 0 ? (size_t)w : 0;
+}
+
+/* IPv4 10.0.0.1 -> 10.0.0.2, DSCP @dscp, around @l4. */
+static size_t int_ipv4(__u8 *p, __u8 dscp, __u8 proto, const __u8 *l4, size_t n)
+{
+	memset(p, 0, 20);
+	p[0] = 0x45;
+	p[1] = dscp << 2;
+	hm_put_be16(p + 2, 20 + n);
+	p[8] = 64;
+	p[9] = proto;
+	p[12] = 10, p[15] = 1;
+	p[16] = 10, p[19] = 2;
+	memcpy(p + 20, l4, n);
+	return 20 + n;
+}
+
+static size_t int_tcp(__u8 *p)
+{
+	memset(p, 0, 20);
+	hm_put_be16(p, 1234);
+	hm_put_be16(p + 2, 80);
+	p[12] = 0x50;
+	return 20;
+}
+
+static void gen_int_decode(void)
+{
+	static const __u8 mac[8] = { 0xa6, 0x1a, 0xf6, 0xb1, 0x64, 0x7d, 0, 0 };
+	__u8 l4[2048], pkt[2100], pl[2100];
+	size_t n, k;
+
+	/* INT §6.1: MD over TCP, DSCP; §6.3: NPT=2 over IPv6; §6.5: NPT=1. */
+	n = int_tcp(l4);
+	n += int_hops_data(l4 + n, INT_TYPE_MD, INT_NPT_DSCP, 10, 0x9000, 0, 2, NULL, 0);
+	put_int("md-tcp-dscp.bin", 0, 0, 0, pkt, int_ipv4(pkt, 0x17, 6, l4, n));
+	n = 8;
+	n += int_hops_data(l4 + n, INT_TYPE_MD, INT_NPT_L4, 6, 0xfc01, 0, 3, NULL, 0);
+	n += int_tcp(l4 + n);
+	hm_put_be16(l4, 4321), hm_put_be16(l4 + 2, 5000), hm_put_be16(l4 + 4, n), l4[6] = l4[7] = 0;
+	k = ipv6_hdr(pkt, 17);
+	memcpy(pkt + k, l4, n);
+	put_int("md-npt2-ipv6-fc01.bin", 0, 5000, 0, pkt, ipv6_done(pkt, k + n));
+	n = 8;
+	n += int_hops_data(l4 + n, INT_TYPE_MD, INT_NPT_UDP, 4789, 0xff80 | 0x0040, 7, 2, mac, 2);
+	hm_put_be16(l4, 4321), hm_put_be16(l4 + 2, 5000), hm_put_be16(l4 + 4, n), l4[6] = l4[7] = 0;
+	put_int("md-npt1-ds-source-only.bin", 0, 5000, 2, pkt, int_ipv4(pkt, 0, 17, l4, n));
+	/* INT §6.16: MX with source-inserted data. */
+	n = 8;
+	n += int_hops_data(l4 + n, INT_TYPE_MX, INT_NPT_L4, 6, 0x9000, 0xabcd, 0, mac, 2);
+	n += int_tcp(l4 + n);
+	hm_put_be16(l4, 4321), hm_put_be16(l4 + 2, 5000), hm_put_be16(l4 + 4, n), l4[6] = l4[7] = 0;
+	put_int("mx-npt2-source-inserted.bin", 0, 5000, 0, pkt, int_ipv4(pkt, 0, 17, l4, n));
+
+	/* Reports: group header, a RepType 1 (drop, bit 15) whose inner packet
+	 * is §6.1's, then an Inner Only; then one of Report Length 0xff. */
+	n = int_tcp(l4);
+	n += int_hops_data(l4 + n, INT_TYPE_MD, INT_NPT_DSCP, 10, 0x9000, 0, 2, NULL, 0);
+	k = int_ipv4(pkt, 0x17, 6, l4, n);
+	hm_put_be32(pl, int_rpt_group_w0(1, 5));
+	hm_put_be32(pl + 4, 3);
+	n = 8;
+	pl[n] = INT_REP_INT << 4 | INT_IN_IPV4;
+	pl[n + 1] = 2 + 3 + (k + 3) / 4;
+	pl[n + 2] = 3;
+	pl[n + 3] = INT_RPT_F_D | INT_RPT_F_F;
+	hm_put_be16(pl + n + 4, 0x5001);
+	memset(pl + n + 6, 0, 6);
+	hm_put_be32(pl + n + 12, 0x00010002);
+	hm_put_be32(pl + n + 16, 0x07000123);
+	hm_put_be32(pl + n + 20, 0x09210000);
+	memset(pl + n + 24, 0, (k + 3) / 4 * 4);
+	memcpy(pl + n + 24, pkt, k);
+	n += 24 + (k + 3) / 4 * 4;
+	pl[n] = INT_REP_INNER_ONLY << 4 | INT_IN_IPV4;
+	pl[n + 1] = (k + 3) / 4;
+	pl[n + 2] = 0;
+	pl[n + 3] = INT_RPT_F_F;
+	memset(pl + n + 4, 0, (k + 3) / 4 * 4);
+	memcpy(pl + n + 4, pkt, k);
+	n += 4 + (k + 3) / 4 * 4;
+	put_int("report-coalesced-drop.bin", 1, 0, 0, pl, n);
+	pl[9] = INT_RPT_LEN_TO_END;
+	put_int("report-length-0xff.bin", 1, 0, 0, pl, n - 3);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -765,5 +897,6 @@ int main(int argc, char **argv)
 	gen_postcard();
 	gen_gml();
 	gen_pint_sink();
+	gen_int_decode();
 	return 0;
 }

@@ -123,6 +123,13 @@ static inline void fuzz_put_be(__u8 *p, unsigned int n, __u64 v)
 }
 
 /*
+ * fuzz_int_decode: octet 0 bit 0 selects an IP packet (0) or a Telemetry
+ * Report payload (1); octets 1-5 are the struct int_signal (DSCP value,
+ * DSCP mask, UDP port big-endian, source-only words); the bytes follow.
+ */
+#define FUZZ_INT_HDR_LEN	6
+
+/*
  * fuzz_tail_copy() - the input after its first octet (a selector), as an
  * exact-size heap copy so that AddressSanitizer sees any read past it.
  * Returns NULL when @size is 0 or memory runs out; free() the copy.

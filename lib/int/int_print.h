@@ -53,8 +53,11 @@ void int_json_hop(struct hm_jw *w, const struct int_hop *h);
  *
  * {"ver","hw_id","seq","node_id","reports":[...]} as Documentation/int.rst
  * gives it; each inner packet (InType 3 Ethernet, 4 IPv4, 5 IPv6, or the
- * first packet TLV of InType 1) as {"packet":{...},"int":{...}}. When the
- * walk stops on a malformed report, "error" names why, after "reports".
+ * first packet TLV of InType 1) as {"packet":{...},"int":{...}}, with
+ * "error" instead of "int" when its INT cannot be decoded. When the walk
+ * stops on a malformed report, "error" names why, after "reports"; a
+ * group header shorter than 8 octets gives {"error"}, one of Ver != 2 its
+ * fields and "error" without "reports".
  *
  * Return: 0, or the first -INT_E_* / -INT_E_RPT_* error met (group
  * header, a report, or an inner packet's INT).
@@ -67,8 +70,9 @@ int int_json_report(struct hm_jw *w, const __u8 *pl, size_t len, const struct in
  * @p:	a packet int_decode_ip() returned 0 for
  *
  * A header line (addresses, ports, protocol, the shim and MD/MX header
- * fields), then for INT-MD one row per hop, most recent first as on the
- * wire; fields the bitmap lacks print as "-".
+ * fields), then for INT-MD one row per hop, numbered in path order and
+ * listed most recent first as on the wire, with a column per field of the
+ * bitmap.
  */
 void int_print_table(FILE *f, const struct int_pkt *p);
 

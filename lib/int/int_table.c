@@ -3,8 +3,9 @@
  * int_table.c - decoded INT packets and Telemetry Reports as readable
  * text (int_print.h), the form `hopmark decode` prints without -j: a
  * header line per packet or report and a table per stack, like the IOAM
- * table of lib/ioam/record_table.c. Fields the bitmap does not carry print
- * as "-"; all-ones values print as numbers (they are what the node wrote).
+ * table of lib/ioam/record_table.c. A table has a column per field its
+ * bitmap carries and no other; all-ones values print as numbers (they are
+ * what the node wrote).
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -12,24 +13,15 @@
 
 #include "int/int_print.h"
 
-#define COL_ABSENT	"-"
-
-static void put_u(FILE *f, int width, __u64 v, bool carried)
+static void put_u(FILE *f, int width, __u64 v)
 {
-	if (carried)
-		fprintf(f, " %*" PRIu64, width, (uint64_t)v);
-	else
-		fprintf(f, " %*s", width, COL_ABSENT);
+	fprintf(f, " %*" PRIu64, width, (uint64_t)v);
 }
 
-static void put_pair(FILE *f, int width, __u64 a, __u64 b, bool carried)
+static void put_pair(FILE *f, int width, __u64 a, __u64 b)
 {
 	char s[48];
 
-	if (!carried) {
-		fprintf(f, " %*s", width, COL_ABSENT);
-		return;
-	}
 	snprintf(s, sizeof(s), "%" PRIu64 "/%" PRIu64, (uint64_t)a, (uint64_t)b);
 	fprintf(f, " %*s", width, s);
 }
@@ -50,31 +42,75 @@ static void print_ip(FILE *f, const struct int_pkt *p)
 	fprintf(f, " proto %u dscp 0x%02x", p->proto, p->dscp);
 }
 
-/* Column header and one row per hop, for the bits of @bitmap. */
-static void hop_header(FILE *f, const char *first)
+/*
+ * The columns of a table: one per field of the bitmap (two for the 8+24-bit
+ * fields), so that a row only has what the hops carry. Bit 15 is a column
+ * only for INT-MD (the checksum complement); a report's queue ID and drop
+ * reason are on its header line.
+ */
+static bool col_on(__u16 bitmap, bool report, __u16 bit)
 {
-	fprintf(f, "  %4s %10s %11s %10s %5s %10s %20s %20s %21s %10s %5s %10s %10s\n", first,
-		"node", "l1-in/out", "latency", "qid", "qocc", "ingress-ts", "egress-ts",
-		"l2-in/out", "tx-util", "bid", "bocc", "csum-c");
+	if (bit == INT_BM_CSUM_COMPL)
+		return (bitmap & bit) && !report;
+	return bitmap & bit;
+}
+
+static void hop_header(FILE *f, const char *first, __u16 b, bool report)
+{
+	fprintf(f, "  %4s", first);
+	if (col_on(b, report, INT_BM_NODE_ID))
+		fprintf(f, " %10s", "node");
+	if (col_on(b, report, INT_BM_L1_PORTS))
+		fprintf(f, " %11s", "l1-in/out");
+	if (col_on(b, report, INT_BM_HOP_LAT))
+		fprintf(f, " %10s", "latency");
+	if (col_on(b, report, INT_BM_QUEUE))
+		fprintf(f, " %5s %10s", "qid", "qocc");
+	if (col_on(b, report, INT_BM_INGRESS_TS))
+		fprintf(f, " %20s", "ingress-ts");
+	if (col_on(b, report, INT_BM_EGRESS_TS))
+		fprintf(f, " %20s", "egress-ts");
+	if (col_on(b, report, INT_BM_L2_PORTS))
+		fprintf(f, " %21s", "l2-in/out");
+	if (col_on(b, report, INT_BM_TX_UTIL))
+		fprintf(f, " %10s", "tx-util");
+	if (col_on(b, report, INT_BM_BUFFER))
+		fprintf(f, " %5s %10s", "bid", "bocc");
+	if (col_on(b, report, INT_BM_CSUM_COMPL))
+		fprintf(f, " %10s", "csum-c");
+	fputc('\n', f);
 }
 
 static void hop_row(FILE *f, const char *label, const struct int_hop *h)
 {
 	__u16 b = h->bitmap;
+	bool r = h->report;
 
 	fprintf(f, "  %4s", label);
-	put_u(f, 10, h->node_id, b & INT_BM_NODE_ID);
-	put_pair(f, 11, h->l1_ingress, h->l1_egress, b & INT_BM_L1_PORTS);
-	put_u(f, 10, h->hop_latency, b & INT_BM_HOP_LAT);
-	put_u(f, 5, h->queue_id, b & INT_BM_QUEUE);
-	put_u(f, 10, h->queue_occupancy, b & INT_BM_QUEUE);
-	put_u(f, 20, h->ingress_ts, b & INT_BM_INGRESS_TS);
-	put_u(f, 20, h->egress_ts, b & INT_BM_EGRESS_TS);
-	put_pair(f, 21, h->l2_ingress, h->l2_egress, b & INT_BM_L2_PORTS);
-	put_u(f, 10, h->tx_util, b & INT_BM_TX_UTIL);
-	put_u(f, 5, h->buffer_id, b & INT_BM_BUFFER);
-	put_u(f, 10, h->buffer_occupancy, b & INT_BM_BUFFER);
-	put_u(f, 10, h->csum_complement, (b & INT_BM_CSUM_COMPL) && !h->report);
+	if (col_on(b, r, INT_BM_NODE_ID))
+		put_u(f, 10, h->node_id);
+	if (col_on(b, r, INT_BM_L1_PORTS))
+		put_pair(f, 11, h->l1_ingress, h->l1_egress);
+	if (col_on(b, r, INT_BM_HOP_LAT))
+		put_u(f, 10, h->hop_latency);
+	if (col_on(b, r, INT_BM_QUEUE)) {
+		put_u(f, 5, h->queue_id);
+		put_u(f, 10, h->queue_occupancy);
+	}
+	if (col_on(b, r, INT_BM_INGRESS_TS))
+		put_u(f, 20, h->ingress_ts);
+	if (col_on(b, r, INT_BM_EGRESS_TS))
+		put_u(f, 20, h->egress_ts);
+	if (col_on(b, r, INT_BM_L2_PORTS))
+		put_pair(f, 21, h->l2_ingress, h->l2_egress);
+	if (col_on(b, r, INT_BM_TX_UTIL))
+		put_u(f, 10, h->tx_util);
+	if (col_on(b, r, INT_BM_BUFFER)) {
+		put_u(f, 5, h->buffer_id);
+		put_u(f, 10, h->buffer_occupancy);
+	}
+	if (col_on(b, r, INT_BM_CSUM_COMPL))
+		put_u(f, 10, h->csum_complement);
 	fputc('\n', f);
 	if (b & INT_BM_RSVD_MASK) {
 		unsigned int i;
@@ -122,7 +158,7 @@ void int_print_table(FILE *f, const struct int_pkt *p)
 	fprintf(f, " bitmap 0x%04x ds-id %u ds-instruction 0x%04x ds-flags 0x%04x\n",
 		p->bitmap, p->ds_id, p->ds_inst, p->ds_flags);
 	if (p->type == INT_TYPE_MD) {
-		hop_header(f, "hop");
+		hop_header(f, "hop", p->bitmap, false);
 		for (i = 0; i < p->n_hops; i++) {
 			if (int_decode_hop(p, i, &h))
 				break;
@@ -193,7 +229,7 @@ int int_print_report_table(FILE *f, const __u8 *pl, size_t len, const struct int
 		}
 		fprintf(f, " inner-len %zu\n", r.inner_len);
 		if (r.rep_type == INT_REP_INT) {
-			hop_header(f, "");
+			hop_header(f, "", r.rep_md_bits, true);
 			hop_row(f, "md", &r.md);
 		}
 		err = print_inner(f, &r, sig);

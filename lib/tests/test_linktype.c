@@ -4,7 +4,8 @@
  * header of a frame of every link type `hopmark decode` reads, cut at every
  * length; Ethernet with 0 to 4 VLAN tags of each tag type; frames that carry
  * something else (IPv4, ARP, an IPv6 EtherType over an IPv4 packet) and
- * link types it does not read.
+ * link types it does not read. hm_linktype_ip() (INT over IPv4 and IPv6):
+ * IPv4 found too, at every cut, and the version told.
  */
 #include <errno.h>
 #include <pcap/dlt.h>
@@ -129,12 +130,77 @@ static void linktype_refuses_what_is_not_ipv6(void **state)
 	assert_true(hm_linktype_supported(DLT_RAW));
 }
 
+/*
+ * hm_linktype_ip(): IPv4 (EtherType 0x0800, version 4, 20 octets captured)
+ * over Ethernet with a tag, SLL, SLL2 and raw IP, at every cut; IPv6 as
+ * hm_linktype_ipv6() finds it; a version that disagrees with the EtherType
+ * is refused.
+ */
+static void linktype_ip_finds_ipv4_and_ipv6(void **state)
+{
+	__u8 f[20 + 18 + 44];
+	size_t off, caplen;
+	int ver;
+
+	memset(f, 0, sizeof(f));
+	hm_put_be16(f + 12, HM_ETH_P_8021Q);
+	hm_put_be16(f + 16, HM_ETH_P_IP);
+	f[18] = 0x45;
+	for (caplen = 0; caplen <= 18 + 24; caplen++) {
+		int exp = caplen >= 18 + 20 ? 0 : -ENOENT;
+
+		ver = 0;
+		off = 12345;
+		if (hm_linktype_ip(DLT_EN10MB, f, caplen, &off, &ver) != exp)
+			fail_msg("tagged IPv4 cut at %zu: expected %d", caplen, exp);
+		if (!exp && (off != 18 || ver != 4))
+			fail_msg("tagged IPv4 cut at %zu: offset %zu version %d, expected 18 and 4",
+				 caplen, off, ver);
+	}
+	/* Ethernet IPv4 is not IPv6 for hm_linktype_ipv6(). */
+	assert_int_equal(hm_linktype_ipv6(DLT_EN10MB, f, sizeof(f), &off), -ENOENT);
+	/* SLL: protocol at octet 14; SLL2: at octet 0. */
+	memset(f, 0, sizeof(f));
+	hm_put_be16(f + 14, HM_ETH_P_IP);
+	f[16] = 0x46;
+	assert_int_equal(hm_linktype_ip(DLT_LINUX_SLL, f, 36, &off, &ver), 0);
+	assert_int_equal(off, 16);
+	assert_int_equal(ver, 4);
+	memset(f, 0, sizeof(f));
+	hm_put_be16(f, HM_ETH_P_IP);
+	f[20] = 0x45;
+	assert_int_equal(hm_linktype_ip(DLT_LINUX_SLL2, f, 40, &off, &ver), 0);
+	assert_int_equal(off, 20);
+	assert_int_equal(hm_linktype_ip(DLT_LINUX_SLL2, f, 39, &off, &ver), -ENOENT);
+	/* Raw IP: the version nibble decides. */
+	memset(f, 0, sizeof(f));
+	f[0] = 0x45;
+	assert_int_equal(hm_linktype_ip(DLT_RAW, f, 20, &off, &ver), 0);
+	assert_int_equal(ver, 4);
+	assert_int_equal(hm_linktype_ip(DLT_RAW, f, 19, &off, &ver), -ENOENT);
+	ipv6_pkt(f);
+	assert_int_equal(hm_linktype_ip(DLT_RAW, f, 44, &off, &ver), 0);
+	assert_int_equal(ver, 6);
+	f[0] = 0x55;
+	assert_int_equal(hm_linktype_ip(DLT_RAW, f, 44, &off, &ver), -ENOENT);
+	/* The IPv4 EtherType over a version-6 packet, and the reverse. */
+	memset(f, 0, sizeof(f));
+	hm_put_be16(f + 12, HM_ETH_P_IP);
+	ipv6_pkt(f + 14);
+	assert_int_equal(hm_linktype_ip(DLT_EN10MB, f, 14 + 44, &off, &ver), -ENOENT);
+	hm_put_be16(f + 12, HM_ETH_P_IPV6);
+	f[14] = 0x45;
+	assert_int_equal(hm_linktype_ip(DLT_EN10MB, f, 14 + 44, &off, &ver), -ENOENT);
+	assert_int_equal(hm_linktype_ip(DLT_NULL, f, sizeof(f), &off, &ver), -EPROTONOSUPPORT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(linktype_ethernet_with_0_to_4_tags_of_each_type),
 		cmocka_unit_test(linktype_linux_cooked_v1_v2_and_raw),
 		cmocka_unit_test(linktype_refuses_what_is_not_ipv6),
+		cmocka_unit_test(linktype_ip_finds_ipv4_and_ipv6),
 	};
 
 	return HM_RUN_TESTS(tests);

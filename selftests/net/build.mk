@@ -18,6 +18,7 @@ NET_TESTS := \
 	selftests/net/test_cli_json_errors.sh \
 	selftests/net/test_cli_docs.sh \
 	selftests/net/test_decode_dex.sh \
+	selftests/net/test_int_decode.sh \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
 	selftests/net/test_int.sh \
