@@ -249,11 +249,21 @@ static int hm_int_open_sock(struct hm_int_report *ir)
 				goto fail;
 			memcpy(ir->saddr, c->rpt_src, 4);
 		} else {
+			struct sockaddr_in s = { .sin_family = AF_INET };
+
+			/*
+			 * Bound to the address the route gives now, so that the
+			 * checksum's pseudo-header is the packet's; the tick
+			 * follows a change of route (hm_int_check_src()).
+			 */
 			err = hm_int_route_src(d, ir->saddr);
 			if (err) {
 				close(fd);
 				return err;
 			}
+			memcpy(&s.sin_addr, ir->saddr, 4);
+			if (bind(fd, (struct sockaddr *)&s, sizeof(s)))
+				goto fail;
 		}
 	} else {
 		struct sockaddr_in6 *d = (struct sockaddr_in6 *)&ir->dst;
@@ -608,6 +618,34 @@ void hm_int_report_lost_check(struct hm_int_report *ir, bool report)
 		       (unsigned long long)ir->st.ring_lost, cur);
 }
 
+/*
+ * IPv4 without rpt_src: when the route to the collector now gives another
+ * source address, set the socket up again with it.
+ */
+static void hm_int_check_src(struct hm_int_report *ir)
+{
+	static const __u8 any[16];
+	__u8 now[16] = {};
+	char a[INET_ADDRSTRLEN];
+
+	if (ir->sock < 0 || ir->cfg.rpt_family != 4 || memcmp(ir->cfg.rpt_src, any, 16))
+		return;
+	if (hm_int_route_src((const struct sockaddr_in *)&ir->dst, now) ||
+	    !memcmp(now, ir->saddr, 4))
+		return;
+	hm_int_close_sock(ir);
+	ir->sock = hm_int_open_sock(ir);
+	if (ir->sock < 0) {
+		ir->sock_err = -ir->sock;
+		hm_log("INT: the route to the collector changed; cannot set up reports again: %s",
+		       strerror(ir->sock_err));
+		return;
+	}
+	ir->sock_err = 0;
+	inet_ntop(AF_INET, ir->saddr, a, sizeof(a));
+	hm_log("INT: the route to the collector changed: reports now from %s", a);
+}
+
 /* See hopmarkd.h. */
 void hm_int_report_tick(struct hm_int_report *ir)
 {
@@ -615,6 +653,7 @@ void hm_int_report_tick(struct hm_int_report *ir)
 
 	if (hm_int_open_maps(ir))
 		hm_int_read_cfg(ir);
+	hm_int_check_src(ir);
 	hm_int_report_lost_check(ir, true);
 	if (s->send_failed != o->send_failed)
 		hm_log("INT: %llu report(s) in %llu datagram(s) failed to send in the last second (last: %s), %llu in all",

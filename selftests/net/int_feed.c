@@ -6,9 +6,18 @@
  *   int_feed OBJ size
  *	print sizeof(struct int_record), the record size of FILE below
  *   int_feed OBJ cfg none | collector ADDR port PORT [src ADDR] [sport N]
- *		[coalesce N] [trunc N] [hw-id N] [ds-id N]
+ *		[coalesce N] [trunc N] [hw-id N] [ds-id N] [udp-port N]
+ *		[sink-if IFINDEX]
  *	write int_cfg[0]: configured, with that report destination (none:
- *	no collector, rpt_family 0); fields not named are 0 (coalesce: 1)
+ *	no collector, rpt_family 0); fields not named are 0 (coalesce: 1).
+ *	udp-port: INT-MD signalled by that UDP destination port; sink-if:
+ *	int_ifcfg[IFINDEX] gets the sink role
+ *   int_feed OBJ sink INT_OBJ FRAMES
+ *	run the INT datapath's hm_int_sink (INT_OBJ, bpf/hopmark_int.bpf.c,
+ *	loaded with the same pin root) once on each Ethernet frame of FRAMES
+ *	(each a 4-octet little-endian length, then the frame), on the
+ *	loopback device (ifindex 1), and print "runs N ok K" (K returned
+ *	TC_ACT_OK)
  *   int_feed OBJ run FILE [REPEAT]
  *	put every struct int_record of FILE on int_events, each REPEAT times
  *	(BPF_PROG_TEST_RUN of int_feed.bpf.o's hm_int_feed), and print
@@ -115,6 +124,19 @@ static int cmd_cfg(struct bpf_object *obj, int argc, char **argv)
 			c.hw_id = strtoul(v, NULL, 0);
 		} else if (!strcmp(k, "ds-id")) {
 			c.ds_id = strtoul(v, NULL, 0);
+		} else if (!strcmp(k, "udp-port")) {
+			c.signal = INT_SIG_UDP;
+			c.mode = INT_MODE_MD;
+			c.udp_port = strtoul(v, NULL, 0);
+		} else if (!strcmp(k, "sink-if")) {
+			struct bpf_map *im = bpf_object__find_map_by_name(obj, INT_MAP_IFCFG);
+			struct int_if_cfg ic = { .flags = INT_IF_F_SINK };
+			__u32 ifx = strtoul(v, NULL, 0);
+
+			if (!im || bpf_map_update_elem(bpf_map__fd(im), &ifx, &ic, BPF_ANY)) {
+				fprintf(stderr, "int_feed: %s: %s\n", INT_MAP_IFCFG, strerror(errno));
+				return 1;
+			}
 		} else {
 			fprintf(stderr, "int_feed: unknown cfg key \"%s\"\n", k);
 			return 2;
@@ -169,6 +191,55 @@ static int cmd_run(struct bpf_object *obj, const char *path, unsigned int repeat
 	return 0;
 }
 
+static int cmd_sink(const char *obj_path, const char *pin_dir, const char *path)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = pin_dir);
+	struct bpf_program *p;
+	struct bpf_object *obj;
+	static __u8 frame[4096];
+	unsigned long runs = 0, ok = 0;
+	FILE *f;
+	__u32 len;
+	int ret = 0;
+
+	obj = bpf_object__open_file(obj_path, &opts);
+	if (!obj || bpf_object__load(obj)) {
+		fprintf(stderr, "int_feed: loading %s: %s\n", obj_path, strerror(errno));
+		bpf_object__close(obj);
+		return 1;
+	}
+	p = bpf_object__find_program_by_name(obj, "hm_int_sink");
+	f = fopen(path, "rb");
+	if (!p || !f) {
+		fprintf(stderr, "int_feed: %s: %s\n", p ? path : "hm_int_sink", strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	while (fread(&len, sizeof(len), 1, f) == 1) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = len, .repeat = 1);
+
+		if (len > sizeof(frame) || fread(frame, 1, len, f) != len) {
+			fprintf(stderr, "int_feed: %s: a frame cut short\n", path);
+			ret = 1;
+			break;
+		}
+		if (bpf_prog_test_run_opts(bpf_program__fd(p), &o)) {
+			fprintf(stderr, "int_feed: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
+			ret = 1;
+			break;
+		}
+		runs++;
+		ok += o.retval == TC_ACT_OK;
+	}
+	if (!ret)
+		printf("runs %lu ok %lu\n", runs, ok);
+out:
+	if (f)
+		fclose(f);
+	bpf_object__close(obj);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
@@ -204,7 +275,9 @@ int main(int argc, char **argv)
 		bpf_object__close(obj);
 		return errno == EPERM ? 4 : 1;
 	}
-	if (!strcmp(argv[2], "cfg"))
+	if (!strcmp(argv[2], "sink") && argc == 5)
+		ret = cmd_sink(argv[3], dir, argv[4]);
+	else if (!strcmp(argv[2], "cfg"))
 		ret = cmd_cfg(obj, argc - 3, argv + 3);
 	else if (!strcmp(argv[2], "run") && argc >= 4)
 		ret = cmd_run(obj, argv[3], argc > 4 ? strtoul(argv[4], NULL, 0) : 1);

@@ -6,6 +6,10 @@ collector must receive for them (selftests/net/test_int_report.sh).
   int_report_case.py gen CASE OUT
       write CASE's records (struct int_record, lib/int/int_maps.h, host
       byte order, 1376 octets each) to OUT, for int_feed run
+  int_report_case.py frames CASE OUT
+      write CASE's packets as Ethernet frames (each a 4-octet
+      little-endian length, then the frame) to OUT, for int_feed sink: the
+      INT datapath's sink program makes the records
   int_report_case.py check CASE RX FIRST SEQ0 [--trunc N] [--coalesce N]
                      [--hw-id N] [--sport N] [--family 4|6] [--repeat N]
       compare the JSON lines of int_report_rx.py in RX, from line FIRST
@@ -16,8 +20,11 @@ collector must receive for them (selftests/net/test_int_report.sh).
       the grouping of reports into datagrams (at most --coalesce, never
       past a 0xff report, never beyond the 1500-octet path), the sequence
       numbers from SEQ0 on, the outer headers (DF, DSCP 0, UDP checksum,
-      source port). Prints "# ..." lines for each difference, exits 1 on
-      any, else prints a summary and exits 0.
+      source port). With --sink-node ID the records came from the sink
+      program: the Node ID is ID and the sink's own metadata (L1
+      interfaces, queue: RepMdBits 0x5000, the packet's bits 1-8) is
+      checked for its fields, not its values. Prints "# ..." lines for
+      each difference, exits 1 on any, else prints a summary and exits 0.
 
 The expected datagrams are worked out here from the spec, not from the
 agent's code: greedy packing in feed order, which is what one drain of a
@@ -128,6 +135,8 @@ def case(name):
         return [Rec("sink", 0)]
     if name == "v6":
         return [Rec("sink", k, family=6) for k in range(3)]
+    if name == "sinkpath":
+        return [Rec("sink", k, payload=20 * k) for k in range(4)] + [Rec("sink", 4, family=6)]
     if name == "bad":
         return [Rec("sink", 0), Rec("sink", 1, md=b"\0\0\0\1"), Rec("sink", 2)]
     raise SystemExit("unknown case %s" % name)
@@ -163,7 +172,7 @@ def expect_report(r, trunc, coalesce):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["gen", "check"])
+    ap.add_argument("cmd", choices=["gen", "frames", "check"])
     ap.add_argument("case")
     ap.add_argument("file")
     ap.add_argument("first", nargs="?", type=int, default=0)
@@ -174,6 +183,7 @@ def main():
     ap.add_argument("--sport", type=int, default=0)
     ap.add_argument("--family", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--sink-node", type=int)
     a = ap.parse_args()
     recs = case(a.case)
     if a.cmd == "gen":
@@ -181,6 +191,16 @@ def main():
             for r in recs:
                 f.write(r.pack())
         return 0
+    if a.cmd == "frames":
+        with open(a.file, "wb") as f:
+            for r in recs:
+                eth = bytes.fromhex("020000000002020000000001") + \
+                    (b"\x08\x00" if r.family == 4 else b"\x86\xdd")
+                f.write(struct.pack("<I", 14 + len(r.pkt)) + eth + r.pkt)
+        return 0
+    if a.sink_node is not None:
+        for r in recs:
+            r.node_id = a.sink_node
 
     max_len = 1500 - (20 if a.family == 4 else 40) - 8
     # expected datagrams: greedy packing in feed order
@@ -232,6 +252,11 @@ def main():
             sports.setdefault(d["recs"][0].tuple, set()).add(o["sport"])
         for j, (e, gr) in enumerate(zip(d["reports"], g.get("reports", []))):
             for k, v in e.items():
+                if k == "md" and a.sink_node is not None:
+                    if sorted(gr.get("md", {})) != sorted(v):
+                        errs.append("datagram %d report %d: sink metadata fields expected %s, observed %s"
+                                    % (i, j, sorted(v), sorted(gr.get("md", {}))))
+                    continue
                 if gr.get(k) != v:
                     vv = gr.get(k)
                     if k == "inner_hex":

@@ -26,7 +26,13 @@
 #      every record the ring took is reported;
 #   8. a collector over IPv6: a new sequence from 0, valid checksums;
 #   9. no collector: records counted, nothing sent; a bad record counted,
-#      no sequence gap.
+#      no sequence gap; a route change that changes the source address is
+#      followed (IPv4 checksums stay valid);
+#  10. the INT datapath's own sink program (bpf/hopmark_int.bpf.c,
+#      hm_int_sink, BPF_PROG_TEST_RUN on crafted INT-MD frames) makes the
+#      records: the reports carry its node ID, its metadata and the packets
+#      as received, INT stack hop for hop;
+#  11. a collector without a route: reports counted send_failed, logged.
 # The agent's counters are read from its statistics line (SIGUSR1).
 set -u
 HM_PFX=${HM_PFX:-hmir$$}
@@ -98,8 +104,8 @@ wait_lines()
 	return 1
 }
 
-# stat KEY - KEY of the int_reports part of the agent's statistics line now.
-stat()
+# int_stat KEY - KEY of the int_reports part of the agent's statistics line now.
+int_stat()
 {
 	local n
 	n=$(grep -c 'hopmarkd: stats: agent' "$T/agent.log")
@@ -147,7 +153,7 @@ run_case()
 	SEQ=$((SEQ + $(lines "$rx") - first))
 }
 
-hm_plan 19
+hm_plan 25
 
 feed cfg collector 10.99.0.2 port $PORT hw-id 0 trunc 1280 || { echo "Bail out! int_cfg"; exit 1; }
 rx_start 10.99.0.2 $PORT "$T/rx4.jsonl" || { echo "Bail out! receiver"; exit 1; }
@@ -166,7 +172,7 @@ fi
 # 1. basic
 run_case "sink records: fields, metadata, inner packet, INT hops, seq 0-4, DF, DSCP 0, checksums, hashed source port" \
 	basic "$T/rx4.jsonl" 1
-hm_check "records and reports_sent counted" "5 5" "$(stat records) $(stat reports_sent)"
+hm_check "records and reports_sent counted" "5 5" "$(int_stat records) $(int_stat reports_sent)"
 
 # 2. kinds, fixed source port, hw_id
 feed cfg collector 10.99.0.2 port $PORT hw-id 5 sport 40000 trunc 1280
@@ -179,7 +185,7 @@ feed cfg collector 10.99.0.2 port $PORT coalesce 3 trunc 1280
 SEQ=5		# back to hw_id 0: its sequence goes on after the 5 of case 1
 run_case "coalescing 3 per datagram: 7 records in 3 datagrams, sequence going on from 5" \
 	coalesce "$T/rx4.jsonl" 1 --coalesce 3
-hm_check "coalesced counts the reports after each datagram's first" 4 "$(stat coalesced)"
+hm_check "coalesced counts the reports after each datagram's first" 4 "$(int_stat coalesced)"
 
 # 4. Report Length 0xff
 run_case "Report Length 0xff: coalescing truncates at 1016, the 0xff report ends its datagram" \
@@ -200,8 +206,8 @@ run_case "truncation at 66 octets, padded with zeros to 68; a shorter packet who
 
 # 7. ring loss
 feed cfg collector 10.99.0.2 port $PORT coalesce 8 trunc 1280
-sent0=$(stat reports_sent)
-lost0=$(stat ring_lost)
+sent0=$(int_stat reports_sent)
+lost0=$(int_stat ring_lost)
 first=$(lines "$T/rx4.jsonl")
 $CASE gen flood "$T/flood.bin"
 kill -STOP "$AGENT"
@@ -218,8 +224,8 @@ fi
 taken=$((4000 - dplost))
 wait_lines "$T/rx4.jsonl" $((first + (taken + 7) / 8))
 sleep 2.2		# the tick reads int_stats once a second
-hm_check "ring_lost of the agent equals the datapath's count" "$dplost" $(( $(stat ring_lost) - lost0 ))
-hm_check "every record the ring took is reported" "$taken" $(( $(stat reports_sent) - sent0 ))
+hm_check "ring_lost of the agent equals the datapath's count" "$dplost" $(( $(int_stat ring_lost) - lost0 ))
+hm_check "every record the ring took is reported" "$taken" $(( $(int_stat reports_sent) - sent0 ))
 if grep -q "INT: $dplost record(s) lost in the last second" "$T/agent.log"; then
 	hm_ok "the loss is logged"
 else
@@ -244,20 +250,81 @@ run_case "collector over IPv6: sequence from 0, Traffic Class 0, kernel-computed
 
 # 9. no collector, bad record
 feed cfg none
-nc0=$(stat no_collector)
+nc0=$(int_stat no_collector)
 first=$(lines "$T/rx4.jsonl")
 $CASE gen basic "$T/basic.bin"
 feed run "$T/basic.bin" >/dev/null
 sleep 0.5
 hm_check "no collector: 5 records counted no_collector, no datagram" "5 $first" \
-	"$(( $(stat no_collector) - nc0 )) $(lines "$T/rx4.jsonl")"
+	"$(( $(int_stat no_collector) - nc0 )) $(lines "$T/rx4.jsonl")"
 feed cfg collector 10.99.0.2 port $PORT coalesce 1 trunc 1280
-bad0=$(stat bad_records)
+bad0=$(int_stat bad_records)
 # hw_id 0 to 10.99.0.2: its sequence stands after cases 1, 3-7
 SEQ=$(tail -n 1 "$T/rx4.jsonl" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.read())["seq"] + 1)')
 run_case "a record whose MD length disagrees with RepMdBits is not reported, and leaves no sequence gap" \
 	bad "$T/rx4.jsonl" 1
-hm_check "bad_records counts it" 1 $(( $(stat bad_records) - bad0 ))
-hm_check "nothing failed to send" 0 "$(stat send_failed)"
+hm_check "bad_records counts it" 1 $(( $(int_stat bad_records) - bad0 ))
+hm_check "nothing failed to send" 0 "$(int_stat send_failed)"
+
+# 9b. the route to the collector changes its source address
+x ip addr add 10.99.0.3/24 dev x0
+x ip route replace 10.99.0.2/32 dev x0 src 10.99.0.3
+for _ in $(seq 30); do
+	grep -q 'INT: the route to the collector changed: reports now from 10.99.0.3' "$T/agent.log" && break
+	sleep 0.1
+done
+SEQ=$(tail -n 1 "$T/rx4.jsonl" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.read())["seq"] + 1)')
+first=$(lines "$T/rx4.jsonl")
+run_case "after a route change the reports come from the new source address, checksums valid" \
+	basic "$T/rx4.jsonl" 1
+hm_check "source address of the reports after the route change" "10.99.0.3" \
+	"$(tail -n +$((first + 1)) "$T/rx4.jsonl" | "$PY" -c '
+import json, sys
+print(" ".join(sorted({json.loads(l)["outer"]["src"] for l in sys.stdin})))')"
+
+# 10. records from the INT datapath's sink program
+INT_OBJ=$HM_BPF_DIR/hopmark_int.bpf.o
+if [ -e "$INT_OBJ" ] && [ -x "$HOPMARK" ]; then
+	x "$HOPMARK" node set id 77 >/dev/null
+	feed cfg collector 10.99.0.2 port $PORT trunc 1280 udp-port 5555 sink-if 1
+	SEQ=0		# node ID 77: another (Node ID, hw_id, destination)
+	first=$(lines "$T/rx4.jsonl")
+	$CASE frames sinkpath "$T/sink.frames"
+	kill -STOP "$AGENT"
+	fo=$(feed sink "$INT_OBJ" "$T/sink.frames" 2>"$T/sink.err")
+	kill -CONT "$AGENT"
+	hm_check "hm_int_sink takes the 5 INT-MD frames (IPv4 and IPv6) and forwards them" \
+		"runs 5 ok 5" "$fo"
+	[ "$fo" = "runs 5 ok 5" ] || grep -v '^\[\|^	' "$T/sink.err" | tail -n 5 | sed 's/^/#   /'
+	wait_lines "$T/rx4.jsonl" $((first + 5))
+	sleep 0.3
+	if out=$($CASE check sinkpath "$T/rx4.jsonl" "$first" "$SEQ" --sink-node 77); then
+		hm_ok "the sink program's records: node ID 77, its L1 and queue metadata, packets and INT hops as sent"
+	else
+		hm_not_ok "the sink program's records: node ID 77, its L1 and queue metadata, packets and INT hops as sent"
+	fi
+	echo "$out"
+else
+	hm_skip "hm_int_sink takes the INT-MD frames" "not built: $INT_OBJ or $HOPMARK"
+	hm_skip "the sink program's records" "not built: $INT_OBJ or $HOPMARK"
+fi
+
+# 11. a collector without a route: counted as failed, logged
+feed cfg collector 192.0.2.99 port $PORT trunc 1280
+fail0=$(int_stat send_failed)
+feed run "$T/basic.bin" >/dev/null
+for _ in $(seq 30); do
+	grep -q 'INT: 5 report(s) in 5 datagram(s) failed to send in the last second' "$T/agent.log" && break
+	sleep 0.1
+done
+hm_check "a collector without a route: the 5 reports count as send_failed" 5 \
+	$(( $(int_stat send_failed) - fail0 ))
+if grep -q 'INT: 5 report(s) in 5 datagram(s) failed to send in the last second (last: Network is unreachable)' \
+	"$T/agent.log"; then
+	hm_ok "the failure is logged with its cause"
+else
+	hm_not_ok "the failure is logged with its cause"
+	grep 'INT:' "$T/agent.log" | tail -n 3 | sed 's/^/#   /'
+fi
 
 hm_done
