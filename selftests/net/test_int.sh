@@ -57,6 +57,7 @@ HM_PFX=${HM_PFX:-hmint$$}
 . "$(dirname "$0")/../int_lib.sh"
 NET=$(cd "$(dirname "$0")" && pwd)
 HMI="$NET/hm_int.py"
+export PYTHONDONTWRITEBYTECODE=1	# nothing written into the source tree
 
 BITMAP=0xff81		# bits 0-8 and the checksum complement: Hop ML 13
 HOP_ML=13
