@@ -51,6 +51,7 @@ include lib/ioam/build.mk
 include lib/postcard/build.mk
 include lib/pint/build.mk
 include lib/int/build.mk
+include lib/budget/build.mk
 include lib/build.mk
 include bpf/build.mk
 include iproute2-ext/build.mk

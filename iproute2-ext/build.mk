@@ -30,3 +30,5 @@ install-cli: $(HM_CLI)
 	install -m 0755 $(HM_CLI) $(DESTDIR)$(SBINDIR)/hopmark
 	install -m 0644 iproute2-ext/hopmark.8 $(DESTDIR)$(MANDIR)/man8/hopmark.8
 	install -m 0644 iproute2-ext/hopmark-pint.8 $(DESTDIR)$(MANDIR)/man8/hopmark-pint.8
+	install -m 0644 iproute2-ext/hopmark-budget.8 $(DESTDIR)$(MANDIR)/man8/hopmark-budget.8
+	install -m 0644 iproute2-ext/hopmark-int.8 $(DESTDIR)$(MANDIR)/man8/hopmark-int.8

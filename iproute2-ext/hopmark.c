@@ -24,6 +24,7 @@ int show_stats;
 
 static int do_help(int argc, char **argv);
 int do_pint(int argc, char **argv);	/* pint.c */
+int do_int(int argc, char **argv);	/* int.c */
 
 static const struct cmd {
 	const char *name;
@@ -36,6 +37,8 @@ static const struct cmd {
 	{ "module",	do_module },
 	{ "export",	do_export },
 	{ "pint",	do_pint },
+	{ "budget",	do_budget },
+	{ "int",	do_int },
 	{ "monitor",	do_monitor },
 	{ "decode",	do_decode },
 	{ "help",	do_help },
@@ -68,6 +71,9 @@ static void usage(FILE *f)
 		"       hopmark module { show | node | namespace | link | counters | help }\n"
 		"       hopmark export { set [ rate N ] [ batch N ] [ flush MS ] [ fields LIST ] | show }\n"
 		"       hopmark pint { enable | disable | set | query | show | help }\n"
+		"       hopmark budget [ --mtu BYTES ] [ --hops N ] [ --bitmap BITMAP ] [ --trace-type TYPE ]\n"
+		"                      [ --rate RATE ] [ --pkt BYTES ] [ --sampling F ] | node | help\n"
+		"       hopmark int { set | watch | sample | report | enable | disable | show | help }\n"
 		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
 		"       hopmark decode FILE.pcap [ summary ] [ int-dscp VALUE[/MASK] ] [ int-port PORT ] [ int-source-only WORDS ] [ report-port PORT ]\n"
 		"\n"

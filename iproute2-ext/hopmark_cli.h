@@ -52,6 +52,13 @@ int do_ioam_transit(int argc, char **argv);
 int do_ioam_decap(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_decode(int argc, char **argv);
+int do_budget(int argc, char **argv);
+
+/* budget.c: the MTU warnings of configuring commands (lib/budget/budget.h) */
+int budget_dev_mtu(__u32 ifindex, __u32 *mtu);
+int budget_warn_ioam_prealloc(const char *dev, __u32 ifindex, __u32 trace_type, __u32 size);
+int budget_warn_int_md(const char *dev, __u32 mtu, __u16 bitmap, __u32 max_hops, __u32 npt,
+		       __u32 carrier);
 
 /* utils.c */
 bool matches(const char *prefix, const char *word);

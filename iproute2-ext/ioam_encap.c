@@ -192,6 +192,9 @@ static int encap_add(int argc, char **argv)
 	}
 	if (err)
 		bpf_map_delete_elem(fd, &key);	/* no rule without its program */
+	else
+		/* Configured all the same: hm_encap counts what it leaves (encap_skip_mtu). */
+		budget_warn_ioam_prealloc(dev, cfg.ifindex, cfg.trace_type, cfg.size);
 	close(fd);
 	return err;
 }

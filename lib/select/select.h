@@ -38,7 +38,8 @@ struct hm_flow_key {
 
 /**
  * struct hm_sel_rule - one watchlist entry; every given field must match
- * @family:	4 or 6
+ * @family:	4 or 6; 0 = either family (a rule without prefixes, whose
+ *		@src_plen and @dst_plen are then 0)
  * @proto:	IP protocol, 0 = any
  * @src_plen:	source prefix length in bits (0 = any)
  * @dst_plen:	destination prefix length in bits (0 = any)
@@ -111,7 +112,7 @@ static inline int hm_sel_prefix(const __u8 *a, const __u8 *p, __u32 plen)
  */
 static inline int hm_sel_rule_match(const struct hm_sel_rule *r, const struct hm_flow_key *k)
 {
-	if (r->family != k->family)
+	if (r->family && r->family != k->family)
 		return 0;
 	if (r->proto && r->proto != k->proto)
 		return 0;

@@ -22,8 +22,11 @@ NET_TESTS := \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
 	selftests/net/test_int.sh \
+	selftests/net/test_int_cli.sh \
 	selftests/net/test_agent_output.sh \
 	selftests/net/test_transit_hook.sh \
+	selftests/net/test_budget.sh \
+	selftests/net/test_budget_warn.sh \
 	selftests/net/test_int_report.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))

@@ -71,6 +71,10 @@ jcheck "usage_node_id_out_of_range" 2 null -- node set id 0xffffff
 jcheck "usage_trace_type_undefined_bits" 2 null -- ioam encap add 2001:db8::/64 dev v0 ns 1 \
 	trace-type 0x800800 size 12
 jcheck "usage_unknown_word" 2 null -- monitor bogus
+# hopmark int refuses before it touches a map (the checks below need none).
+jcheck "usage_int_dscp_0_0" 2 null -- int set signal dscp 0/0
+jcheck "usage_int_reserved_instruction_bits" 2 null -- int set instructions 0x8040
+jcheck "usage_int_watch_ports_without_proto" 2 null -- int watch add dport 80
 # A scheme parameter pint_path_scheme() refuses (tau above 1) is refused,
 # the error naming the argument (Documentation/pint.rst, "Path tracing").
 jcheck "usage_pint_scheme_bad_parameter" 2 null -- pint query add path bits 8 \
@@ -86,6 +90,7 @@ jcheck "missing_maps_node_show" 1 2 -- node show
 jcheck "missing_maps_encap_show" 1 2 -- ioam encap show
 jcheck "missing_maps_encap_del" 1 2 -- ioam encap del 2001:db8::/64
 jcheck "missing_maps_monitor_ring" 1 2 -- monitor count 1
+jcheck "missing_maps_int_show" 1 2 -- int show
 # A bpffs that is none (ENODEV).
 jcheck "not_a_bpffs_node_set" 1 19 "TC_BPF_MNT=$HM_TMP" -- node set id 1
 
@@ -93,6 +98,7 @@ jcheck "not_a_bpffs_node_set" 1 19 "TC_BPF_MNT=$HM_TMP" -- node set id 1
 jcheck "bad_device_link_set" 1 19 -- link set dev nosuchdev id 3
 jcheck "bad_device_transit_enable" 1 19 -- ioam transit enable dev nosuchdev
 jcheck "bad_device_link_show" 1 19 -- link show dev nosuchdev
+jcheck "bad_device_int_enable" 1 19 -- int enable dev nosuchdev role source
 
 # A failed netlink request: the kernel module's family is unknown here.
 if x "$HOPMARK" module show >/dev/null 2>&1; then

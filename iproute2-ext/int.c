@@ -1,0 +1,1193 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * int.c - "hopmark int ...": the INT v2.1 datapath's domain settings,
+ * watchlist, sampling, report destination and per-interface roles (see
+ * hopmark-int(8), Documentation/int.rst, "Operating INT").
+ *
+ *	hopmark int set [ mode { md | mx | xd } ] [ signal { dscp VALUE[/MASK] | udp PORT } ]
+ *			[ instructions BITMAP ] [ max-hops N ] [ ds-id N ] [ ds-instruction N ]
+ *			[ hw-id N ] [ report-trunc BYTES ] [ queue-threshold BYTES ]
+ *	hopmark int watch add [ src PREFIX ] [ dst PREFIX ] [ proto { tcp | udp | NUM } ]
+ *			      [ sport PORT[/MASK] ] [ dport PORT[/MASK] ] [ synthetic ]
+ *	hopmark int watch { del INDEX | flush }
+ *	hopmark int sample { all | packet N | flow N [ seed S ] }
+ *	hopmark int report { set collector ADDR port PORT [ src ADDR ] [ sport PORT ]
+ *			     [ coalesce N ] | del }
+ *	hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]
+ *	hopmark int disable dev DEV [ role ROLE ]
+ *	hopmark [ -j ] [ -s ] int show
+ *
+ * Settings live in the pinned maps of lib/int/int_maps.h (int_cfg[0], the
+ * domain; int_ifcfg[ifindex], the roles); the rules and text forms of the
+ * settings are libhopmark's (int/int_settings.h), so that every node given
+ * the same commands holds the same bytes. Programs are loaded from
+ * bpf/hopmark_int.bpf.c and attached by libhopmark's roles layer
+ * (common/bpf_attach.h, through attach.c); output goes through the print
+ * layer (json_print.c): text and -j come from the same calls.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "hopmark_cli.h"
+#include "budget/budget.h"
+#include "int/int_names.h"
+#include "int/int_settings.h"
+#include "ipv4/ipv4.h"
+
+#define MSG_LEN		320
+
+/*
+ * The roles of `int enable`: the interface flag each sets (int_ifcfg) and
+ * the programs it needs, at tc egress and at tc ingress of the device
+ * (%HM_ROLE_MAX: none). A transit hop stamps the arrival at ingress
+ * (hm_int_ingress) and pushes its metadata at egress; an INT-XD node runs
+ * the transit program, which reports the watched packets without INT
+ * (%INT_IF_F_XD); with both flags it does each to its own packets.
+ */
+static const struct int_role {
+	const char	*name;
+	__u32		flag;
+	enum hm_role	egress;
+	enum hm_role	ingress;
+} int_roles[] = {
+	{ "source",	INT_IF_F_SOURCE,	HM_ROLE_INT_SOURCE,	HM_ROLE_MAX },
+	{ "transit",	INT_IF_F_TRANSIT,	HM_ROLE_INT_TRANSIT,	HM_ROLE_INT_INGRESS },
+	{ "sink",	INT_IF_F_SINK,		HM_ROLE_MAX,		HM_ROLE_INT_SINK },
+	{ "xd",		INT_IF_F_XD,		HM_ROLE_INT_TRANSIT,	HM_ROLE_MAX },
+};
+#define NR_INT_ROLES	(sizeof(int_roles) / sizeof(int_roles[0]))
+
+/* Every INT program, in the order show lists them. */
+static const enum hm_role int_progs[] = {
+	HM_ROLE_INT_INGRESS, HM_ROLE_INT_SINK, HM_ROLE_INT_SOURCE, HM_ROLE_INT_TRANSIT,
+};
+#define NR_INT_PROGS	(sizeof(int_progs) / sizeof(int_progs[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hopmark int set [ mode { md | mx | xd } ] [ signal { dscp VALUE[/MASK] | udp PORT } ]\n"
+		"                       [ instructions BITMAP ] [ max-hops N ] [ ds-id N ] [ ds-instruction N ]\n"
+		"                       [ hw-id N ] [ report-trunc BYTES ] [ queue-threshold BYTES ]\n"
+		"       hopmark int watch add [ src PREFIX ] [ dst PREFIX ] [ proto { tcp | udp | NUM } ]\n"
+		"                             [ sport PORT[/MASK] ] [ dport PORT[/MASK] ] [ synthetic ]\n"
+		"       hopmark int watch { del INDEX | flush }\n"
+		"       hopmark int sample { all | packet N | flow N [ seed S ] }\n"
+		"       hopmark int report set collector ADDR port PORT [ src ADDR ] [ sport PORT ]\n"
+		"                              [ coalesce N ]\n"
+		"       hopmark int report del\n"
+		"       hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]\n"
+		"       hopmark int disable dev DEV [ role { source | transit | sink | xd } ]\n"
+		"       hopmark [ -j ] [ -s ] int show\n"
+		"BITMAP := { 0xNNNN | NAME[,NAME...] }\n"
+		"NAME := { node-id | l1-ports | hop-latency | queue | ingress-ts | egress-ts |\n"
+		"          l2-ports | tx-util | buffer | csum-complement }\n"
+		"PREFIX := IPv4 or IPv6 ADDR[/LEN]\n"
+		"RATE := bits per second, with an optional k, m or g suffix (e.g. 10m)\n");
+}
+
+/* ---------------- maps ---------------- */
+
+/*
+ * cfg_open() - fd of int_cfg, created with every INT map when missing:
+ * loading the INT object with the node's pin root creates and pins them
+ * (one object holds every INT program and map).
+ */
+static int cfg_open(void)
+{
+	struct hm_role_prog p;
+	int fd = hm_map_open(INT_MAP_CFG);
+
+	if (fd >= 0)
+		return fd;
+	if (maps_prepare() || role_load(HM_ROLE_INT_SOURCE, &p))
+		return -1;
+	hm_role_unload(&p);
+	return map_open_existing(INT_MAP_CFG);
+}
+
+static int cfg_read(int fd, struct int_domain_cfg *cfg)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, cfg))
+		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
+	return 0;
+}
+
+static int cfg_write(int fd, const struct int_domain_cfg *cfg)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(fd, &zero, cfg, BPF_ANY))
+		return hm_errf(-errno, "cannot write %s", INT_MAP_CFG);
+	return 0;
+}
+
+/* The MTU the datapath holds a source's packets to: the configured one, else the device's. */
+static __u32 if_mtu(__u32 ifindex, const struct int_if_cfg *ic)
+{
+	__u32 mtu = 0;
+
+	if (!ic->mtu && budget_dev_mtu(ifindex, &mtu))
+		return 0;
+	return ic->mtu ? ic->mtu : mtu;
+}
+
+/* The shim's NPT the domain's signalling gives at worst: 2 (TCP under UDP-port signalling). */
+static __u32 cfg_npt(const struct int_domain_cfg *cfg)
+{
+	return cfg->signal == INT_SIG_UDP ? INT_NPT_L4 : INT_NPT_DSCP;
+}
+
+/*
+ * The budget model's warning (budget_warn_int_md(), hm_budget_int_md_fit())
+ * when the INT-MD trace at max-hops, beside the smallest instrumented
+ * packet's headers (IPv4 + UDP), cannot fit @mtu. INT-MX carries 16 (+ 8)
+ * octets whatever the path, INT-XD nothing: neither can pass an MTU of
+ * at least 68.
+ */
+static void warn_mtu_dev(const struct int_domain_cfg *cfg, const char *dev, __u32 mtu)
+{
+	if (cfg->mode == INT_MODE_MD && mtu)
+		budget_warn_int_md(dev, mtu, cfg->bitmap, cfg->max_hops, cfg_npt(cfg),
+				   HM_IPV4_HDR_LEN + 8);
+}
+
+/*
+ * A warning for every source interface whose MTU the domain's full trace
+ * does not fit (INT v2.1 §5.3: such packets get M, or no INT). Never an
+ * error: the operator may raise the MTU afterwards.
+ */
+static void warn_mtu(const struct int_domain_cfg *cfg)
+{
+	int fd = hm_map_open(INT_MAP_IFCFG);
+	__u32 key, next, *prev = NULL;
+	char name[IF_NAMESIZE];
+	struct int_if_cfg ic;
+
+	if (fd < 0)
+		return;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &ic) || !(ic.flags & INT_IF_F_SOURCE))
+			continue;
+		warn_mtu_dev(cfg, ifname_or_index(key, name), if_mtu(key, &ic));
+	}
+	close(fd);
+}
+
+/*
+ * Read int_cfg[0] (with the defaults when nobody configured the domain),
+ * for a command to change; cfg_commit() checks and writes it back.
+ */
+static int cfg_begin(struct int_domain_cfg *cfg)
+{
+	int fd = cfg_open();
+
+	if (fd < 0)
+		return -1;
+	if (cfg_read(fd, cfg)) {
+		close(fd);
+		return -1;
+	}
+	int_cfg_defaults(cfg);
+	return fd;
+}
+
+/* Check, write and close; @arg, when given, is the word an invalid value is blamed on. */
+static int cfg_commit(int fd, struct int_domain_cfg *cfg, const char *arg)
+{
+	char msg[MSG_LEN];
+	int ret;
+
+	if (int_cfg_commit(cfg, msg, sizeof(msg))) {
+		close(fd);
+		if (arg)
+			invarg(msg, arg);
+		return hm_errf(0, "%s", msg);
+	}
+	ret = cfg_write(fd, cfg);
+	close(fd);
+	if (!ret)
+		warn_mtu(cfg);
+	return ret;
+}
+
+/* ---------------- set ---------------- */
+
+/* The words of `int set`, in the order of their bits in int_set_args.seen. */
+enum {
+	SET_MODE, SET_SIGNAL, SET_BITMAP, SET_MAX_HOPS, SET_DS_ID, SET_DS_INST, SET_HW_ID,
+	SET_TRUNC, SET_Q_THRESHOLD, SET_MAX,
+};
+
+/*
+ * do_set() - parse every word first, so that a command line that does not
+ * parse touches nothing (no map is created for it); then read, change the
+ * settings given, check (int_cfg_commit()) and write.
+ */
+static int do_set(int argc, char **argv)
+{
+	const char *blame = NULL;	/* the last word a cross-check may refuse */
+	struct int_domain_cfg v = { 0 }, cfg;
+	bool seen[SET_MAX] = { 0 };
+	char msg[MSG_LEN];
+	int fd;
+
+	if (argc > 0 && matches(*argv, "help")) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	if (argc < 1)
+		missing_arg("a setting", "int set");
+/* After NEXT_ARG(): the value is *argv. */
+#define ONCE(i, key) do { if (seen[i]) duparg(key, *argv); seen[i] = true; } while (0)
+	while (argc > 0) {
+		if (matches(*argv, "mode")) {
+			NEXT_ARG();
+			ONCE(SET_MODE, "mode");
+			if (!strcmp(*argv, "md"))
+				v.mode = INT_MODE_MD;
+			else if (!strcmp(*argv, "mx"))
+				v.mode = INT_MODE_MX;
+			else if (!strcmp(*argv, "xd"))
+				v.mode = INT_MODE_XD;
+			else
+				invarg("mode is md, mx or xd", *argv);
+			blame = *argv;
+		} else if (matches(*argv, "signal")) {
+			NEXT_ARG();
+			ONCE(SET_SIGNAL, "signal");
+			if (matches(*argv, "dscp")) {
+				NEXT_ARG();
+				if (int_dscp_parse(*argv, &v.dscp, &v.dscp_mask, msg, sizeof(msg)))
+					invarg(msg, *argv);
+				v.signal = INT_SIG_DSCP;
+			} else if (matches(*argv, "udp")) {
+				NEXT_ARG();
+				v.udp_port = get_u32_arg(*argv, 0xffff, "the INT UDP port");
+				if (!v.udp_port)
+					invarg("the INT UDP port is 1..65535", *argv);
+				v.signal = INT_SIG_UDP;
+			} else {
+				invarg("signal is dscp VALUE[/MASK] or udp PORT", *argv);
+			}
+			blame = *argv;
+		} else if (matches(*argv, "instructions")) {
+			NEXT_ARG();
+			ONCE(SET_BITMAP, "instructions");
+			if (int_bitmap_parse(*argv, &v.bitmap, msg, sizeof(msg)))
+				invarg(msg, *argv);
+			blame = *argv;
+		} else if (matches(*argv, "max-hops")) {
+			NEXT_ARG();
+			ONCE(SET_MAX_HOPS, "max-hops");
+			v.max_hops = get_u32_arg(*argv, 255, "max-hops (the Remaining Hop Count)");
+			if (!v.max_hops)
+				invarg("max-hops is 1..255", *argv);
+			blame = *argv;
+		} else if (matches(*argv, "ds-id")) {
+			NEXT_ARG();
+			ONCE(SET_DS_ID, "ds-id");
+			v.ds_id = get_u32_arg(*argv, 0xffff, "ds-id");
+		} else if (matches(*argv, "ds-instruction")) {
+			NEXT_ARG();
+			ONCE(SET_DS_INST, "ds-instruction");
+			v.ds_inst = get_u32_arg(*argv, 0xffff, "ds-instruction");
+		} else if (matches(*argv, "hw-id")) {
+			NEXT_ARG();
+			ONCE(SET_HW_ID, "hw-id");
+			v.hw_id = get_u32_arg(*argv, INT_HW_ID_MAX, "hw-id (6 bits)");
+		} else if (matches(*argv, "report-trunc")) {
+			NEXT_ARG();
+			ONCE(SET_TRUNC, "report-trunc");
+			v.report_trunc = get_u32_arg(*argv, INT_REC_PKT_MAX, "report-trunc (bytes)");
+		} else if (matches(*argv, "queue-threshold")) {
+			NEXT_ARG();
+			ONCE(SET_Q_THRESHOLD, "queue-threshold");
+			v.q_threshold = get_u32_arg(*argv, INT_Q_THRESHOLD_MAX,
+						    "queue-threshold (bytes, the 24-bit occupancy)");
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int set", *argv);
+		}
+		argc--;
+		argv++;
+	}
+#undef ONCE
+	fd = cfg_begin(&cfg);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	if (seen[SET_MODE])
+		cfg.mode = v.mode;
+	if (seen[SET_SIGNAL]) {
+		cfg.signal = v.signal;
+		if (v.signal == INT_SIG_DSCP) {
+			cfg.dscp = v.dscp;
+			cfg.dscp_mask = v.dscp_mask;
+		} else {
+			cfg.udp_port = v.udp_port;
+		}
+	}
+	if (seen[SET_BITMAP])
+		cfg.bitmap = v.bitmap;
+	if (seen[SET_MAX_HOPS])
+		cfg.max_hops = v.max_hops;
+	if (seen[SET_DS_ID])
+		cfg.ds_id = v.ds_id;
+	if (seen[SET_DS_INST])
+		cfg.ds_inst = v.ds_inst;
+	if (seen[SET_HW_ID])
+		cfg.hw_id = v.hw_id;
+	if (seen[SET_TRUNC])
+		cfg.report_trunc = v.report_trunc;
+	if (seen[SET_Q_THRESHOLD])
+		cfg.q_threshold = v.q_threshold;
+	return cfg_commit(fd, &cfg, blame);
+}
+
+/* ---------------- watch ---------------- */
+
+static void watch_prefix(char **argv, struct hm_sel_rule *r, bool src)
+{
+	__u8 family, addr[16], plen;
+	char msg[MSG_LEN];
+
+	if (int_prefix_parse(*argv, &family, addr, &plen, msg, sizeof(msg)))
+		invarg(msg, *argv);
+	if (r->family && r->family != family)
+		invarg("src and dst are of different families", *argv);
+	r->family = family;
+	memcpy(src ? r->saddr : r->daddr, addr, 16);
+	if (src)
+		r->src_plen = plen;
+	else
+		r->dst_plen = plen;
+}
+
+static int watch_add(int argc, char **argv)
+{
+	bool have_src = false, have_dst = false, have_proto = false;
+	struct hm_sel_rule r = { 0 };
+	const char *port_word = NULL;
+	struct int_domain_cfg cfg;
+	char msg[MSG_LEN], text[192];
+	int fd, idx, ret;
+
+	while (argc > 0) {
+		if (matches(*argv, "src")) {
+			NEXT_ARG();
+			if (have_src)
+				duparg("src", *argv);
+			watch_prefix(argv, &r, true);
+			have_src = true;
+		} else if (matches(*argv, "dst")) {
+			NEXT_ARG();
+			if (have_dst)
+				duparg("dst", *argv);
+			watch_prefix(argv, &r, false);
+			have_dst = true;
+		} else if (matches(*argv, "proto")) {
+			NEXT_ARG();
+			if (have_proto)
+				duparg("proto", *argv);
+			if (!strcmp(*argv, "tcp"))
+				r.proto = 6;
+			else if (!strcmp(*argv, "udp"))
+				r.proto = 17;
+			else
+				r.proto = get_u32_arg(*argv, 255, "proto (tcp, udp or an IP protocol number)");
+			if (!r.proto)
+				invarg("proto is tcp, udp or 1..255 (leave it out for any)", *argv);
+			have_proto = true;
+		} else if (matches(*argv, "sport")) {
+			NEXT_ARG();
+			if (r.sport_mask)
+				duparg("sport", *argv);
+			if (int_port_parse(*argv, &r.sport, &r.sport_mask, msg, sizeof(msg)))
+				invarg(msg, *argv);
+			port_word = *argv;
+		} else if (matches(*argv, "dport")) {
+			NEXT_ARG();
+			if (r.dport_mask)
+				duparg("dport", *argv);
+			if (int_port_parse(*argv, &r.dport, &r.dport_mask, msg, sizeof(msg)))
+				invarg(msg, *argv);
+			port_word = *argv;
+		} else if (matches(*argv, "synthetic")) {
+			r.flags |= HM_SEL_F_SYNTHETIC;
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int watch add", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	if (int_sel_rule_check(&r, msg, sizeof(msg)))
+		invarg(msg, port_word ? port_word : "watch add");
+	fd = cfg_begin(&cfg);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	idx = int_sel_add(&cfg.sel, &r, msg, sizeof(msg));
+	if (idx < 0) {
+		close(fd);
+		return hm_errf_errno(idx, "%s: %s", int_sel_rule_format(&r, text, sizeof(text)), msg);
+	}
+	ret = cfg_commit(fd, &cfg, NULL);
+	if (!ret && !json)
+		printf("watch %d: %s\n", idx, int_sel_rule_format(&r, text, sizeof(text)));
+	return ret;
+}
+
+static int do_watch(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	__u32 index;
+	int fd;
+
+	if (argc < 1 || matches(*argv, "help")) {
+		usage(argc < 1 ? stderr : stdout);
+		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
+	}
+	if (matches(*argv, "add"))
+		return watch_add(argc - 1, argv + 1);
+	if (matches(*argv, "delete")) {
+		NEXT_ARG();
+		if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		}
+		index = get_u32_arg(*argv, HM_SEL_MAX_RULES - 1, "the rule's INDEX");
+		if (argc > 1)
+			unknown_arg("int watch del", argv[1]);
+		fd = cfg_begin(&cfg);
+		if (fd < 0)
+			return HM_EXIT_FAIL;
+		if (int_sel_del(&cfg.sel, index)) {
+			close(fd);
+			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
+					     index, cfg.sel.nr_rules);
+		}
+		return cfg_commit(fd, &cfg, NULL);
+	}
+	if (matches(*argv, "flush")) {
+		if (argc > 1) {
+			if (matches(argv[1], "help")) {
+				usage(stdout);
+				return HM_EXIT_OK;
+			}
+			unknown_arg("int watch flush", argv[1]);
+		}
+		fd = cfg_begin(&cfg);
+		if (fd < 0)
+			return HM_EXIT_FAIL;
+		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
+		cfg.sel.nr_rules = 0;
+		return cfg_commit(fd, &cfg, NULL);
+	}
+	unknown_arg("int watch", *argv);
+}
+
+/* ---------------- sample ---------------- */
+
+static int do_sample(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	__u32 mode, n = 1, seed = 0;
+	bool have_seed = false;
+	int fd;
+
+	if (argc < 1 || matches(*argv, "help")) {
+		usage(argc < 1 ? stderr : stdout);
+		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
+	}
+	if (matches(*argv, "all")) {
+		mode = HM_SAMPLE_ALL;
+	} else if (matches(*argv, "packet") || matches(*argv, "flow")) {
+		mode = matches(*argv, "packet") ? HM_SAMPLE_PACKET : HM_SAMPLE_FLOW;
+		NEXT_ARG();
+		n = get_u32_arg(*argv, 0xffffffffU, "N of 1:N sampling");
+		if (!n)
+			invarg("N of 1:N sampling is at least 1", *argv);
+	} else {
+		invarg("sample is all, packet N or flow N", *argv);
+	}
+	argc--;
+	argv++;
+	while (argc > 0) {
+		if (mode == HM_SAMPLE_FLOW && matches(*argv, "seed")) {
+			NEXT_ARG();
+			if (have_seed)
+				duparg("seed", *argv);
+			seed = get_u32_arg(*argv, 0xffffffffU, "seed");
+			have_seed = true;
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int sample", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	fd = cfg_begin(&cfg);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	cfg.sel.sample = mode;
+	cfg.sel.sample_n = n;
+	if (have_seed || mode != HM_SAMPLE_FLOW)
+		cfg.sel.seed = seed;
+	return cfg_commit(fd, &cfg, NULL);
+}
+
+/* ---------------- report ---------------- */
+
+static int report_set(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	__u8 family = 0, src_family = 0, addr[16], src[16] = { 0 };
+	__u32 port = 0, sport = 0, coalesce = INT_DEF_COALESCE;
+	const char *src_word = NULL, *port_word = NULL;
+	bool have_port = false, have_sport = false, have_coalesce = false;
+	int fd;
+
+	while (argc > 0) {
+		if (matches(*argv, "collector")) {
+			NEXT_ARG();
+			if (family)
+				duparg("collector", *argv);
+			if (int_addr_parse(*argv, &family, addr))
+				invarg("the collector is an IPv4 or IPv6 address", *argv);
+		} else if (matches(*argv, "port")) {
+			NEXT_ARG();
+			if (have_port)
+				duparg("port", *argv);
+			port = get_u32_arg(*argv, 0xffff, "the collector's port");
+			if (!port)
+				invarg("the collector's port is 1..65535", *argv);
+			have_port = true;
+			port_word = *argv;
+		} else if (matches(*argv, "src")) {
+			NEXT_ARG();
+			if (src_word)
+				duparg("src", *argv);
+			if (int_addr_parse(*argv, &src_family, src))
+				invarg("src is an IPv4 or IPv6 address", *argv);
+			src_word = *argv;
+		} else if (matches(*argv, "sport")) {
+			NEXT_ARG();
+			if (have_sport)
+				duparg("sport", *argv);
+			sport = get_u32_arg(*argv, 0xffff, "sport (0: a hash of the inner 5-tuple)");
+			have_sport = true;
+		} else if (matches(*argv, "coalesce")) {
+			NEXT_ARG();
+			if (have_coalesce)
+				duparg("coalesce", *argv);
+			coalesce = get_u32_arg(*argv, INT_RPT_COALESCE_MAX,
+					       "coalesce (reports per datagram)");
+			if (!coalesce)
+				invarg("coalesce is at least 1", *argv);
+			have_coalesce = true;
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int report set", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	if (!family)
+		missing_arg("collector", "int report set");
+	if (!have_port)
+		missing_arg("port", "int report set");
+	if (src_word && src_family != family)
+		invarg("src is not of the collector's family", src_word);
+	fd = cfg_begin(&cfg);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	if (cfg.signal == INT_SIG_UDP && cfg.udp_port == port) {
+		close(fd);
+		invarg("the collector's port is the INT UDP port: reports are never instrumented",
+		       port_word);
+	}
+	cfg.rpt_family = family;
+	cfg.rpt_port = port;
+	cfg.rpt_sport = sport;
+	cfg.rpt_coalesce = coalesce;
+	memcpy(cfg.rpt_addr, addr, 16);
+	memcpy(cfg.rpt_src, src, 16);
+	return cfg_commit(fd, &cfg, NULL);
+}
+
+static int do_report(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	int fd;
+
+	if (argc < 1 || matches(*argv, "help")) {
+		usage(argc < 1 ? stderr : stdout);
+		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
+	}
+	if (matches(*argv, "set"))
+		return report_set(argc - 1, argv + 1);
+	if (matches(*argv, "delete")) {
+		if (argc > 1) {
+			if (matches(argv[1], "help")) {
+				usage(stdout);
+				return HM_EXIT_OK;
+			}
+			unknown_arg("int report del", argv[1]);
+		}
+		fd = cfg_begin(&cfg);
+		if (fd < 0)
+			return HM_EXIT_FAIL;
+		cfg.rpt_family = 0;
+		cfg.rpt_port = 0;
+		cfg.rpt_sport = 0;
+		cfg.rpt_coalesce = INT_DEF_COALESCE;
+		memset(cfg.rpt_addr, 0, sizeof(cfg.rpt_addr));
+		memset(cfg.rpt_src, 0, sizeof(cfg.rpt_src));
+		return cfg_commit(fd, &cfg, NULL);
+	}
+	unknown_arg("int report", *argv);
+}
+
+/* ---------------- enable / disable ---------------- */
+
+static int parse_rate(const char *arg, __u64 *bps)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	}
+	if (!strcmp(end, "bit") || !strcmp(end, "bps"))
+		end += strlen(end);
+	if (*end || v > 1e13)
+		return -EINVAL;
+	*bps = (__u64)v;
+	return 0;
+}
+
+static const struct int_role *parse_role(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < NR_INT_ROLES; i++)
+		if (!strcmp(word, int_roles[i].name))
+			return &int_roles[i];
+	invarg("role is source, transit, sink or xd", word);
+}
+
+/* Whether interface flags @flags need the program of @role. */
+static bool flags_need(__u32 flags, enum hm_role role)
+{
+	size_t i;
+
+	for (i = 0; i < NR_INT_ROLES; i++)
+		if ((flags & int_roles[i].flag) &&
+		    (int_roles[i].egress == role || int_roles[i].ingress == role))
+			return true;
+	return false;
+}
+
+/* Attach what @flags need and @old did not have; on failure detach those again. */
+static int attach_new(__u32 ifindex, __u32 old, __u32 flags)
+{
+	enum hm_role done[NR_INT_PROGS];
+	size_t i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < NR_INT_PROGS && !ret; i++) {
+		if (!flags_need(flags, int_progs[i]))
+			continue;
+		/* Attached again when already needed: repairs a filter removed with tc. */
+		ret = role_attach(int_progs[i], ifindex);
+		if (!ret && !flags_need(old, int_progs[i]))
+			done[n++] = int_progs[i];
+	}
+	if (ret)
+		while (n--)
+			role_detach(done[n], ifindex);
+	return ret;
+}
+
+static int do_enable(int argc, char **argv)
+{
+	const struct int_role *role = NULL;
+	struct int_domain_cfg cfg;
+	struct int_if_cfg ic, old;
+	const char *dev = NULL;
+	bool have_rate = false, have_mtu = false, had;
+	__u64 rate = 0;
+	__u32 ifindex, mtu = 0, zero = 0;
+	int fd, cfd, ret;
+
+	while (argc > 0) {
+		if (matches(*argv, "dev")) {
+			NEXT_ARG();
+			if (dev)
+				duparg("dev", *argv);
+			dev = *argv;
+		} else if (matches(*argv, "role")) {
+			NEXT_ARG();
+			if (role)
+				duparg("role", *argv);
+			role = parse_role(*argv);
+		} else if (matches(*argv, "mtu")) {
+			NEXT_ARG();
+			if (have_mtu)
+				duparg("mtu", *argv);
+			mtu = get_u32_arg(*argv, 65535, "mtu (bytes; 0: the device's)");
+			if (mtu && mtu < 68)
+				invarg("mtu is 68..65535, or 0 for the device's", *argv);
+			have_mtu = true;
+		} else if (matches(*argv, "rate")) {
+			NEXT_ARG();
+			if (have_rate)
+				duparg("rate", *argv);
+			if (parse_rate(*argv, &rate))
+				invarg("a rate in bit/s, e.g. 10m or 1g", *argv);
+			have_rate = true;
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int enable", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	if (!dev)
+		missing_arg("dev", "int enable");
+	if (!role)
+		missing_arg("role", "int enable");
+	ifindex = get_ifindex_arg(dev);
+	cfd = cfg_open();
+	if (cfd < 0)
+		return HM_EXIT_FAIL;
+	fd = map_open_existing(INT_MAP_IFCFG);
+	if (fd < 0) {
+		close(cfd);
+		return HM_EXIT_FAIL;
+	}
+	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
+	if (!had)
+		memset(&old, 0, sizeof(old));
+	ic = old;
+	ic.flags |= role->flag;
+	if (have_mtu)
+		ic.mtu = mtu;
+	if (have_rate)
+		ic.rate_bps = rate;
+	if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY)) {
+		ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
+		goto out;
+	}
+	ret = attach_new(ifindex, had ? old.flags : 0, ic.flags);
+	if (ret) {
+		/* No role without its programs: the entry goes back to what it was. */
+		if (had)
+			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
+		else
+			bpf_map_delete_elem(fd, &ifindex);
+		goto out;
+	}
+	if ((ic.flags & INT_IF_F_SOURCE) && !bpf_map_lookup_elem(cfd, &zero, &cfg) &&
+	    (cfg.flags & INT_DOM_F_CONFIGURED))
+		warn_mtu_dev(&cfg, dev, if_mtu(ifindex, &ic));
+out:
+	close(fd);
+	close(cfd);
+	return ret;
+}
+
+static int do_disable(int argc, char **argv)
+{
+	const struct int_role *role = NULL;
+	struct int_if_cfg ic = { 0 };
+	const char *dev = NULL;
+	__u32 ifindex, left;
+	int fd, ret = 0;
+	size_t i;
+
+	while (argc > 0) {
+		if (matches(*argv, "dev")) {
+			NEXT_ARG();
+			if (dev)
+				duparg("dev", *argv);
+			dev = *argv;
+		} else if (matches(*argv, "role")) {
+			NEXT_ARG();
+			if (role)
+				duparg("role", *argv);
+			role = parse_role(*argv);
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		} else {
+			unknown_arg("int disable", *argv);
+		}
+		argc--;
+		argv++;
+	}
+	if (!dev)
+		missing_arg("dev", "int disable");
+	ifindex = get_ifindex_arg(dev);
+	fd = hm_map_open(INT_MAP_IFCFG);
+	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &ic))
+		memset(&ic, 0, sizeof(ic));
+	left = role ? ic.flags & ~role->flag : 0;
+	/* The flags go first, so that no program runs with a role it lost. */
+	if (fd >= 0) {
+		if (left) {
+			ic.flags = left;
+			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
+				ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
+		} else if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT) {
+			ret = hm_errf(-errno, "cannot delete %s[%u]", INT_MAP_IFCFG, ifindex);
+		}
+		close(fd);
+	}
+	for (i = 0; i < NR_INT_PROGS; i++)
+		if (!flags_need(left, int_progs[i]))
+			ret |= role_detach(int_progs[i], ifindex);
+	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
+}
+
+/* ---------------- show ---------------- */
+
+static void print_addr(const char *key, const char *fmt, __u8 family, const __u8 *addr)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(family == 4 ? AF_INET : AF_INET6, addr, a, sizeof(a));
+	print_string(PRINT_ANY, key, fmt, a);
+}
+
+/*
+ * Octets of INT data at the sink (the budget model, INT v2.1 §5.3): INT-MD
+ * max-hops x Hop ML x 4 + 16, INT-MX 16, + 8 for NPT=2; INT-XD none.
+ */
+static __u64 trace_bytes(const struct int_domain_cfg *cfg, __u32 npt)
+{
+	if (cfg->mode == INT_MODE_XD)
+		return 0;
+	return hm_budget_int_md_bytes(INT_FIXED_LEN, int_bitmap_words(cfg->bitmap),
+				      cfg->mode == INT_MODE_MD ? cfg->max_hops : 0, npt);
+}
+
+static void print_cfg(const struct int_domain_cfg *cfg)
+{
+	bool configured = cfg->flags & INT_DOM_F_CONFIGURED;
+	char words[MSG_LEN];
+	__u32 i;
+
+	open_json_object("config");
+	print_bool(PRINT_JSON, "configured", NULL, configured);
+	print_text("int set %s\n", int_cfg_format_set(cfg, words, sizeof(words)));
+	print_string(PRINT_JSON, "mode", NULL, cfg->mode <= INT_MODE_XD ?
+		     int_mode_names[cfg->mode] : "unknown");
+	print_string(PRINT_JSON, "signal", NULL, cfg->signal == INT_SIG_UDP ? "udp" : "dscp");
+	if (cfg->signal == INT_SIG_UDP) {
+		print_uint(PRINT_JSON, "udp_port", NULL, cfg->udp_port);
+	} else {
+		print_uint(PRINT_JSON, "dscp", NULL, cfg->dscp);
+		print_uint(PRINT_JSON, "dscp_mask", NULL, cfg->dscp_mask);
+	}
+	print_text("  %s", configured ? "configured" : "not configured (defaults)");
+	print_hex(PRINT_ANY, "bitmap", " bitmap 0x%04llx", cfg->bitmap);
+	open_json_array(PRINT_JSON, "instructions");
+	for (i = 0; i < 16; i++)
+		if (cfg->bitmap & (0x8000U >> i))
+			print_string(PRINT_JSON, NULL, NULL, int_bm_names[i] ? int_bm_names[i] :
+				     "reserved");
+	close_json_array(PRINT_JSON, NULL);
+	print_uint(PRINT_ANY, "hop_ml", " hop-ml %llu", int_bitmap_words(cfg->bitmap));
+	print_uint(PRINT_JSON, "max_hops", NULL, cfg->max_hops);
+	print_uint(PRINT_JSON, "ds_id", NULL, cfg->ds_id);
+	print_uint(PRINT_JSON, "ds_instruction", NULL, cfg->ds_inst);
+	print_uint(PRINT_JSON, "hw_id", NULL, cfg->hw_id);
+	print_uint(PRINT_JSON, "report_trunc", NULL, cfg->report_trunc);
+	print_uint(PRINT_JSON, "queue_threshold", NULL, cfg->q_threshold);
+	print_uint(PRINT_ANY, "trace_bytes", " trace %llu bytes", trace_bytes(cfg, 0));
+	if (cfg->signal == INT_SIG_UDP && cfg->mode != INT_MODE_XD)
+		print_uint(PRINT_ANY, "trace_bytes_npt2", " (%llu with NPT=2)",
+			   trace_bytes(cfg, INT_NPT_L4));
+	print_nl();
+	close_json_object();
+}
+
+static void print_rule(__u32 index, const struct hm_sel_rule *r)
+{
+	char words[192];
+
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "index", "watch %llu:", index);
+	print_string(PRINT_FP, NULL, " %s", int_sel_rule_format(r, words, sizeof(words)));
+	if (r->family)
+		print_uint(PRINT_JSON, "family", NULL, r->family);
+	else
+		print_null(PRINT_JSON, "family", NULL, NULL);
+	if (r->family && (r->src_plen || !r->dst_plen)) {
+		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
+
+		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->saddr, b, sizeof(b));
+		snprintf(a, sizeof(a), "%s/%u", b, r->src_plen);
+		print_string(PRINT_JSON, "src", NULL, a);
+	}
+	if (r->family && r->dst_plen) {
+		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
+
+		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->daddr, b, sizeof(b));
+		snprintf(a, sizeof(a), "%s/%u", b, r->dst_plen);
+		print_string(PRINT_JSON, "dst", NULL, a);
+	}
+	print_uint(PRINT_JSON, "proto", NULL, r->proto);
+	if (r->sport_mask) {
+		print_uint(PRINT_JSON, "sport", NULL, ntohs(r->sport));
+		print_uint(PRINT_JSON, "sport_mask", NULL, ntohs(r->sport_mask));
+	}
+	if (r->dport_mask) {
+		print_uint(PRINT_JSON, "dport", NULL, ntohs(r->dport));
+		print_uint(PRINT_JSON, "dport_mask", NULL, ntohs(r->dport_mask));
+	}
+	print_bool(PRINT_JSON, "synthetic", NULL, r->flags & HM_SEL_F_SYNTHETIC);
+	print_nl();
+	close_json_object();
+}
+
+static void print_sel(const struct hm_sel_cfg *sel)
+{
+	static const char *const modes[] = { "all", "packet", "flow" };
+	__u32 i;
+
+	open_json_array(PRINT_JSON, "watch");
+	if (!sel->nr_rules)
+		print_text("watch: every packet (no rule)\n");
+	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
+		print_rule(i, &sel->rules[i]);
+	close_json_array(PRINT_JSON, NULL);
+	open_json_object("sample");
+	print_string(PRINT_ANY, "mode", "sample %s", sel->sample <= HM_SAMPLE_FLOW ?
+		     modes[sel->sample] : "unknown");
+	if (sel->sample != HM_SAMPLE_ALL)
+		print_uint(PRINT_FP, NULL, " %llu", sel->sample_n);
+	print_uint(PRINT_JSON, "n", NULL, sel->sample_n);
+	print_uint(sel->sample == HM_SAMPLE_FLOW ? PRINT_ANY : PRINT_JSON, "seed", " seed %llu",
+		   sel->seed);
+	print_nl();
+	close_json_object();
+}
+
+static void print_report(const struct int_domain_cfg *cfg)
+{
+	static const __u8 none[16];
+
+	if (!cfg->rpt_family) {
+		print_null(PRINT_ANY, "report", "report %s\n", "none (records counted by hopmarkd)");
+		return;
+	}
+	open_json_object("report");
+	print_text("report set");
+	print_addr("collector", " collector %s", cfg->rpt_family, cfg->rpt_addr);
+	print_uint(PRINT_ANY, "port", " port %llu", cfg->rpt_port);
+	if (memcmp(cfg->rpt_src, none, 16))
+		print_addr("src", " src %s", cfg->rpt_family, cfg->rpt_src);
+	else
+		print_null(PRINT_JSON, "src", NULL, NULL);
+	print_uint(PRINT_ANY, "sport", " sport %llu", cfg->rpt_sport);
+	print_uint(PRINT_ANY, "coalesce", " coalesce %llu", cfg->rpt_coalesce);
+	print_nl();
+	close_json_object();
+}
+
+/* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
+static void print_if_counters(int sfd, __u32 ifindex, struct int_link_stats *per, int ncpu)
+{
+	bool any = false;
+	char fmt[48];
+	__u64 sum;
+	int i, j;
+
+	memset(per, 0, ncpu * sizeof(*per));
+	bpf_map_lookup_elem(sfd, &ifindex, per);
+	open_json_object("counters");
+	print_text("    counters");
+	for (j = 0; j < INT_CNT_MAX; j++) {
+		for (sum = 0, i = 0; i < ncpu; i++)
+			sum += per[i].cnt[j];
+		snprintf(fmt, sizeof(fmt), " %s %%llu", int_counter_names[j]);
+		print_uint(sum ? PRINT_ANY : PRINT_JSON, int_counter_names[j], fmt, sum);
+		any |= sum != 0;
+	}
+	if (!any)
+		print_text(" all 0");
+	print_nl();
+	close_json_object();
+}
+
+/* The programs an interface's roles need, and what runs in their hooks. */
+static void print_if_programs(__u32 ifindex, __u32 flags)
+{
+	struct hm_attach_info info;
+	size_t i;
+
+	open_json_array(PRINT_JSON, "programs");
+	for (i = 0; i < NR_INT_PROGS; i++) {
+		enum hm_role r = int_progs[i];
+
+		if (!flags_need(flags, r))
+			continue;
+		if (hm_role_query(r, ifindex, &info))
+			memset(&info, 0, sizeof(info));
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "name", "    %s", hm_roles[r].prog);
+		print_string(PRINT_ANY, "hook", " %s", hm_roles[r].hook == HM_HOOK_TC_INGRESS ?
+			     "tc ingress" : "tc egress");
+		print_bool(PRINT_JSON, "attached", NULL, info.prog_id && info.ours);
+		if (info.prog_id && info.ours)
+			print_uint(PRINT_ANY, "id", " id %llu", info.prog_id);
+		else
+			print_null(PRINT_ANY, "id", " %s", "not attached");
+		print_nl();
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+static void print_ifaces(void)
+{
+	int fd = hm_map_open(INT_MAP_IFCFG), sfd = hm_map_open(INT_MAP_STATS);
+	int ncpu = libbpf_num_possible_cpus();
+	struct int_link_stats *per = NULL;
+	__u32 key, next, *prev = NULL;
+	char name[IF_NAMESIZE];
+	struct int_if_cfg ic;
+	size_t r;
+
+	if (ncpu > 0)
+		per = calloc(ncpu, sizeof(*per));
+	open_json_array(PRINT_JSON, "interfaces");
+	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &ic))
+			continue;
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "dev", "dev %s", ifname_or_index(key, name));
+		print_uint(PRINT_JSON, "ifindex", NULL, key);
+		print_text(" roles");
+		open_json_array(PRINT_JSON, "roles");
+		for (r = 0; r < NR_INT_ROLES; r++)
+			if (ic.flags & int_roles[r].flag)
+				print_string(PRINT_ANY, NULL, " %s", int_roles[r].name);
+		close_json_array(PRINT_JSON, NULL);
+		print_uint(PRINT_ANY, "mtu", " mtu %llu", if_mtu(key, &ic));
+		print_uint(PRINT_JSON, "mtu_configured", NULL, ic.mtu);
+		print_uint(ic.rate_bps ? PRINT_ANY : PRINT_JSON, "rate_bps", " rate %llubit",
+			   ic.rate_bps);
+		print_nl();
+		print_if_programs(key, ic.flags);
+		if (show_stats && per && sfd >= 0)
+			print_if_counters(sfd, key, per, ncpu);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	free(per);
+	if (fd >= 0)
+		close(fd);
+	if (sfd >= 0)
+		close(sfd);
+}
+
+static int do_show(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	__u32 zero = 0;
+	int fd;
+
+	if (argc > 0) {
+		if (matches(*argv, "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		}
+		unknown_arg("int show", *argv);
+	}
+	fd = map_open_existing(INT_MAP_CFG);
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	if (bpf_map_lookup_elem(fd, &zero, &cfg)) {
+		close(fd);
+		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
+	}
+	close(fd);
+	/* An unconfigured domain shows the defaults a first command would start from. */
+	int_cfg_defaults(&cfg);
+	new_json_obj_single();
+	print_cfg(&cfg);
+	print_sel(&cfg.sel);
+	print_report(&cfg);
+	print_ifaces();
+	delete_json_obj();
+	return HM_EXIT_OK;
+}
+
+/**
+ * do_int() - "hopmark int ...": INT domain settings, watchlist, sampling,
+ * report destination, roles
+ * @argc:	words after "int"
+ * @argv:	the words
+ *
+ * Return: exit status.
+ */
+int do_int(int argc, char **argv)
+{
+	if (argc < 1) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (matches(*argv, "help")) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	if (matches(*argv, "set"))
+		return do_set(argc - 1, argv + 1);
+	if (matches(*argv, "watch"))
+		return do_watch(argc - 1, argv + 1);
+	if (matches(*argv, "sample"))
+		return do_sample(argc - 1, argv + 1);
+	if (matches(*argv, "report"))
+		return do_report(argc - 1, argv + 1);
+	if (matches(*argv, "enable"))
+		return do_enable(argc - 1, argv + 1);
+	if (matches(*argv, "disable"))
+		return do_disable(argc - 1, argv + 1);
+	if (matches(*argv, "show") || matches(*argv, "list"))
+		return do_show(argc - 1, argv + 1);
+	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark int help\".\n", *argv);
+	return HM_EXIT_USAGE;
+}
