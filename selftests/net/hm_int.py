@@ -170,6 +170,7 @@ def ip_parse(pkt):
     if v == 4:
         ihl = (pkt[0] & 15) * 4
         tl = struct.unpack("!H", pkt[2:4])[0]
+        r["iplen"] = tl
         pkt = pkt[:tl]
         r.update(tos=pkt[1], dscp=pkt[1] >> 2, proto=pkt[9], ttl=pkt[8],
                  df=bool(pkt[6] & 0x40),
@@ -178,6 +179,7 @@ def ip_parse(pkt):
                  ip_ok=csum16(pkt[:ihl]) == 0xffff)
     elif v == 6:
         plen = struct.unpack("!H", pkt[4:6])[0]
+        r["iplen"] = 40 + plen
         pkt = pkt[:40 + plen]
         tc = (struct.unpack("!I", pkt[0:4])[0] >> 20) & 0xff
         nh, off = pkt[6], 40
@@ -255,15 +257,20 @@ def decode_packet(pkt, sig, report_port=None):
                 l4hdr = rest[:8]
             app = rest[len(l4hdr):]
         out["l4hdr"] = l4hdr.hex()
+        # The IP length before INT: the same on every link.
+        out["orig_iplen"] = r["iplen"] - used - (8 if d["npt"] == 2 else 0)
     else:
         l4hdr = seg[:(seg[12] >> 4) * 4] if proto == 6 else seg[:8]
         app = seg[len(l4hdr):]
+    out.setdefault("orig_iplen", r["iplen"])
     out.update(oproto=oproto, osport=osport, odport=odport, app_len=len(app))
     if oproto == 6:
         out["tcp_seq"] = struct.unpack("!I", l4hdr[4:8])[0]
         out["tcp_flags"] = l4hdr[13]
+        # The IP total length without INT, not the payload's: a report's
+        # inner packet is truncated, its IP header is not.
         out["key"] = "%d/%s/%s/%d/%d/tcp/%d/%d/%d" % (fam, r["src"], r["dst"], osport, odport,
-                                                   out["tcp_seq"], len(app), l4hdr[13])
+                                                   out["tcp_seq"], out["orig_iplen"], l4hdr[13])
     else:
         if app[:4] == MAGIC and len(app) >= 12:
             flow, seq = struct.unpack("!II", app[4:12])
@@ -764,8 +771,8 @@ def check_md(a, C):
         # -- timestamps and latency along the whole path (last link)
         last = per_link[-1]
         hops_last, _, _ = md_expect_link(topo, len(caps) - 1, a)
-        bad_t, bad_l, bad_q, bad_u, n_t, qmax = [], [], [], [], 0, 0
-        for d in last:
+        bad_t, bad_l, bad_q, bad_u, n_t, qmax, util_seen = [], [], [], [], 0, 0, set()
+        for d in sorted(last, key=lambda x: x["ts"]):
             if "int" not in d or len(d["int"]["hops"]) != len(hops_last):
                 continue
             n_t += 1
@@ -813,8 +820,15 @@ def check_md(a, C):
                         bad_q.append("%s buffer_occupancy %s < queue_occupancy %d" % (n, bo, qo))
                 if "tx_util" in h:
                     u = h["tx_util"]
-                    if topo["nodes"][n].get("rate") and not (0 <= u <= 10000):
+                    # all-ones until the node's first rate window is
+                    # complete (Documentation/int.rst), then never again
+                    if topo["nodes"][n].get("rate") and u == ALL1_32:
+                        if n in util_seen:
+                            bad_u.append("%s tx_util all-ones after a value" % n)
+                    elif topo["nodes"][n].get("rate") and not (0 <= u <= 10000):
                         bad_u.append("%s tx_util %d (0.01 %% units)" % (n, u))
+                    elif topo["nodes"][n].get("rate"):
+                        util_seen.add(n)
                     if not topo["nodes"][n].get("rate") and u != ALL1_32:
                         bad_u.append("%s tx_util %d without a rate" % (n, u))
         C.add(fn + "_timestamps_plausible_monotone", "%d packets, 0 violations" % max(n_t, 1),
@@ -827,7 +841,7 @@ def check_md(a, C):
                   "%d violations%s" % (len(bad_q), (": " + first_diff(bad_q)) if bad_q else ""))
         if bm & 0x1000 and a.qnode:
             C.add(fn + "_queue_occupancy_builds_up_at_" + a.qnode, "at least %d octets" % (3 * a.qpkt),
-                  "%s octets" % qmax if qmax >= 3 * a.qpkt else "only %d octets" % qmax)
+                  "at least %d octets" % (3 * a.qpkt) if qmax >= 3 * a.qpkt else "only %d octets" % qmax)
         if bm & 0x0100:
             C.add(fn + "_tx_util_unit", "0 violations",
                   "%d violations%s" % (len(bad_u), (": " + first_diff(bad_u)) if bad_u else ""))
