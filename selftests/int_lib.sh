@@ -5,11 +5,15 @@
 # hm_capture_start, hm_agent_start, hm_teardown), whose HM_NODES it
 # replaces.
 #
-#   S ------ R1 ------ R2 ------ R3 ------ D
-#   source   transit   transit   transit   sink (+ the test's collector)
+#   H ------ S ------ R1 ------ R2 ------ R3 ------ D
+#            source   transit   transit   transit   sink (+ the test's collector)
 #
-# Link k (1..4) joins the k-th and (k+1)-th node: 10.8.k.0/24 and
-# fd08:k::/64, left end .1 / ::1, right end .2 / ::2. Interfaces are named
+# Link k (1..4) joins the k-th and (k+1)-th node of INT_PATH: 10.8.k.0/24
+# and fd08:k::/64, left end .1 / ::1, right end .2 / ::2. H, on link 0
+# (10.8.0.0/24, fd08:0::/64, H .1, S .2), is a host behind S with no INT
+# role: what it sends reaches S's egress forwarded, as MSS-sized segments
+# with complete checksums (H's own veth segments them in software), where
+# what S itself sends is a GSO, CHECKSUM_PARTIAL skb at that hook. Interfaces are named
 # <node>-<neighbour>. IDs (configured with `hopmark node set` / `hopmark
 # link set`, and what every hop's metadata must carry): INT_NODE_ID below
 # (24 bits, IOAM's short node ID, which INT's 32-bit node ID field
@@ -27,11 +31,11 @@
 # pseudo-header sum); S and D also have GSO off, so that TCP leaves S as
 # MSS-sized segments that each can carry INT.
 
-HM_NODES="s r1 r2 r3 d"
+HM_NODES="h s r1 r2 r3 d"
 INT_PATH="s r1 r2 r3 d"
 INT_LINKS="s-r1 r1-r2 r2-r3 r3-d"
-declare -A INT_NODE_ID=([s]=0x0a0101 [r1]=0x0a0202 [r2]=0x0a0303 [r3]=0x0a0404 [d]=0x0a0505)
-declare -A INT_IF_ID=([s-r1]=0x1102 [r1-s]=0x2101 [r1-r2]=0x2103 [r2-r1]=0x3102
+declare -A INT_NODE_ID=([h]=0x0a0000 [s]=0x0a0101 [r1]=0x0a0202 [r2]=0x0a0303 [r3]=0x0a0404 [d]=0x0a0505)
+declare -A INT_IF_ID=([h-s]=0x0111 [s-h]=0x1101 [s-r1]=0x1102 [r1-s]=0x2101 [r1-r2]=0x2103 [r2-r1]=0x3102
 		      [r2-r3]=0x3104 [r3-r2]=0x4103 [r3-d]=0x4105 [d-r3]=0x5104)
 INT_D_V4=10.8.4.2
 INT_D_V6=fd08:4::2
@@ -67,16 +71,18 @@ int_topo_create()
 		mount -t bpf bpf "$(hm_bpffs "$n")" || return
 		INT_CMDS[$n]="ip link set lo up; sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null; "
 	done
+	int_link 0 h s || return
 	for i in 1 2 3 4; do
 		int_link "$i" "${nodes[$((i - 1))]}" "${nodes[$i]}" || return
 	done
+	INT_CMDS[h]+="ethtool -K h-s gso off tso off >/dev/null 2>&1; ip route add default via 10.8.0.2 mtu 1500; ip -6 route add default via fd08:0::2 mtu 1500; "
 	INT_CMDS[s]+="ethtool -K s-r1 gso off tso off >/dev/null 2>&1; ip route add default via 10.8.1.2 mtu 1500; ip -6 route add default via fd08:1::2 mtu 1500; "
 	INT_CMDS[d]+="ethtool -K d-r3 gso off tso off >/dev/null 2>&1; ip route add default via 10.8.4.1 mtu 1500; ip -6 route add default via fd08:4::1 mtu 1500; "
 	for i in 1 2 3; do
 		for l in $(seq $((i + 2)) 4); do
 			INT_CMDS[r$i]+="ip route add 10.8.$l.0/24 via 10.8.$((i + 1)).2; ip -6 route add fd08:$l::/64 via fd08:$((i + 1))::2; "
 		done
-		for l in $(seq 1 $((i - 1))); do
+		for l in $(seq 0 $((i - 1))); do
 			INT_CMDS[r$i]+="ip route add 10.8.$l.0/24 via 10.8.$i.1; ip -6 route add fd08:$l::/64 via fd08:$i::1; "
 		done
 	done
@@ -131,6 +137,8 @@ int_topo_json()
 				"$([ "${agent#* $n }" != "$agent" ] && echo true || echo false)"
 			[ -z "$prev" ] || printf ', "in": {"l1": %d, "l2": %d}' \
 				"${INT_IF_ID[$n-$prev]}" "$(int_if_wide "$n-$prev")"
+			[ -n "$prev" ] || printf ', "fwd_in": {"l1": %d, "l2": %d}' \
+				"${INT_IF_ID[$n-h]}" "$(int_if_wide "$n-h")"
 			[ -z "$next" ] || printf ', "out": {"l1": %d, "l2": %d}' \
 				"${INT_IF_ID[$n-$next]}" "$(int_if_wide "$n-$next")"
 			printf '}%s\n' "$([ -n "$next" ] && echo ,)"

@@ -627,21 +627,23 @@ def md_expect_link(topo, k, a):
     return list(reversed(hops)), e, m
 
 
-def node_hop_expect(topo, name, bm):
+def node_hop_expect(topo, name, bm, forwarded=False):
     """The exact per-node fields: IDs from the configuration; all-ones for
-    what the node cannot know (the source's ingress side). The sink's
-    egress side is not checked: the packet ends there."""
+    what the node cannot know (the source's ingress side for its own
+    packets; its arrival time, which no ingress program stamps there). The
+    sink's egress side is not checked: the packet ends there."""
     n = topo["nodes"][name]
     src = name == topo["path"][0]
+    fin = n.get("fwd_in") if src and forwarded else None
     d = {}
     if bm & 0x8000:
         d["node_id"] = n["node_id"]
     if bm & 0x4000:
-        d["l1_ingress"] = 0xffff if src else n["in"]["l1"]
+        d["l1_ingress"] = fin["l1"] if fin else 0xffff if src else n["in"]["l1"]
         if "out" in n:
             d["l1_egress"] = n["out"]["l1"]
     if bm & 0x0200:
-        d["l2_ingress"] = ALL1_32 if src else n["in"]["l2"]
+        d["l2_ingress"] = fin["l2"] if fin else ALL1_32 if src else n["in"]["l2"]
         if "out" in n:
             d["l2_egress"] = n["out"]["l2"]
     if src and bm & 0x2000:
@@ -743,7 +745,7 @@ def check_md(a, C):
                 if len(d["int"]["hops"]) != len(hops):
                     continue
                 for n, h in zip(hops, d["int"]["hops"]):
-                    ex = node_hop_expect(topo, n, bm)
+                    ex = node_hop_expect(topo, n, bm, a.forwarded)
                     for key, v in ex.items():
                         if h.get(key) != v:
                             bad_f.append("%s %s %s: %s != %s" % (topo["links"][k], n, key,
@@ -1282,6 +1284,8 @@ def main():
     s.add_argument("--hw-id", type=int, default=0)
     s.add_argument("--trunc", type=int, default=256)
     s.add_argument("--hopmark-decode", action="store_true")
+    s.add_argument("--forwarded", action="store_true",
+                   help="the flows come from H, forwarded by S")
     s.add_argument("--qnode")
     s.add_argument("--qpkt", type=int, default=1)
     s.add_argument("--qlimit", type=int, default=0)

@@ -31,6 +31,9 @@
 #		first report-trunc octets with the same stack hop for hop, D's own
 #		metadata (sink option 2); the counters of `hopmark -j -s int show`
 #		(source, transit, sink) equal the INT packets captured.
+#   md_fwd_*	the same for flows from H, a host behind S (S forwards them):
+#		S's egress then sees TCP as single segments with complete
+#		checksums, which its own TCP never gives that hook
 #   md_queue_*	a tbf on R2's egress: R2's queue occupancy is whole queued
 #		frames in bytes (hopmark_qdepth), within the tbf's limit, and
 #		builds up; the noqueue egresses give 0
@@ -194,9 +197,9 @@ int_phase()
 		fam=${fl#???}
 		[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
 		case $fl in
-		udp*) hm_on s timeout 20 "$PY" "$HMI" udp-send "$fam" "$dst" $APP_PORT $id $N $SIZE \
+		udp*) hm_on "${INT_SENDER:-s}" timeout 20 "$PY" "$HMI" udp-send "$fam" "$dst" $APP_PORT $id $N $SIZE \
 			--tos $APP_TOS --interval "${UDP_INTERVAL:-0.0005}" >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
-		tcp*) hm_on s timeout 20 "$PY" "$HMI" tcp-send "$fam" "$dst" $((APP_PORT + 1)) $id \
+		tcp*) hm_on "${INT_SENDER:-s}" timeout 20 "$PY" "$HMI" tcp-send "$fam" "$dst" $((APP_PORT + 1)) $id \
 			$TCP_BYTES >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		esac
 	done
@@ -360,6 +363,15 @@ int_phase md_dscp udp4 udp6 tcp4 tcp6
 int_check_md md_dscp dscp:$INT_DSCP
 int_check_counters md_dscp dscp:$INT_DSCP
 
+# ---------------------------------------------- forwarded by S (from H)
+# The same checks for TCP whose segments reach S's egress one by one with
+# complete checksums: what S's own TCP never gives that hook (a GSO,
+# CHECKSUM_PARTIAL skb, counted src_gso / csum_partial). S's hop then has
+# its ingress interface (s-h).
+INT_SENDER=h int_phase md_fwd_dscp tcp4 tcp6 udp4
+int_check_md md_fwd_dscp dscp:$INT_DSCP --forwarded
+int_check_counters md_fwd_dscp dscp:$INT_DSCP
+
 # ---------------------------------------------- queue occupancy
 # A tbf on R2's egress (2 Mbit/s) builds a real queue from datagrams 1 ms
 # apart (6.5 Mbit/s); hopmarkd polls the backlog every 10 ms into
@@ -386,6 +398,9 @@ int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
 int_phase md_udp udp4 udp6 tcp4 tcp6
 int_check_md md_udp udp:$INT_PORT
 int_check_counters md_udp udp:$INT_PORT
+INT_SENDER=h int_phase md_fwd_udp tcp4 tcp6 udp6
+int_check_md md_fwd_udp udp:$INT_PORT --forwarded
+int_check_counters md_fwd_udp udp:$INT_PORT
 
 # ---------------------------------------------- bulk TCP with GSO on
 # S's egress with GSO on (TX checksum offload stays off): the stack hands
