@@ -32,7 +32,7 @@
 #define BUDGET_COLS_MAX		4	/* --mtu and --hops values */
 #define BUDGET_SAMPLING_MAX	8	/* --sampling values */
 #define BUDGET_LABEL_MAX	48
-#define BUDGET_MODE_WIDTH	40	/* panel A's first column */
+#define BUDGET_MODE_FMT		"  %-40s"	/* panel A's first column */
 
 /* The seed's defaults. */
 #define BUDGET_RATE_BPS		12.8e12
@@ -255,7 +255,7 @@ static void default_opts(struct budget_opts *o)
 	o->n_sampling = sizeof(seed) / sizeof(seed[0]);
 }
 
-/* "--mtu", "-mtu" and "mtu" alike; NULL when @word is not option @name. */
+/* Whether @word is option @name: "--mtu", "-mtu" and "mtu" alike. */
 static bool is_opt(const char *word, const char *name)
 {
 	while (*word == '-')
@@ -294,7 +294,7 @@ static void print_rows(const struct budget_opts *o, const struct budget_row *row
 	char label[32];
 	int i, j;
 
-	print_text("  %-*s %7s %5s", BUDGET_MODE_WIDTH, "mode", "per-hop", "fixed");
+	print_text(BUDGET_MODE_FMT " %7s %5s", "mode", "per-hop", "fixed");
 	for (j = 0; j < o->n_hops; j++) {
 		snprintf(label, sizeof(label), "bytes@%u", o->hops[j]);
 		print_text(" %9s", label);
@@ -313,7 +313,7 @@ static void print_rows(const struct budget_opts *o, const struct budget_row *row
 		long mh;
 
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "mode", "  %-40s", r->mode);
+		print_string(PRINT_ANY, "mode", BUDGET_MODE_FMT, r->mode);
 		print_uint(PRINT_ANY, "per_hop", " %7llu", r->per_hop);
 		print_uint(PRINT_ANY, "fixed", " %5llu", fixed);
 		open_json_array(PRINT_JSON, "bytes");
@@ -713,6 +713,16 @@ int budget_warn_int_md(const char *dev, __u32 mtu, __u16 bitmap, __u32 max_hops,
 	return 1;
 }
 
+/* Whether the map pinned at @fd holds values of @size bytes (our layout). */
+static bool map_value_size_is(int fd, __u32 size)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return !bpf_obj_get_info_by_fd(fd, &info, &len) && info.value_size == size;
+}
+
 static void node_fit(const struct hm_budget_fit *fit)
 {
 	print_uint(PRINT_ANY, "bytes", " bytes %llu", fit->bytes);
@@ -736,7 +746,9 @@ static void node_ioam(void)
 
 	open_json_array(PRINT_JSON, "ioam_encap");
 	fd = hm_map_open(HM_MAP_ENCAP);
-	if (fd < 0) {
+	if (fd < 0 || !map_value_size_is(fd, sizeof(cfg))) {
+		if (fd >= 0)
+			close(fd);
 		close_json_array(PRINT_JSON, NULL);
 		return;
 	}
@@ -756,6 +768,9 @@ static void node_ioam(void)
 			node_fit(&fit);
 			print_nl();
 			close_json_object();
+			if (!fit.fits)
+				budget_warn_ioam_prealloc(dev, cfg.ifindex, cfg.trace_type,
+							  cfg.size);
 		}
 		err = bpf_map_get_next_key(fd, &key, &next);
 	}
@@ -770,19 +785,24 @@ static void node_int(__u32 hops_opt)
 	struct int_if_cfg ifc;
 	struct hm_budget_fit fit;
 	char dev[IF_NAMESIZE];
-	__u32 key = 0, ifindex, mtu, hops, npt;
-	int fd, ifd;
+	__u32 key = 0, ifindex, next, mtu, hops, npt;
+	int fd, ifd, err;
 
 	open_json_array(PRINT_JSON, "int");
 	fd = hm_map_open(INT_MAP_CFG);
 	ifd = hm_map_open(INT_MAP_IFCFG);
-	if (fd < 0 || ifd < 0 || bpf_map_lookup_elem(fd, &key, &dom) ||
+	/* A layout other than this hopmark's is not read (nor overrun). */
+	if (fd < 0 || ifd < 0 || !map_value_size_is(fd, sizeof(dom)) ||
+	    !map_value_size_is(ifd, sizeof(ifc)) || bpf_map_lookup_elem(fd, &key, &dom) ||
 	    !(dom.flags & INT_DOM_F_CONFIGURED) || dom.mode != INT_MODE_MD)
 		goto out;
 	hops = hops_opt ? hops_opt : dom.max_hops;
 	/* UDP-port signalling puts TCP under a new UDP header: NPT=2's 8 bytes. */
 	npt = dom.signal == INT_SIG_UDP ? 2 : 0;
-	for (ifindex = 1; ifindex < INT_MAX_IFACES; ifindex++) {
+	err = bpf_map_get_next_key(ifd, NULL, &next);
+	while (!err) {
+		ifindex = next;
+		err = bpf_map_get_next_key(ifd, &ifindex, &next);
 		if (bpf_map_lookup_elem(ifd, &ifindex, &ifc) ||
 		    !(ifc.flags & (INT_IF_F_SOURCE | INT_IF_F_TRANSIT)))
 			continue;
@@ -801,6 +821,8 @@ static void node_int(__u32 hops_opt)
 		node_fit(&fit);
 		print_nl();
 		close_json_object();
+		if (!fit.fits)
+			budget_warn_int_md(dev, mtu, dom.bitmap, hops, npt, HM_IPV4_HDR_LEN + 8);
 	}
 out:
 	if (fd >= 0)

@@ -14,8 +14,8 @@
  *	hopmark int report { set collector ADDR port PORT [ src ADDR ] [ sport PORT ]
  *			     [ coalesce N ] | del }
  *	hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]
- *	hopmark int disable dev DEV [ role ROLE ]
- *	hopmark [ -j ] [ -s ] int show
+ *	hopmark int disable dev DEV [ role { source | transit | sink | xd } ]
+ *	hopmark [ -j ] [ -p ] [ -s ] int show
  *
  * Settings live in the pinned maps of lib/int/int_maps.h (int_cfg[0], the
  * domain; int_ifcfg[ifindex], the roles); the rules and text forms of the
@@ -86,7 +86,7 @@ static void usage(FILE *f)
 		"       hopmark int report del\n"
 		"       hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]\n"
 		"       hopmark int disable dev DEV [ role { source | transit | sink | xd } ]\n"
-		"       hopmark [ -j ] [ -s ] int show\n"
+		"       hopmark [ -j ] [ -p ] [ -s ] int show\n"
 		"BITMAP := { 0xNNNN | NAME[,NAME...] }\n"
 		"NAME := { node-id | l1-ports | hop-latency | queue | ingress-ts | egress-ts |\n"
 		"          l2-ports | tx-util | buffer | csum-complement }\n"
@@ -204,8 +204,12 @@ static int cfg_begin(struct int_domain_cfg *cfg)
 	return fd;
 }
 
-/* Check, write and close; @arg, when given, is the word an invalid value is blamed on. */
-static int cfg_commit(int fd, struct int_domain_cfg *cfg, const char *arg)
+/*
+ * Check, write and close; @arg, when given, is the word an invalid value is
+ * blamed on. `int set` (the only command that changes the trace's size)
+ * then warns about source MTUs the trace cannot fit.
+ */
+static int cfg_commit(int fd, struct int_domain_cfg *cfg, const char *arg, bool mtu_warn)
 {
 	char msg[MSG_LEN];
 	int ret;
@@ -218,14 +222,14 @@ static int cfg_commit(int fd, struct int_domain_cfg *cfg, const char *arg)
 	}
 	ret = cfg_write(fd, cfg);
 	close(fd);
-	if (!ret)
+	if (!ret && mtu_warn)
 		warn_mtu(cfg);
 	return ret;
 }
 
 /* ---------------- set ---------------- */
 
-/* The words of `int set`, in the order of their bits in int_set_args.seen. */
+/* The words of `int set`: their index in do_set()'s seen[]. */
 enum {
 	SET_MODE, SET_SIGNAL, SET_BITMAP, SET_MAX_HOPS, SET_DS_ID, SET_DS_INST, SET_HW_ID,
 	SET_TRUNC, SET_Q_THRESHOLD, SET_MAX,
@@ -355,7 +359,7 @@ static int do_set(int argc, char **argv)
 		cfg.report_trunc = v.report_trunc;
 	if (seen[SET_Q_THRESHOLD])
 		cfg.q_threshold = v.q_threshold;
-	return cfg_commit(fd, &cfg, blame);
+	return cfg_commit(fd, &cfg, blame, true);
 }
 
 /* ---------------- watch ---------------- */
@@ -447,7 +451,7 @@ static int watch_add(int argc, char **argv)
 		close(fd);
 		return hm_errf_errno(idx, "%s: %s", int_sel_rule_format(&r, text, sizeof(text)), msg);
 	}
-	ret = cfg_commit(fd, &cfg, NULL);
+	ret = cfg_commit(fd, &cfg, NULL, false);
 	if (!ret && !json)
 		printf("watch %d: %s\n", idx, int_sel_rule_format(&r, text, sizeof(text)));
 	return ret;
@@ -482,7 +486,7 @@ static int do_watch(int argc, char **argv)
 			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
 					     index, cfg.sel.nr_rules);
 		}
-		return cfg_commit(fd, &cfg, NULL);
+		return cfg_commit(fd, &cfg, NULL, false);
 	}
 	if (matches(*argv, "flush")) {
 		if (argc > 1) {
@@ -497,7 +501,7 @@ static int do_watch(int argc, char **argv)
 			return HM_EXIT_FAIL;
 		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
 		cfg.sel.nr_rules = 0;
-		return cfg_commit(fd, &cfg, NULL);
+		return cfg_commit(fd, &cfg, NULL, false);
 	}
 	unknown_arg("int watch", *argv);
 }
@@ -551,7 +555,7 @@ static int do_sample(int argc, char **argv)
 	cfg.sel.sample_n = n;
 	if (have_seed || mode != HM_SAMPLE_FLOW)
 		cfg.sel.seed = seed;
-	return cfg_commit(fd, &cfg, NULL);
+	return cfg_commit(fd, &cfg, NULL, false);
 }
 
 /* ---------------- report ---------------- */
@@ -598,8 +602,7 @@ static int report_set(int argc, char **argv)
 			NEXT_ARG();
 			if (have_coalesce)
 				duparg("coalesce", *argv);
-			coalesce = get_u32_arg(*argv, INT_RPT_COALESCE_MAX,
-					       "coalesce (reports per datagram)");
+			coalesce = get_u32_arg(*argv, 255, "coalesce (reports per datagram)");
 			if (!coalesce)
 				invarg("coalesce is at least 1", *argv);
 			have_coalesce = true;
@@ -632,7 +635,7 @@ static int report_set(int argc, char **argv)
 	cfg.rpt_coalesce = coalesce;
 	memcpy(cfg.rpt_addr, addr, 16);
 	memcpy(cfg.rpt_src, src, 16);
-	return cfg_commit(fd, &cfg, NULL);
+	return cfg_commit(fd, &cfg, NULL, false);
 }
 
 static int do_report(int argc, char **argv)
@@ -663,7 +666,7 @@ static int do_report(int argc, char **argv)
 		cfg.rpt_coalesce = INT_DEF_COALESCE;
 		memset(cfg.rpt_addr, 0, sizeof(cfg.rpt_addr));
 		memset(cfg.rpt_src, 0, sizeof(cfg.rpt_src));
-		return cfg_commit(fd, &cfg, NULL);
+		return cfg_commit(fd, &cfg, NULL, false);
 	}
 	unknown_arg("int report", *argv);
 }
@@ -816,8 +819,13 @@ static int do_enable(int argc, char **argv)
 			bpf_map_delete_elem(fd, &ifindex);
 		goto out;
 	}
-	if ((ic.flags & INT_IF_F_SOURCE) && !bpf_map_lookup_elem(cfd, &zero, &cfg) &&
-	    (cfg.flags & INT_DOM_F_CONFIGURED))
+	if (bpf_map_lookup_elem(cfd, &zero, &cfg))
+		goto out;
+	if (!(cfg.flags & INT_DOM_F_CONFIGURED))
+		/* The programs run, but do nothing until the domain is configured. */
+		fprintf(stderr, "Warning: the INT domain is not configured: %s counts its packets as %s until \"hopmark int set\" (or watch, sample, report) configures it.\n",
+			dev, int_counter_names[INT_CNT_NOT_CONFIGURED]);
+	else if (ic.flags & INT_IF_F_SOURCE)
 		warn_mtu_dev(&cfg, dev, if_mtu(ifindex, &ic));
 out:
 	close(fd);

@@ -35,7 +35,6 @@
 #define INT_DSCP_MASK		0x3f	/* DSCP is 6 bits */
 #define INT_HW_ID_MAX		INT_RPT_HW_ID_MASK		/* 6 bits, Report §3.2 */
 #define INT_Q_THRESHOLD_MAX	0xffffffU	/* the 24-bit queue occupancy field */
-#define INT_RPT_COALESCE_MAX	32	/* Individual Reports per datagram */
 
 /*
  * Names of the Instruction Bitmap's bits, by bit number (bit 0 = 0x8000):
@@ -110,7 +109,8 @@ int int_dscp_parse(const char *s, __u8 *dscp, __u8 *mask, char *msg, size_t len)
  * Hop ML x max-hops <= 255 words, §5.7.2); DSCP mask not 0, value covered
  * by it; UDP port not 0 and not the collector's port (reports are never
  * instrumented); hw_id <= 63; report truncation <= %INT_REC_PKT_MAX;
- * queue threshold <= 0xffffff; coalescing 1..%INT_RPT_COALESCE_MAX.
+ * queue threshold <= 0xffffff; coalescing at least 1 (1..255, the
+ * 8-bit @rpt_coalesce).
  * Sets %INT_DOM_F_CONFIGURED.
  *
  * Return: 0; -EINVAL (-ERANGE for the stack size) with @cfg unchanged.

@@ -227,7 +227,6 @@ def tokens(s):
 def check_text(hopmark, args):
     p = parse_args(args)
     order, lines = text_panels(run(hopmark, args))
-    want = [k for k, _ in model(p)]
     check("panels_in_order", " ".join(["A", "B", "C", "D", "A16", "B16", "C16", "D16", "E", "F"]),
           " ".join(order))
     for key, rows in model(p):

@@ -13,7 +13,7 @@
 # rule is configured all the same (exit 0, shown by `ioam encap show`), and
 # stdout stays clean (-j's document is not broken by it). `hopmark budget
 # node` then lists the same rules with the same fit (no INT maps here: its
-# "int" list is empty).
+# "int" list is empty) and warns for the same two.
 #
 # One throwaway network namespace with veth pairs and an empty bpffs of its
 # own (TC_BPF_MNT); commands run under `nsenter --net`.
@@ -86,12 +86,16 @@ encap small_mtu v6 120 2001:db8:4::/64 0xc00000 8 96
 # `hopmark budget node` sets the same rules against the same MTUs.
 hm_check "budget_node_lists_every_rule_with_its_fit" \
 	"2001:db8:1::/64 v0 264 1500 True 15|2001:db8:2::/64 v2 264 304 True 15|2001:db8:3::/64 v4 264 303 False 15|2001:db8:4::/64 v6 112 120 False 8|int []" \
-	"$(x "$HOPMARK" -j budget node | "$PY" -c '
+	"$(x "$HOPMARK" -j budget node 2>"$HM_TMP/node.err" | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
 rows = sorted(d["ioam_encap"], key=lambda r: r["prefix"])
 print("|".join("%s %s %d %d %s %d" % (r["prefix"], r["dev"], r["bytes"], r["mtu"], r["fits"],
                                       r["fit_hops"]) for r in rows) + "|int %s" % d["int"])' 2>&1)"
+
+hm_check "budget_node_warns_for_the_rules_that_do_not_fit" "v4 v6" \
+	"$(sed -n 's/^Warning: the pre-allocated trace .* of \(v[0-9]\); at that MTU .*/\1/p' \
+		"$HM_TMP/node.err" | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # The warning counts the whole header: a 4-byte area takes 24 bytes (PadN to 8).
 hm_check "hbh_of_4_byte_area_is_24" 24 "$(hbh 4)"

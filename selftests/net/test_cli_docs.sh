@@ -5,6 +5,7 @@
 # OBJECT list of `hopmark help` (printed from the dispatch table) is the
 # one of hopmark.8's SYNOPSIS, which has a line for every object and gives
 # `monitor` and `decode` as `hopmark help` does; cli.rst's grammar too;
+# hopmark-int.8's SYNOPSIS is `hopmark int help`'s;
 # and the recipe for nodes in network namespaces is given once, in
 # operating.rst, which cli.rst points to. Needs no root.
 set -u
@@ -41,6 +42,16 @@ for o in monitor decode; do
 	hm_check "cli_rst_grammar_${o}_as_help" 1 \
 		"$(sed 's/  */ /g; s/^ //' "$CLI" | grep -cxF "$WANT")"
 done
+
+# hopmark-int.8's SYNOPSIS has `hopmark int help`'s lines, word for word
+# (help's continuation lines joined to the line they continue).
+INT_MAN=$HM_TOP/iproute2-ext/hopmark-int.8
+INT_SYN=$(MANWIDTH=300 man -l "$INT_MAN" 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed 's/  */ /g; s/^ //' | grep '^hopmark ')
+INT_HELP=$("$HOPMARK" int help | sed -n '1,/^[A-Z]* :=/p' | sed '$d' | sed 's/^Usage: //' |
+	awk '/^ *hopmark /{if (l) print l; l=$0; next} {l=l " " $0} END{print l}' |
+	sed 's/  */ /g; s/^ //')
+hm_check "man_int_synopsis_is_int_help" "$INT_HELP" "$INT_SYN"
 
 # One recipe for nodes in network namespaces: operating.rst's.
 hm_check "cli_rst_gives_no_second_bpffs_recipe" 0 "$(grep -c 'mount -t bpf' "$CLI")"

@@ -124,6 +124,12 @@ x "$HOPMARK" -j int show >"$HM_TMP/o" 2>/dev/null
 hm_check "int_show_before_setup_fails" "1 2" "$? $("$PY" -c '
 import json, sys; print(json.load(open(sys.argv[1]))["error"]["errno"])' "$HM_TMP/o" 2>&1)"
 
+# ---- enable before any setting: works, and says the domain is not configured
+x "$HOPMARK" int enable dev v2 role sink 2>"$HM_TMP/s.err"
+hm_check "int_enable_unconfigured_warns" "0 1 False" \
+	"$? $(grep -c '^Warning: the INT domain is not configured: v2 counts its packets as not_configured' "$HM_TMP/s.err") $(show 'd["config"]["configured"]')"
+x "$HOPMARK" int disable dev v2
+
 # ---- set
 x "$HOPMARK" int set max-hops 8 2>"$HM_TMP/s.err"
 hm_check "int_set_first_command_ok" "0 " "$? $(cat "$HM_TMP/s.err")"
@@ -219,7 +225,8 @@ hm_check "int_report_set" '{"collector": "10.0.0.9", "port": 32766, "src": "10.0
 	"$(show 'd["report"]')"
 err report_collector_not_address "collector9" -- int report set collector collector9 port 1
 err report_src_other_family "2001:db8::1" -- int report set collector 10.0.0.9 port 1 src 2001:db8::1
-err report_coalesce_33 "33" -- int report set collector 10.0.0.9 port 1 coalesce 33
+err report_coalesce_256 "256" -- int report set collector 10.0.0.9 port 1 coalesce 256
+err report_coalesce_0 "0" -- int report set collector 10.0.0.9 port 1 coalesce 0
 x "$HOPMARK" int report set collector 10.0.0.9 2>"$HM_TMP/e.err"
 hm_check "int_report_port_required" "2 1" "$? $(grep -c '"port" is required' "$HM_TMP/e.err")"
 x "$HOPMARK" int set signal udp 32766 2>"$HM_TMP/e.err"
@@ -288,6 +295,8 @@ x ip link set v0 mtu 1000
 x "$HOPMARK" int set max-hops 21 2>"$HM_TMP/w.err"
 hm_check "int_mtu_warning_set" "0 1" \
 	"$? $(grep -c '^Warning: the INT-MD trace takes 1024 bytes after 21 hops (bitmap 0xff80, Hop ML 12, NPT 0) and with 28 bytes of headers cannot fit the MTU 1000 of v0; at that MTU it fits 19 hops' "$HM_TMP/w.err")"
+x "$HOPMARK" int watch add proto 7 2>"$HM_TMP/w.err" >/dev/null && x "$HOPMARK" int watch flush
+hm_check "int_mtu_warning_only_from_set_and_enable" "0" "$(grep -c Warning "$HM_TMP/w.err")"
 x "$HOPMARK" int set signal udp 5000 2>"$HM_TMP/w.err"
 hm_check "int_mtu_warning_npt2_counts_8" 1 "$(grep -c 'takes 1032 bytes after 21 hops (bitmap 0xff80, Hop ML 12, NPT 2)' "$HM_TMP/w.err")"
 x "$HOPMARK" int enable dev v0 role source mtu 1500 2>"$HM_TMP/w.err"
