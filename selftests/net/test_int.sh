@@ -203,8 +203,20 @@ int_phase()
 			$TCP_BYTES >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		esac
 	done
-	# Reports leave the agents within their flush interval.
-	sleep 1.5
+	# The agents report from their ring buffers: wait until the receiver's
+	# count stops growing (0.3 s without a new datagram, 2 s at most).
+	local last=-1 cur stable=0
+	for i in $(seq 20); do
+		sleep 0.1
+		cur=$(grep -c . "$dir/reports.jsonl" 2>/dev/null)
+		if [ "$cur" = "$last" ]; then
+			stable=$((stable + 1))
+			[ "$stable" -ge 3 ] && break
+		else
+			stable=0
+		fi
+		last=$cur
+	done
 	# shellcheck disable=SC2086
 	int_stop $caps
 	for n in $HM_NODES; do int_snap "$n" "$dir/$n.after.json"; done
