@@ -105,11 +105,12 @@ int_stop()
 	HM_BG_PIDS=$keep
 }
 
-# int_all CMD... - `hopmark CMD...` on every node; fails on the first error.
+# int_all CMD... - `hopmark CMD...` on every INT node (S to D; H has no
+# INT role); fails on the first error.
 int_all()
 {
 	local n
-	for n in $HM_NODES; do
+	for n in $INT_PATH; do
 		hm_on "$n" "$HOPMARK" "$@" || { echo "# $n: hopmark $* failed" >&2; return 1; }
 	done
 }
@@ -179,7 +180,7 @@ int_phase()
 	rpid=$HM_BG_PID
 	hm_bg d "$PY" "$HMI" sink $APP_PORT "$dir/received.json" 2>"$dir/sink.err"
 	apid=$HM_BG_PID
-	for n in $HM_NODES; do int_snap "$n" "$dir/$n.before.json"; done
+	for n in $INT_PATH; do int_snap "$n" "$dir/$n.before.json"; done
 	for ln in $INT_LINKS; do
 		hm_bg "${ln%%-*}" tcpdump -Z root -B 8192 --immediate-mode -U -n -s 0 \
 			-i "$ln" -w "$dir/$ln.pcap" "ip or ip6" >"$dir/$ln.pcap.log" 2>&1
@@ -219,12 +220,12 @@ int_phase()
 	done
 	# shellcheck disable=SC2086
 	int_stop $caps
-	for n in $HM_NODES; do int_snap "$n" "$dir/$n.after.json"; done
+	for n in $INT_PATH; do int_snap "$n" "$dir/$n.after.json"; done
 	int_stop "$apid" "$rpid"
 	if [ -s "$dir/send.err" ]; then
 		sed 's/^/# send: /' "$dir/send.err" | head -5 >&2
 	fi
-	hm_log "$name: $(for ln in $INT_LINKS; do printf '%s %s pkts; ' "$ln" \
+	hm_log "$name at $(( $(date +%s) - T_START )) s: $(for ln in $INT_LINKS; do printf '%s %s pkts; ' "$ln" \
 		"$(grep -c . <(tcpdump -nr "$dir/$ln.pcap" 2>/dev/null))"; done)reports $(grep -c . "$dir/reports.jsonl")"
 }
 
@@ -346,7 +347,7 @@ int_check_counters()
 	exp="s:$(int_count_int "$dir" s-r1 "$sig")${sent:+/$sent} r1:$(int_count_int "$dir" r1-r2 "$sig") r2:$(int_count_int "$dir" r2-r3 "$sig") r3:$(int_count_int "$dir" r3-d "$sig") d:$(int_count_int "$dir" r3-d "$sig")"
 	obs="s:$(int_cnt_delta "$dir" s s-r1 src_ok)${sent:+/$(int_cnt_delta "$dir" s s-r1 src_ok)} r1:$(int_cnt_delta "$dir" r1 r1-r2 $t) r2:$(int_cnt_delta "$dir" r2 r2-r3 $t) r3:$(int_cnt_delta "$dir" r3 r3-d $t) d:$(int_cnt_delta "$dir" d d-r3 sink_ok)"
 	hm_check "${name}_counters_match_int_packets" "$exp" "$obs"
-	for n in $HM_NODES; do hm_log "$name counters moved on $n: $(int_cnt_moved "$dir" "$n")"; done
+	for n in $INT_PATH; do hm_log "$name counters moved on $n: $(int_cnt_moved "$dir" "$n")"; done
 }
 
 # ---------------------------------------------------------------- setup
@@ -354,7 +355,7 @@ int_topo_create || { echo "Bail out! topology"; exit 1; }
 for n in $HM_NODES; do
 	int_ids "$n" || { echo "Bail out! hopmark node/link IDs on $n"; exit 1; }
 done
-int_topo_json "$HM_TMP/topo.json" "s r1 r2 r3" "$HM_NODES"
+int_topo_json "$HM_TMP/topo.json" "s r1 r2 r3" "$INT_PATH"
 
 SETUP_OK=1
 int_all int set mode md signal dscp $INT_DSCP instructions $BITMAP max-hops $MAX_HOPS \
@@ -366,9 +367,11 @@ int_all int report set collector $INT_D_V4 port $RPT_PORT || SETUP_OK=0
 int_roles_md || SETUP_OK=0
 hm_check "int_configured_on_every_node" 1 "$SETUP_OK"
 [ "$SETUP_OK" = 1 ] || hm_done
-for n in $HM_NODES; do
+for n in $INT_PATH; do
 	hm_agent_start "$n" "$HM_TMP/$n.records" || hm_not_ok "agent_started_on_$n"
 done
+
+hm_log "set up at $(( $(date +%s) - T_START )) s"
 
 # ---------------------------------------------- MD, DSCP signalling
 int_phase md_dscp udp4 udp6 tcp4 tcp6
@@ -418,7 +421,7 @@ int_check_counters md_fwd_udp udp:$INT_PORT
 # S's egress with GSO on (TX checksum offload stays off): the stack hands
 # tc 64 KB superpackets. The transfer must complete at full speed (at
 # least half the rate of the same transfer with S's source role disabled,
-# in the same run) with INT on the wire: at least 95 % of the data
+# in the same run, best of two alternating rounds each) with INT on the wire: at least 95 % of the data
 # segments D receives carry it.
 int_bulk()
 {
@@ -440,26 +443,30 @@ int_bulk()
 }
 BULK_BYTES=20000000
 hm_on s ethtool -K s-r1 gso on >/dev/null 2>&1
-hm_on s "$HOPMARK" int disable dev s-r1 || hm_not_ok "md_gso_source_disabled"
-int_bulk "$HM_TMP/gso_base"
-hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_source_enabled"
-int_snap s "$HM_TMP/gso_int.s.before.json"
-int_bulk "$HM_TMP/gso_int"
-int_snap s "$HM_TMP/gso_int.s.after.json"
+# Two rounds, alternating, the best of each: the machine is shared.
+for round in 1 2; do
+	hm_on s "$HOPMARK" int disable dev s-r1 || hm_not_ok "md_gso_source_disabled"
+	int_bulk "$HM_TMP/gso_base$round"
+	hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_source_enabled"
+	int_snap s "$HM_TMP/gso_int$round.s.before.json"
+	int_bulk "$HM_TMP/gso_int$round"
+	int_snap s "$HM_TMP/gso_int$round.s.after.json"
+done
 hm_on s ethtool -K s-r1 gso off >/dev/null 2>&1
 rate_of() { "$PY" -c 'import json,sys; d=json.loads(open(sys.argv[1]).read() or "{}"); print(int(d["bytes"] * 8 / d["secs"] / 1e6) if d.get("secs") else 0)' "$1/sent.jsonl" 2>/dev/null || echo 0; }
 same_of() { "$PY" -c 'import json,sys; s=json.loads(open(sys.argv[1]+"/sent.jsonl").read()); r=json.load(open(sys.argv[1]+"/received.json")).get(s["flow"], {}); print("%s %s" % (r.get("bytes"), r.get("sha256") == s["sha256"]))' "$1" 2>/dev/null || echo "none"; }
-BASE=$(rate_of "$HM_TMP/gso_base")
-WITH=$(rate_of "$HM_TMP/gso_int")
-hm_check "md_gso_bulk_tcp_completes_with_original_bytes" "$BULK_BYTES True" "$(same_of "$HM_TMP/gso_int")"
+max2() { [ "$1" -ge "$2" ] && echo "$1" || echo "$2"; }
+BASE=$(max2 "$(rate_of "$HM_TMP/gso_base1")" "$(rate_of "$HM_TMP/gso_base2")")
+WITH=$(max2 "$(rate_of "$HM_TMP/gso_int1")" "$(rate_of "$HM_TMP/gso_int2")")
+hm_check "md_gso_bulk_tcp_completes_with_original_bytes" "$BULK_BYTES True" "$(same_of "$HM_TMP/gso_int1")"
 hm_check "md_gso_bulk_tcp_full_speed" "at least $((BASE / 2)) Mbit/s (half of $BASE without INT)" \
 	"$([ "$WITH" -ge $((BASE / 2)) ] && echo "at least $((BASE / 2)) Mbit/s (half of $BASE without INT)" || echo "$WITH Mbit/s")"
-read -r GSO_INT GSO_ALL <<<"$("$PY" "$HMI" count "$HM_TMP/gso_int/r3-d.pcap" --signal udp:$INT_PORT \
+read -r GSO_INT GSO_ALL <<<"$("$PY" "$HMI" count "$HM_TMP/gso_int1/r3-d.pcap" --signal udp:$INT_PORT \
 	--family 4 --dst $INT_D_V4 --proto 6 --port $((APP_PORT + 1)))"
 hm_check "md_gso_int_on_the_wire" "at least 95 % of the data segments at D carry INT" \
 	"$([ "${GSO_ALL:-0}" -gt 0 ] && [ $((GSO_INT * 100)) -ge $((GSO_ALL * 95)) ] &&
 		echo "at least 95 % of the data segments at D carry INT" || echo "${GSO_INT:-0} of ${GSO_ALL:-0}")"
-hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; S's counters moved: $(cp "$HM_TMP/gso_int.s.before.json" "$HM_TMP/gso_int/s.before.json"; cp "$HM_TMP/gso_int.s.after.json" "$HM_TMP/gso_int/s.after.json"; int_cnt_moved "$HM_TMP/gso_int" s)"
+hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; S's counters moved: $(cp "$HM_TMP/gso_int1.s.before.json" "$HM_TMP/gso_int1/s.before.json"; cp "$HM_TMP/gso_int1.s.after.json" "$HM_TMP/gso_int1/s.after.json"; int_cnt_moved "$HM_TMP/gso_int1" s)"
 
 # ---------------------------------------------- E: max-hops 2 over 3 transits
 int_all int set signal dscp $INT_DSCP max-hops 2 || hm_not_ok "md_e_max_hops_set"
@@ -470,18 +477,19 @@ hm_check "md_e_counted_at_r2_r3" "r2:$((2 * N)) r3:$((2 * N))" \
 	"r2:$(int_cnt_delta "$HM_TMP/md_e" r2 r2-r3 transit_e) r3:$(int_cnt_delta "$HM_TMP/md_e" r3 r3-d transit_e)"
 
 # ---------------------------------------------- M: no room at R2
-# The UDP datagram at R2's egress before R2's hop: IPv4 20 + UDP 8 + SIZE
-# + 16 + 2 hops; IPv6 20 more. An MTU half a hop above the IPv6 one leaves
-# no room for R2's HOP_ML * 4 octets for either family.
+# R2's egress is held (hopmark int enable ... mtu) between the UDP datagram
+# arriving at R2 (IPv4: 20 + UDP 8 + SIZE + 16 + 2 hops; IPv6 20 more) and
+# that plus R2's HOP_ML * 4 octets, for both families. (A device MTU below
+# 1280 would take IPv6 off the interface.)
 M_MTU=$((40 + 8 + SIZE + 16 + 2 * HOP_ML * 4 + HOP_ML * 2))
 int_all int set max-hops $MAX_HOPS || hm_not_ok "md_m_max_hops_set"
 hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit mtu $M_MTU rate $RATE ||
 	hm_not_ok "md_m_r2_mtu_set"
 int_phase md_m udp4 udp6
+hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit mtu 0 rate $RATE >/dev/null 2>&1
 int_check_md md_m dscp:$INT_DSCP --m-at r2
 int_check_counters md_m dscp:$INT_DSCP $((2 * N))
 hm_check "md_m_counted_at_r2" "$((2 * N))" "$(int_cnt_delta "$HM_TMP/md_m" r2 r2-r3 transit_m)"
-hm_on r2 "$HOPMARK" int enable dev r2-r3 role transit rate $RATE >/dev/null 2>&1
 
 # ---------------------------------------------- MX
 int_all int set mode mx instructions $BITMAP_X || hm_not_ok "mx_mode_set"
