@@ -539,6 +539,8 @@ def cmd_udp_send(a):
             s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, a.tos)
     if a.sport:
         s.bind(("0.0.0.0" if fam == socket.AF_INET else "::", a.sport))
+    if a.no_check:
+        s.setsockopt(socket.SOL_SOCKET, 11, 1)	# SO_NO_CHECK: UDP checksum 0
     h = hashlib.sha256()
     for i in range(a.count):
         p = udp_payload(a.flow, i, a.size)
@@ -671,6 +673,10 @@ def app_pkts(cap, flow):
         if d.get("oproto") != proto or d.get("odport") != flow["port"]:
             continue
         if flow.get("sport") and d.get("osport") != flow["sport"]:
+            continue
+        # UDP datagrams name their flow (udp_payload()): two flows of one
+        # family may share the ports.
+        if proto == 17 and flow.get("id") and d.get("flow") not in (None, flow["id"]):
             continue
         out.append(d)
     return out
@@ -860,6 +866,10 @@ def check_md(a, C):
                         bad_c.append("%s outer UDP checksum bad" % topo["links"][k])
                     if d.get("inner_l4_csum") != "ok":
                         bad_c.append("%s inner L4 checksum %s" % (topo["links"][k], d.get("inner_l4_csum")))
+                elif fl.get("zero_csum"):
+                    # A zero UDP checksum stays zero (INT §5.6, RFC 768).
+                    if c != "zero":
+                        bad_c.append("%s UDP checksum %s, sent as 0" % (topo["links"][k], c))
                 elif c != "ok":
                     bad_c.append("%s L4 checksum %s" % (topo["links"][k], c))
         C.add(fn + "_checksums_valid_every_link", "%d packets, 0 bad" % max(n_c, 1),
@@ -1254,6 +1264,7 @@ def main():
         s.add_argument(n, type=int)
     s.add_argument("--tos", type=lambda x: int(x, 0))
     s.add_argument("--sport", type=int, default=0)
+    s.add_argument("--no-check", action="store_true")
     s.add_argument("--interval", type=float, default=0.0005)
     s = sub.add_parser("tcp-send")
     for n in ("family", "dst"):

@@ -24,7 +24,7 @@
 #		available where hopmarkd runs, buffer >= queue occupancy); TX
 #		utilisation in 0.01 %; IPv4 header and L4 checksums valid at every
 #		capture point (for NPT=2 the inner TCP checksum; the outer UDP one
-#		may be 0); the application at D receives the bytes S sent (SHA-256)
+#		may be 0), and an IPv4 UDP checksum of 0 stays 0 (udp4z); the application at D receives the bytes S sent (SHA-256)
 #		and, for UDP, the original DSCP; `hopmark decode -j` decodes every
 #		INT packet to the same fields; D's reports: one per INT packet,
 #		group and report headers, the inner packet = the captured packet's
@@ -143,7 +143,8 @@ int_roles_off()
 # int_snap NODE FILE - `hopmark -j -s int show` of NODE.
 int_snap() { hm_on "$1" "$HOPMARK" -j -s int show >"$2" 2>&1; }
 
-# int_flows FILE FLOW... - the flows JSON of hm_int.py check (udp4 udp6 tcp4 tcp6).
+# int_flows FILE FLOW... - the flows JSON of hm_int.py check: udp4 udp6
+# tcp4 tcp6, and udp4z, IPv4 UDP sent with checksum 0 (SO_NO_CHECK).
 int_flows()
 {
 	local f=$1 fl sep= fam dst proto port id=0
@@ -152,15 +153,16 @@ int_flows()
 		echo "["
 		for fl; do
 			id=$((id + 1))
-			fam=${fl#???}
+			fam=${fl:3:1}
 			[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
 			case $fl in
 			udp*) proto=17 port=$APP_PORT ;;
 			tcp*) proto=6 port=$((APP_PORT + 1)) ;;
 			esac
-			printf '%s {"name": "%s", "app": "%s-%d", "family": %d, "proto": %d, "dst": "%s", "port": %d, "count": %d, "tos": %d}\n' \
-				"$sep" "$fl" "${fl%?}$fam" "$id" "$fam" "$proto" "$dst" "$port" "$N" \
-				"$([ "$proto" = 17 ] && echo $((APP_TOS)) || echo 0)"
+			printf '%s {"name": "%s", "app": "%s%s-%d", "id": %d, "family": %d, "proto": %d, "dst": "%s", "port": %d, "count": %d, "tos": %d, "zero_csum": %s}\n' \
+				"$sep" "$fl" "${fl:0:3}" "$fam" "$id" "$id" "$fam" "$proto" "$dst" "$port" "$N" \
+				"$([ "$proto" = 17 ] && echo $((APP_TOS)) || echo 0)" \
+				"$([ "${fl:4:1}" = z ] && echo true || echo false)"
 			sep=,
 		done
 		echo "]"
@@ -195,11 +197,11 @@ int_phase()
 	: >"$dir/sent.jsonl"
 	for fl; do
 		id=$((id + 1))
-		fam=${fl#???}
+		fam=${fl:3:1}
 		[ "$fam" = 4 ] && dst=$INT_D_V4 || dst=$INT_D_V6
 		case $fl in
 		udp*) hm_on "${INT_SENDER:-s}" timeout 20 "$PY" "$HMI" udp-send "$fam" "$dst" $APP_PORT $id $N $SIZE \
-			--tos $APP_TOS --interval "${UDP_INTERVAL:-0.0005}" >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
+			$([ "${fl:4:1}" = z ] && echo --no-check) --tos $APP_TOS --interval "${UDP_INTERVAL:-0.0005}" >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		tcp*) hm_on "${INT_SENDER:-s}" timeout 20 "$PY" "$HMI" tcp-send "$fam" "$dst" $((APP_PORT + 1)) $id \
 			$TCP_BYTES >>"$dir/sent.jsonl" 2>>"$dir/send.err" ;;
 		esac
@@ -374,7 +376,7 @@ done
 hm_log "set up at $(( $(date +%s) - T_START )) s"
 
 # ---------------------------------------------- MD, DSCP signalling
-int_phase md_dscp udp4 udp6 tcp4 tcp6
+int_phase md_dscp udp4 udp6 tcp4 tcp6 udp4z
 int_check_md md_dscp dscp:$INT_DSCP
 int_check_counters md_dscp dscp:$INT_DSCP
 
@@ -410,7 +412,7 @@ fi
 
 # ---------------------------------------------- MD, UDP port signalling
 int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
-int_phase md_udp udp4 udp6 tcp4 tcp6
+int_phase md_udp udp4 udp6 tcp4 tcp6 udp4z
 int_check_md md_udp udp:$INT_PORT
 int_check_counters md_udp udp:$INT_PORT
 INT_SENDER=h int_phase md_fwd_udp tcp4 tcp6 udp6
