@@ -283,6 +283,16 @@ static __always_inline __u32 cs_apply(__u32 check, __u32 delta)
 	return ~cs_fold((~check & 0xffff) + cs_fold(delta)) & 0xffff;
 }
 
+/*
+ * int_words() - int_bitmap_words() of lib/int/int.h, inlined: clang keeps
+ * int_popcount16() a BPF subprogram, which the verifier then walks once
+ * per caller state.
+ */
+static __always_inline __u32 int_words(__u32 bm)
+{
+	return __builtin_popcount(bm & 0xffff) + __builtin_popcount(bm & INT_BM_WIDE_MASK);
+}
+
 /* ---------------- byte access to the scratch copies ---------------- */
 
 #define HB(s, o)	((s)->hdr[(o) & I_HDR_MASK])
@@ -332,18 +342,25 @@ static __always_inline __u32 int_l4_csum_off(__u8 proto)
 /**
  * int_parse() - copy and parse the IP and TCP/UDP headers
  * @skb:	packet
- * @s:		scratch; @s->hdr receives the octets from the IP header on
- * @p:		filled
+ * @s:		scratch; @s->hdr receives the octets from the IP header on,
+ *		@s->p is filled
  *
  * IPv4 without fragmentation; IPv6 with TCP or UDP right after the fixed
- * header (extension headers are not parsed: %I_PROTO).
+ * header (extension headers are not parsed: %I_PROTO). A global
+ * function: verified once, not once per path of each program.
  *
  * Return: %I_OK, %I_NOT_IP or %I_PROTO.
  */
-static __always_inline int int_parse(struct __sk_buff *skb, struct int_scratch *s,
-				     struct int_pkt *p)
+__attribute__((noinline))
+int int_parse(struct __sk_buff *skb, struct int_scratch *s)
 {
-	__u32 avail = skb->len > I_L3 ? skb->len - I_L3 : 0, n, o, i;
+	__u32 avail, n, o, i;
+	struct int_pkt *p;
+
+	if (!skb || !s)
+		return I_NOT_IP;
+	p = &s->p;
+	avail = skb->len > I_L3 ? skb->len - I_L3 : 0;
 
 	if (skb->protocol == bpf_htons(ETH_P_IP))
 		p->family = 4;
@@ -457,23 +474,32 @@ enum {
 /**
  * int_find() - the INT data the domain's signalling says the packet has
  * @cfg:	domain
- * @s:		scratch with the headers
- * @p:		parsed packet
- * @l:		filled for %I_INT (and partly for %I_BAD)
+ * @s:		scratch with the headers and @s->p; @s->l is filled for
+ *		%I_INT (and partly for %I_BAD)
  *
  * DSCP signalling (NPT 0): DSCP equal to the domain's value under its
  * mask, shim after the TCP/UDP header. UDP signalling: destination port
  * the domain's, shim after the UDP header, NPT 1 or 2. Then the checks of
  * §5.7.2 and §5.8: the shim and header lie inside the packet, Type MD or
  * MX, Length at least the 12-octet header and inside the packet, Ver 2,
- * and for MD a Hop ML at least the words the bitmap implies.
+ * and for MD a Hop ML at least the words the bitmap implies. A global
+ * function: verified once.
  *
  * Return: %I_NONE, %I_INT or %I_BAD.
  */
-static __always_inline int int_find(const struct int_domain_cfg *cfg, struct int_scratch *s,
-				    const struct int_pkt *p, struct int_loc *l)
+__attribute__((noinline))
+int int_find(const struct int_domain_cfg *cfg, struct int_scratch *s)
 {
-	__u32 o = p->l3len;
+	struct int_pkt *p;
+	struct int_loc *l;
+	__u32 o;
+
+	if (!cfg || !s)
+		return I_NONE;
+	p = &s->p;
+	l = &s->l;
+	__builtin_memset(l, 0, sizeof(*l));
+	o = p->l3len;
 
 	if (cfg->signal == INT_SIG_DSCP) {
 		if ((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f)
@@ -506,7 +532,7 @@ static __always_inline int int_find(const struct int_domain_cfg *cfg, struct int
 	l->hop_ml = int_md_hop_ml(l->w0);
 	if (int_md_ver(l->w0) != INT_VERSION)
 		return I_BAD;
-	if (l->type == INT_TYPE_MD && l->hop_ml < int_bitmap_words(l->bitmap))
+	if (l->type == INT_TYPE_MD && l->hop_ml < int_words(l->bitmap))
 		return I_BAD;
 	return I_INT;
 }
@@ -747,7 +773,7 @@ int int_md_block(struct int_scratch *s, __u32 at, __u32 bm, __u32 hop_ml)
 	if (!s)
 		return 0;
 	c = at + int_md_encode(s->blk, I_BLK_MASK, at, bm & 0xfffe, &s->v, &sum);
-	npad = hop_ml - int_bitmap_words(bm);
+	npad = hop_ml - int_words(bm);
 	for (i = 0; i < INT_HOP_ML_MAX; i++) {
 		if (i >= npad)
 			break;
@@ -905,17 +931,25 @@ static __always_inline int int_put(struct __sk_buff *skb, struct int_scratch *s,
 	return 0;
 }
 
-/*
- * int_ip_update() - new IP length (+@diff octets), protocol @proto and
- * DSCP @dscp in @s->hdr; the IPv4 header checksum is updated
- * incrementally. Return: octets of the IP header to store (12 or 8).
+/**
+ * int_ip_hdr() - new IP length (+@diff octets), protocol @proto and DSCP
+ * @dscp in @s->hdr (the packet of @s->p); the IPv4 header checksum is
+ * updated incrementally (RFC 1624). A global function: verified once.
+ * @s:		scratch
+ * @diff:	octets added (negative: removed)
+ * @proto:	IP protocol / Next Header to write
+ * @dscp:	DSCP to write (ECN kept)
+ *
+ * Return: octets of the IP header to store (12 or 8), 0 without @s.
  */
-static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct int_pkt *p,
-					   int diff, __u32 proto, __u32 dscp)
+__attribute__((noinline))
+int int_ip_hdr(struct int_scratch *s, int diff, __u32 proto, __u32 dscp)
 {
 	__u32 old, new, d = 0, hc;
 
-	if (p->family == 4) {
+	if (!s)
+		return 0;
+	if (s->p.family == 4) {
 		old = HW16(s, 0);
 		new = (old & 0xff03) | (dscp & 0x3f) << 2;
 		d += cs_repl(old, new);
@@ -939,17 +973,37 @@ static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct i
 	return 8;
 }
 
-/* Copy @len octets (a multiple of 4, at most I_HDR_LEN) from @s->hdr at @from into @s->blk at @to. */
-static __always_inline void int_hdr_to_blk(struct int_scratch *s, __u32 from, __u32 to, __u32 len)
+static __always_inline __u32 int_ip_update(struct int_scratch *s, const struct int_pkt *p,
+					   int diff, __u32 proto, __u32 dscp)
+{
+	return int_ip_hdr(s, diff, proto, dscp) == 12 ? 12 : 8;
+}
+
+/**
+ * int_hdr_to_blk() - copy headers from @s->hdr into @s->blk
+ * @s:		scratch
+ * @from:	offset in @s->hdr
+ * @to:		offset in @s->blk
+ * @len:	octets, a multiple of 4, at most 128
+ *
+ * A global function: the loop is verified once.
+ *
+ * Return: 0.
+ */
+__attribute__((noinline))
+int int_hdr_to_blk(struct int_scratch *s, __u32 from, __u32 to, __u32 len)
 {
 	__u32 i;
 
+	if (!s)
+		return 0;
 	for (i = 0; i < 32; i++) {
 		if (i * 4 >= len)
 			break;
 		*(__u32 *)&s->blk[(to + i * 4) & I_BLK_MASK] =
 			*(__u32 *)&s->hdr[(from + i * 4) & I_HDR_MASK];
 	}
+	return 0;
 }
 
 /*
@@ -1068,7 +1122,7 @@ int hm_int_source(struct __sk_buff *skb)
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
+	ret = int_parse(skb, s);
 	if (ret == I_NOT_IP)
 		return TC_ACT_OK;
 	cfg = int_domain();
@@ -1114,7 +1168,7 @@ int hm_int_source(struct __sk_buff *skb)
 
 	mx = cfg->mode == INT_MODE_MX;
 	bm = cfg->bitmap & (mx ? 0xfffe : 0xffff);
-	hop_ml = int_bitmap_words(bm);
+	hop_ml = int_words(bm);
 	if (!mx && cfg->hop_ml > hop_ml && cfg->hop_ml <= INT_HOP_ML_MAX)
 		hop_ml = cfg->hop_ml;	/* DS metadata words: all-ones (§5.8) */
 	fixed = INT_FIXED_LEN + (npt == INT_NPT_L4 ? 8 : 0);
@@ -1387,7 +1441,7 @@ int hm_int_transit(struct __sk_buff *skb)
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
+	ret = int_parse(skb, s);
 	if (ret != I_OK)
 		return TC_ACT_OK;
 	cfg = int_domain();
@@ -1397,7 +1451,7 @@ int hm_int_transit(struct __sk_buff *skb)
 	}
 	if (int_is_report(cfg, p))
 		return TC_ACT_OK;
-	ret = int_find(cfg, s, p, l);
+	ret = int_find(cfg, s);
 	if (ret == I_BAD) {
 		int_count(ifindex, INT_CNT_MALFORMED);
 		return TC_ACT_OK;
@@ -1477,7 +1531,7 @@ int hm_int_sink(struct __sk_buff *skb)
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s, p);
+	ret = int_parse(skb, s);
 	if (ret != I_OK)
 		return TC_ACT_OK;
 	cfg = int_domain();
@@ -1487,7 +1541,7 @@ int hm_int_sink(struct __sk_buff *skb)
 	}
 	if (int_is_report(cfg, p))
 		return TC_ACT_OK;
-	ret = int_find(cfg, s, p, l);
+	ret = int_find(cfg, s);
 	if (ret == I_NONE)
 		return TC_ACT_OK;
 	if (ret == I_BAD) {
