@@ -1072,6 +1072,13 @@ def check_export(a, C):
                                 badmd.append("%s %s %s != %s" % (nm, k2, md.get(k2), v))
                         if x["f"] != 1 or x["rep_type"] != 1:
                             badmd.append("%s rep_type %d f %d" % (nm, x["rep_type"], x["f"]))
+                        # A transit's ingress interface stamps arrivals:
+                        # hop latency and ingress timestamp are known, so
+                        # RepMdBits keeps them (MX clears only what is not).
+                        if nm in topo["path"][1:-1] and bm & 0x2800 and \
+                                int(x.get("rep_md_bits", "0"), 16) & 0x2800 != bm & 0x2800:
+                            badmd.append("%s rep_md_bits %s without hop latency/ingress timestamp" % (
+                                nm, x.get("rep_md_bits")))
         C.add(fn + "_reports_from_every_node",
               " ".join("%s:%d" % (n, fl["count"]) for n in topo["path"]),
               " ".join("%s:%d" % (n, count.get(n, 0)) for n in topo["path"]) +

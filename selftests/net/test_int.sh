@@ -129,17 +129,6 @@ int_roles_md()
 	hm_on d "$HOPMARK" int enable dev d-r3 role sink
 }
 
-int_roles_off()
-{
-	local n ifc
-	for n in $HM_NODES; do
-		for ifc in $(int_ifs "$n"); do
-			hm_on "$n" "$HOPMARK" int disable dev "$ifc" >/dev/null 2>&1
-		done
-	done
-	return 0
-}
-
 # int_snap NODE FILE - `hopmark -j -s int show` of NODE.
 int_snap() { hm_on "$1" "$HOPMARK" -j -s int show >"$2" 2>&1; }
 
@@ -499,7 +488,9 @@ int_phase mx udp4 udp6
 int_check_export mx
 
 # ---------------------------------------------- XD
-int_roles_off
+# The xd role adds up with the MD roles already there: the routers' ingress
+# interfaces keep their arrival stamp (hop latency, ingress timestamp); in
+# INT-XD mode the source and sink programs leave packets alone.
 int_all int set mode xd instructions $BITMAP_X || hm_not_ok "xd_mode_set"
 XD_OK=1
 for ln in $INT_LINKS d-r3; do
