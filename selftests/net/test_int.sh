@@ -46,7 +46,9 @@
 #		set from R2 on, R2 adds nothing (counted transit_m), R3 pushes
 #   mx_*	INT-MX: the packet carries the 12-octet MX header only, every
 #		node (S R1 R2 R3 D) reports each packet with its own metadata
-#   xd_*	INT-XD: packets untouched on every link, every node reports
+#   xd_*	INT-XD: packets untouched on every link, every node reports;
+#		xd_stacked: with roles source and xd on S's one device, S
+#		still reports
 #
 # The test takes about a minute; it removes its namespaces and stops every
 # process it started (by PID) on any exit. TAP; skip (exit 4, 0 under
@@ -488,10 +490,12 @@ int_phase mx udp4 udp6
 int_check_export mx
 
 # ---------------------------------------------- XD
-# The xd role adds up with the MD roles already there: the routers' ingress
-# interfaces keep their arrival stamp (hop latency, ingress timestamp); in
-# INT-XD mode the source and sink programs leave packets alone.
+# The xd role adds up with the transit roles already there (the routers'
+# ingress interfaces keep their arrival stamp: hop latency, ingress
+# timestamp); S's source role is taken off first, D's sink stays (in
+# INT-XD mode it leaves packets alone).
 int_all int set mode xd instructions $BITMAP_X || hm_not_ok "xd_mode_set"
+hm_on s "$HOPMARK" int disable dev s-r1 role source || hm_not_ok "xd_s_source_disabled"
 XD_OK=1
 for ln in $INT_LINKS d-r3; do
 	hm_on "${ln%%-*}" "$HOPMARK" int enable dev "$ln" role xd rate $RATE || XD_OK=0
@@ -499,6 +503,19 @@ done
 hm_check "xd_roles_enabled" 1 "$XD_OK"
 int_phase xd udp4 udp6
 int_check_export xd
+
+# Roles source and xd on one device (enable accepts both): S must still
+# report every watched datagram in INT-XD mode.
+hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "xd_stacked_source_enabled"
+int_phase xd_stacked udp4
+hm_check "xd_stacked_source_and_xd_on_s_r1_s_reports" "s:$N" \
+	"s:$("$PY" -c '
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import hm_int
+reps = hm_int.load_reports(sys.argv[2], hm_int.parse_sig(sys.argv[3]))
+print(sum(len(g.get("reports", [])) for g in reps if g.get("node_id") == int(sys.argv[4], 0)))
+' "$NET" "$HM_TMP/xd_stacked/reports.jsonl" dscp:$INT_DSCP "${INT_NODE_ID[s]}")"
 
 hm_log "took $(( $(date +%s) - T_START )) s"
 hm_done
