@@ -116,7 +116,11 @@ struct int_loc {
  * are two words each). I_W_BIT[k] is the bitmap bit of word k.
  */
 #define I_NWORDS	18
-static const __u8 int_w_bit[32] = { 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+/* Bitmap bit of word @k of a block (bits 4-6 are two words each). */
+static __always_inline __u32 int_w_bit(__u32 k)
+{
+	return k < 4 ? k : k < 10 ? 2 + k / 2 : k - 3;
+}
 
 /**
  * struct int_vals - this node's values, host order, all-ones when unknown
@@ -543,23 +547,23 @@ int int_find(const struct int_domain_cfg *cfg, struct int_scratch *s)
 
 
 /*
- * int_tx_util() - TX utilisation of @ifindex in units of 0.01 % of
- * @rate_bps over the last complete I_TX_WIN_NS window, this packet's
- * @len octets added to the current one; INT_UNAVAIL32 without a rate or a
- * complete window yet.
+ * int_tx_account() - add @len octets to the current window of @ifindex
+ * (int_txrate), closing it when I_TX_WIN_NS have passed. Called for every
+ * packet leaving an interface that has a rate configured, INT or not, so
+ * that the utilisation is the interface's.
  */
-static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps, __u32 len)
+static __always_inline void int_tx_account(__u32 ifindex, __u32 len)
 {
 	struct int_txrate *t = bpf_map_lookup_elem(&int_txrate, &ifindex);
 	struct int_txrate init = {};
-	__u64 now = bpf_ktime_get_ns(), cap, u;
+	__u64 now = bpf_ktime_get_ns();
 
 	if (!t) {
 		init.win_start_ns = now;
 		bpf_map_update_elem(&int_txrate, &ifindex, &init, BPF_NOEXIST);
 		t = bpf_map_lookup_elem(&int_txrate, &ifindex);
 		if (!t)
-			return INT_UNAVAIL32;
+			return;
 	}
 	if (now > t->win_start_ns && now - t->win_start_ns >= I_TX_WIN_NS) {
 		t->last_bytes = t->win_bytes;
@@ -568,7 +572,19 @@ static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps, __u32 le
 		t->win_bytes = 0;
 	}
 	__sync_fetch_and_add(&t->win_bytes, len);
-	if (!rate_bps || !t->last_ns)
+}
+
+/*
+ * int_tx_util() - TX utilisation of @ifindex in units of 0.01 % of
+ * @rate_bps over the last complete I_TX_WIN_NS window (int_tx_account());
+ * INT_UNAVAIL32 without a rate or before a window completed.
+ */
+static __always_inline __u32 int_tx_util(__u32 ifindex, __u64 rate_bps)
+{
+	struct int_txrate *t = bpf_map_lookup_elem(&int_txrate, &ifindex);
+	__u64 cap, u;
+
+	if (!t || !rate_bps || !t->last_ns)
 		return INT_UNAVAIL32;
 	/* Bits the link carries in the window; rate <= 2^40 b/s keeps it in 64 bits. */
 	cap = rate_bps * (t->last_ns / 1000) / 1000000;
@@ -624,8 +640,11 @@ static __always_inline __u32 int_fingerprint(struct int_scratch *s, __u32 family
  * fresh within qdepth_max_age_ns), queue ID skb->queue_mapping, buffer ID
  * 0 (the node's one buffer), timestamps hm_now_posix_ns() (ns, 64 bits),
  * hop latency egress time minus the int_arrival stamp (ns), TX utilisation
- * int_tx_util(). At the sink (tc ingress) the egress fields, hop latency
- * and the queue are unknown and the ingress timestamp is now.
+ * int_tx_util() of the window int_tx_account() keeps for every packet.
+ * At the sink (tc ingress) the egress fields, hop latency and the queue
+ * are unknown and the ingress timestamp is now.
+ *
+ * Return: 0.
  */
 __attribute__((noinline))
 int int_vals_fill(struct __sk_buff *skb, struct int_scratch *s, int egress, __u32 bm, int want_q)
@@ -709,7 +728,7 @@ int int_vals_fill(struct __sk_buff *skb, struct int_scratch *s, int egress, __u3
 		__u32 out_if = skb->ifindex;
 
 		ifc = bpf_map_lookup_elem(&int_ifcfg, &out_if);
-		v->w[10] = int_tx_util(out_if, ifc ? ifc->rate_bps : 0, skb->len);
+		v->w[10] = int_tx_util(out_if, ifc ? ifc->rate_bps : 0);
 		if (v->w[10] != INT_UNAVAIL32)
 			v->unavail &= ~INT_BM_TX_UTIL;
 	}
@@ -741,7 +760,7 @@ static __always_inline __u32 int_md_encode(__u8 *buf, __u32 mask, __u32 base, __
 
 #pragma clang loop unroll(disable)
 	for (k = 0; k < I_NWORDS; k++) {
-		on = (bm >> (15 - int_w_bit[k & 31])) & 1;
+		on = (bm >> (15 - int_w_bit(k))) & 1;
 		w = v->w[k];
 		*(__u32 *)&buf[c & mask] = bpf_htonl(w);
 		sm += cs_w32(w) & (0U - on);
@@ -1079,93 +1098,34 @@ static __always_inline int int_is_report(const struct int_domain_cfg *cfg, const
 }
 
 /**
- * hm_int_source() - start INT on a selected packet (tc egress)
- * @skb:	packet leaving through the source's egress interface
+ * int_src_insert() - the source's INT insertion, once the packet is chosen
+ * @skb:	packet
+ * @s:		scratch: the headers, @s->p
+ * @cfg:	domain
+ * @ifc:	egress interface (MTU)
+ * @sel:	watchlist rule index (int_select()) << 8 | NPT
  *
- * MD (§5.8): shim + 12-octet header (Ver 2, D from the watchlist rule's
- * %HM_SEL_F_SYNTHETIC, Hop ML, Remaining Hop Count max_hops - 1, the
- * bitmap and DS fields) and this node's metadata. MX (§5.9): shim + MX
- * header and an %INT_REC_MX record of this node's metadata. Placement and
- * signalling as Documentation/int.rst says: DSCP -> NPT 0 (INT after the
- * TCP/UDP header, original DSCP in the shim); UDP port -> NPT 1 for UDP
- * (original port in the shim), NPT 2 for TCP (new UDP header, original
- * protocol in the shim). MTU (§5.3): no INT when the fixed headers would
- * pass it, M set and no metadata when only the metadata would. L4
- * checksum: updated incrementally (a zero UDP checksum stays zero), or
- * kept by the Checksum Complement when bit 15 is set. Untouched, counted:
- * packets not watched or not sampled, GSO packets, NPT 0/1 on a
- * CHECKSUM_PARTIAL skb, packets already marked, reports, other protocols.
+ * See hm_int_source(). A global function: verified once, whatever path
+ * led to it (the checks before it would otherwise multiply its states).
  *
- * Return: TC_ACT_OK, always.
+ * Return: 0.
  */
-SEC("tc")
-int hm_int_source(struct __sk_buff *skb)
+__attribute__((noinline))
+int int_src_insert(struct __sk_buff *skb, struct int_scratch *s, const struct int_domain_cfg *cfg,
+		   const struct int_if_cfg *ifc, __u32 sel)
 {
-	__u32 ifindex = skb->ifindex, npt, mtu, fixed, own = 0, flags = 0, rhc, hop_ml;
+	__u32 ifindex, npt = sel & 3, mtu, fixed, own = 0, flags = 0, rhc, hop_ml;
 	__u32 bm, delta = 0, mlen, add, c = 0, l4new, ip_len, base, w0;
 	__u32 dscp, proto, type;
-	struct int_domain_cfg *cfg;
-	struct int_if_cfg *ifc;
-	struct int_scratch *s;
 	struct int_pkt *p;
-	struct int_loc *l;
 	struct int_vals *v;
-	int idx, ret, mx, udp_zero;
+	int idx = (int)sel >> 8, mx, udp_zero;
 
-	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
-	if (!ifc || !(ifc->flags & INT_IF_F_SOURCE))
-		return TC_ACT_OK;
-	s = int_scratch_get();
-	if (!s)
-		return TC_ACT_OK;
+	if (!skb || !s || !cfg || !ifc)
+		return 0;
+	ifindex = skb->ifindex;
 	p = &s->p;
-	l = &s->l;
 	v = &s->v;
-	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s);
-	if (ret == I_NOT_IP)
-		return TC_ACT_OK;
-	cfg = int_domain();
-	if (!cfg) {
-		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
-	}
-	if (ret == I_PROTO) {
-		int_count(ifindex, INT_CNT_SRC_PROTO);
-		return TC_ACT_OK;
-	}
-	if (int_is_report(cfg, p)) {
-		int_count(ifindex, INT_CNT_SRC_REPORT);
-		return TC_ACT_OK;
-	}
-	if (cfg->signal == INT_SIG_DSCP ?
-	    !((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f) :
-	    p->proto == HM_IPPROTO_UDP && p->dport == cfg->udp_port) {
-		int_count(ifindex, INT_CNT_SRC_HAS_INT);
-		return TC_ACT_OK;
-	}
-	if (cfg->mode == INT_MODE_XD)
-		return TC_ACT_OK;	/* INT-XD: the transit program reports */
-	idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
-	if (idx == -1) {
-		int_count(ifindex, INT_CNT_SRC_NOT_WATCHED);
-		return TC_ACT_OK;
-	}
-	if (idx == -2) {
-		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
-		return TC_ACT_OK;
-	}
-	if (skb->gso_segs > 1 || skb->gso_size) {
-		int_count(ifindex, INT_CNT_SRC_GSO);
-		return TC_ACT_OK;
-	}
-	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
-	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
-	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
-		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_OK;
-	}
-
 	mx = cfg->mode == INT_MODE_MX;
 	bm = cfg->bitmap & (mx ? 0xfffe : 0xffff);
 	hop_ml = int_words(bm);
@@ -1175,7 +1135,7 @@ int hm_int_source(struct __sk_buff *skb)
 	mtu = int_mtu(skb, ifc);
 	if (p->iplen + fixed > mtu) {
 		int_count(ifindex, INT_CNT_SRC_MTU_NO_INT);
-		return TC_ACT_OK;
+		return 0;
 	}
 	rhc = cfg->max_hops;
 	if (!mx) {
@@ -1257,7 +1217,7 @@ int hm_int_source(struct __sk_buff *skb)
 	ip_len = int_ip_update(s, p, add, proto, dscp);
 	if (int_put(skb, s, p, add, base + INT_FIXED_LEN + own, ip_len)) {
 		int_count(ifindex, INT_CNT_ERR);
-		return TC_ACT_OK;
+		return 0;
 	}
 	int_count(ifindex, INT_CNT_SRC_OK);
 	if (flags & INT_MD_M)
@@ -1267,6 +1227,93 @@ int hm_int_source(struct __sk_buff *skb)
 		int_count(ifindex, INT_CNT_MX_REPORT);
 	}
 	int_queue_report(skb, s, cfg, p, v);
+	return 0;
+}
+
+/**
+ * hm_int_source() - start INT on a selected packet (tc egress)
+ * @skb:	packet leaving through the source's egress interface
+ *
+ * MD (§5.8): shim + 12-octet header (Ver 2, D from the watchlist rule's
+ * %HM_SEL_F_SYNTHETIC, Hop ML, Remaining Hop Count max_hops - 1, the
+ * bitmap and DS fields) and this node's metadata. MX (§5.9): shim + MX
+ * header and an %INT_REC_MX record of this node's metadata. Placement and
+ * signalling as Documentation/int.rst says: DSCP -> NPT 0 (INT after the
+ * TCP/UDP header, original DSCP in the shim); UDP port -> NPT 1 for UDP
+ * (original port in the shim), NPT 2 for TCP (new UDP header, original
+ * protocol in the shim). MTU (§5.3): no INT when the fixed headers would
+ * pass it, M set and no metadata when only the metadata would. L4
+ * checksum: updated incrementally (a zero UDP checksum stays zero), or
+ * kept by the Checksum Complement when bit 15 is set. Untouched, counted:
+ * packets not watched or not sampled, GSO packets, NPT 0/1 on a
+ * CHECKSUM_PARTIAL skb, packets already marked, reports, other protocols.
+ *
+ * Return: TC_ACT_OK, always.
+ */
+SEC("tc")
+int hm_int_source(struct __sk_buff *skb)
+{
+	__u32 ifindex = skb->ifindex, npt;
+	struct int_domain_cfg *cfg;
+	struct int_if_cfg *ifc;
+	struct int_scratch *s;
+	struct int_pkt *p;
+	int idx, ret;
+
+	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
+	if (!ifc || !(ifc->flags & INT_IF_F_SOURCE))
+		return TC_ACT_OK;
+	if (ifc->rate_bps)
+		int_tx_account(ifindex, skb->len);
+	s = int_scratch_get();
+	if (!s)
+		return TC_ACT_OK;
+	p = &s->p;
+	ret = int_parse(skb, s);
+	if (ret == I_NOT_IP)
+		return TC_ACT_OK;
+	cfg = int_domain();
+	if (!cfg) {
+		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
+		return TC_ACT_OK;
+	}
+	if (ret == I_PROTO) {
+		int_count(ifindex, INT_CNT_SRC_PROTO);
+		return TC_ACT_OK;
+	}
+	if (int_is_report(cfg, p)) {
+		int_count(ifindex, INT_CNT_SRC_REPORT);
+		return TC_ACT_OK;
+	}
+	if (cfg->signal == INT_SIG_DSCP ?
+	    !((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f) :
+	    p->proto == HM_IPPROTO_UDP && p->dport == cfg->udp_port) {
+		int_count(ifindex, INT_CNT_SRC_HAS_INT);
+		return TC_ACT_OK;
+	}
+	if (cfg->mode == INT_MODE_XD)
+		return TC_ACT_OK;	/* INT-XD: the transit program reports */
+	idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
+	if (idx == -1) {
+		int_count(ifindex, INT_CNT_SRC_NOT_WATCHED);
+		return TC_ACT_OK;
+	}
+	if (idx == -2) {
+		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
+		return TC_ACT_OK;
+	}
+	if (skb->gso_segs > 1 || skb->gso_size) {
+		int_count(ifindex, INT_CNT_SRC_GSO);
+		return TC_ACT_OK;
+	}
+	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
+	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
+	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
+		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
+		return TC_ACT_OK;
+	}
+
+	int_src_insert(skb, s, cfg, ifc, (__u32)idx << 8 | npt);
 	return TC_ACT_OK;
 }
 
@@ -1434,6 +1481,8 @@ int hm_int_transit(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & (INT_IF_F_TRANSIT | INT_IF_F_XD)))
 		return TC_ACT_OK;
+	if (ifc->rate_bps)
+		int_tx_account(ifindex, skb->len);
 	s = int_scratch_get();
 	if (!s)
 		return TC_ACT_OK;

@@ -107,6 +107,7 @@ static bool int_env(void)
 	}
 	clear_map(bpf_map__fd(skel->maps.int_ifcfg));
 	clear_map(bpf_map__fd(skel->maps.int_stats));
+	clear_map(bpf_map__fd(skel->maps.int_txrate));
 	{
 		/* No arrival stamp left over from an earlier test. */
 		int ncpu = libbpf_num_possible_cpus();
@@ -122,12 +123,17 @@ static bool int_env(void)
 	return true;
 }
 
-static void set_if(int ifindex, __u32 flags, __u32 mtu)
+static void set_if_rate(int ifindex, __u32 flags, __u32 mtu, __u64 rate_bps)
 {
-	struct int_if_cfg ic = { .flags = flags, .mtu = mtu };
+	struct int_if_cfg ic = { .flags = flags, .mtu = mtu, .rate_bps = rate_bps };
 	__u32 key = ifindex;
 
 	bpf_map_update_elem(bpf_map__fd(skel->maps.int_ifcfg), &key, &ic, BPF_ANY);
+}
+
+static void set_if(int ifindex, __u32 flags, __u32 mtu)
+{
+	set_if_rate(ifindex, flags, mtu, 0);
 }
 
 /* A domain: @signal, MD unless @mode, bitmap @bm, RHC @max_hops. */
@@ -1290,6 +1296,47 @@ static void t_discard(const struct hm_test *ht)
 	check_counters(env.if_in, INT_CNT_SINK_DISCARD, 1, INT_CNT_MAX, 0);
 }
 
+/*
+ * TX utilisation (bit 7): all-ones before a complete window; after one,
+ * the window's bytes * 8 in units of 0.01 % of the rate, the window's
+ * length bounded by CLOCK_MONOTONIC reads around the two runs.
+ */
+static void t_tx_util(const struct hm_test *ht)
+{
+	const __u64 rate = 1000000;	/* 1 Mb/s */
+	struct int_domain_cfg c;
+	struct pkt in;
+	struct hm_run r;
+	struct tp t = t_udp4;
+	__u64 a0, a1, b0, b1, lo, hi, got;
+	const size_t at = 14 + 28 + 16;	/* the only field of bitmap 0x0100 */
+
+	if (!int_env())
+		return;
+	dom_init(&c, INT_SIG_DSCP, INT_MODE_MD, INT_BM_TX_UTIL, 8);
+	if (!dom_set(&c))
+		return;
+	set_if_rate(env.if_out, INT_IF_F_SOURCE, T_MTU, rate);
+	build_plain(&in, &t);
+	a0 = hm_now_ns(CLOCK_MONOTONIC);
+	if (!SRC(&t, &in, &r))
+		return;
+	a1 = hm_now_ns(CLOCK_MONOTONIC);
+	CHECK_EQ("first packet: no complete window, all-ones", INT_UNAVAIL32,
+		 (__u32)r.out[at] << 24 | r.out[at + 1] << 16 | r.out[at + 2] << 8 | r.out[at + 3]);
+	usleep(20000);
+	b0 = hm_now_ns(CLOCK_MONOTONIC);
+	if (!SRC(&t, &in, &r))
+		return;
+	b1 = hm_now_ns(CLOCK_MONOTONIC);
+	got = (__u32)r.out[at] << 24 | r.out[at + 1] << 16 | r.out[at + 2] << 8 | r.out[at + 3];
+	/* The window ran from the first run to the second and held the first frame. */
+	hi = in.len * 8 * 10000 / (rate * ((b0 - a1) / 1000) / 1000000);
+	lo = in.len * 8 * 10000 / (rate * ((b1 - a0) / 1000) / 1000000);
+	hm_check(got >= lo && got <= hi, "utilisation %llu in [%llu, %llu] (0.01 %% units)",
+		 (unsigned long long)got, (unsigned long long)lo, (unsigned long long)hi);
+}
+
 /* Hop ML 31 (bitmap 0xffff: 19 words + 12 DS words) through source, transit and sink. */
 static void t_hopml31(const struct hm_test *ht)
 {
@@ -1365,4 +1412,5 @@ __attribute__((constructor)) static void register_int_tests(void)
 	hm_add_test(t_source_skip, S_HAS_INT, "int_source_int_dscp_already_left_counted");
 	hm_add_test(t_source_skip, S_PROTO, "int_source_icmpv6_left_counted");
 	hm_add_test(t_discard, 0, "int_sink_d_bit_reports_then_drops");
+	hm_add_test(t_tx_util, 0, "int_source_tx_utilisation_of_the_last_window");
 }
