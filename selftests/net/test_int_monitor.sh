@@ -86,7 +86,8 @@ monitor()
 	return 1
 }
 
-# wait_exit PID - until PID exits (5 s at most); its status in RC.
+# wait_exit PID - until PID exits (5 s at most); RC is its status, or
+# "killed" when it had not exited by itself (count N not reached).
 wait_exit()
 {
 	local i
@@ -94,9 +95,13 @@ wait_exit()
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 	done
-	kill -TERM "$1" 2>/dev/null
-	wait "$1"
-	RC=$?
+	if kill -TERM "$1" 2>/dev/null; then
+		wait "$1"
+		RC=killed
+	else
+		wait "$1"
+		RC=$?
+	fi
 }
 
 hm_plan 7
@@ -119,7 +124,7 @@ fi
 monitor "$T/mon.json" -j monitor count 5 || hm_log "the monitor did not connect"
 feed run "$T/kinds.bin" >/dev/null
 wait_exit "$MON"
-hm_check "hopmark -j monitor count 5: exit status" 0 "$RC"
+hm_check "hopmark -j monitor count 5: exits by itself after 5 records, status 0" 0 "$RC"
 if out=$($CHECK json kinds "$T/mon.json" $PORT); then
 	hm_ok "JSON lines of the XD, MX (I), DROP (bit 15, reason 7), QUEUE and SINK records: every key as fed"
 else
@@ -128,14 +133,15 @@ fi
 echo "$out"
 
 # 2. the agent's output holds the same lines
-hm_check "the agent's -o file holds the monitor's lines, byte for byte" \
-	"$(md5sum <"$T/mon.json")" "$(grep '"int_record"' "$T/agent.out" | md5sum)"
+hm_check "the agent's -o file holds the monitor's 5 lines, byte for byte" \
+	"5 $(md5sum <"$T/mon.json")" \
+	"$(grep -c '"int_record"' "$T/agent.out") $(grep '"int_record"' "$T/agent.out" | md5sum)"
 
 # 3. text
 monitor "$T/mon.txt" monitor count 5 || hm_log "the monitor did not connect"
 feed run "$T/kinds.bin" >/dev/null
 wait_exit "$MON"
-hm_check "hopmark monitor count 5: exit status" 0 "$RC"
+hm_check "hopmark monitor count 5: exits by itself after 5 records, status 0" 0 "$RC"
 if out=$($CHECK text kinds "$T/mon.txt"); then
 	hm_ok "a table per record: header line, metadata row, the packet's INT stack in path order"
 else
