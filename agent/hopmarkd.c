@@ -358,6 +358,12 @@ static int hm_batch_flush(struct hm_agent *a)
 	return ret;
 }
 
+/* int_report.c's flush: a batch of INT record lines. */
+static int hm_int_flush(void *ctx)
+{
+	return hm_batch_flush(ctx);
+}
+
 /*
  * Consume what the ring buffer holds, a batch at a time, at most
  * HM_DRAIN_BATCHES batches before the other events get their turn (the
@@ -500,7 +506,7 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		" datapath (since load): events_lost %lld;"
 		" int_reports (this run): records %llu reports_sent %llu datagrams_sent %llu"
 		" coalesced %llu send_failed %llu datagrams_failed %llu bad_records %llu"
-		" no_collector %llu ring_lost %llu;"
+		" no_collector %llu ring_lost %llu json_lines %llu json_bad %llu;"
 		" int_datapath (since load): events_lost %lld\n", what,
 		(unsigned long long)os->records,
 		(unsigned long long)os->lost,
@@ -520,7 +526,8 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		(unsigned long long)is->dgrams_sent, (unsigned long long)is->coalesced,
 		(unsigned long long)is->send_failed, (unsigned long long)is->dgrams_failed,
 		(unsigned long long)is->bad_records, (unsigned long long)is->no_collector,
-		(unsigned long long)is->ring_lost,
+		(unsigned long long)is->ring_lost, (unsigned long long)is->json_lines,
+		(unsigned long long)is->json_bad,
 		a->ir ? hm_int_report_events_lost_total(a->ir) : -1LL);
 }
 
@@ -731,6 +738,8 @@ static int hm_setup(struct hm_agent *a)
 		       errno == EADDRINUSE ? " (another hopmarkd serves it)" : "");
 		return err;
 	}
+	/* INT records are shown as IOAM records are: output and socket. */
+	hm_int_report_set_output(a->ir, a->out, hm_int_flush, a);
 	/* Optional: without generic netlink the BPF records still flow. */
 	a->ge = hm_genl_events_new(a->epfd, &a->ev_genl, hm_on_postcard, a);
 	if (!a->ge)

@@ -539,6 +539,11 @@ void hm_genl_events_free(struct hm_genl_events *ge);
  * @ring_lost:		records the datapath could not queue (the increase of
  *			INT_CNT_EVENTS_LOST in int_stats during this run)
  * @cfg_changes:	readings of int_cfg[0] that differed from the previous
+ * @json_lines:		records whose JSON line went into the output's batch
+ *			(for the output and the monitor socket)
+ * @json_bad:		records no JSON line could be made of (the
+ *			int_record_write_json() refusals: unknown kind or
+ *			family, metadata that disagrees with RepMdBits)
  * @last_send_err:	errno of the latest failed send
  * @last_bad_err:	errno of the latest refused record
  */
@@ -553,6 +558,8 @@ struct hm_int_report_stats {
 	__u64	no_collector;
 	__u64	ring_lost;
 	__u64	cfg_changes;
+	__u64	json_lines;
+	__u64	json_bad;
 	int	last_send_err;
 	int	last_bad_err;
 };
@@ -575,6 +582,19 @@ struct hm_int_report;
 struct hm_int_report *hm_int_report_new(int epfd, struct hm_ev_src *src);
 
 /**
+ * hm_int_report_set_output() - write every record as a JSON line too
+ * @ir:		exporter
+ * @out:	hopmarkd's output; its batch gets one line per record read
+ *		(int_record_write_json(), Documentation/int.rst, "Monitoring
+ *		INT"), whether or not a collector is configured
+ * @flush:	writes the batch to the output and to the monitor socket's
+ *		clients; called after every batch of the drain
+ * @ctx:	its argument
+ */
+void hm_int_report_set_output(struct hm_int_report *ir, struct hm_output *out,
+			      int (*flush)(void *ctx), void *ctx);
+
+/**
  * hm_int_report_active() - whether the int_events ring buffer is read
  * @ir:	exporter, may be NULL
  *
@@ -588,7 +608,10 @@ bool hm_int_report_active(const struct hm_int_report *ir);
  *
  * Reads int_cfg[0] again, consumes the ring, coalesces the records into
  * datagrams (lib/int/report_encode.h) and sends them, up to 64 per
- * sendmmsg(2). A full socket buffer is waited for at most
+ * sendmmsg(2). With an output (hm_int_report_set_output()) every record's
+ * JSON line joins its batch; a full batch (%HM_OUTPUT_BATCH_LINES lines or
+ * %HM_OUTPUT_BATCH_BYTES bytes) is written out before the ring is read on,
+ * at most 64 batches per call. A full socket buffer is waited for at most
  * %HM_INT_SEND_WAIT_MS per batch; what it still refuses fails (counted).
  *
  * Return: 0, or the negative errno of a failed ring buffer read.

@@ -40,6 +40,7 @@
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "int/int_maps.h"
+#include "int/int_record.h"
 #include "int/report_encode.h"
 
 /* Datagrams per sendmmsg(2). */
@@ -48,6 +49,8 @@
 #define HM_INT_SNDBUF		(4 * 1024 * 1024)
 /* Hashed source ports are 0xc000 | 14 bits of the hash: in the dynamic range. */
 #define HM_INT_SPORT_BASE	0xc000
+/* Batches of JSON lines per drain before other events are served (hopmarkd.c). */
+#define HM_INT_DRAIN_BATCHES	64
 
 /**
  * struct hm_int_report - the exporter's state
@@ -78,6 +81,14 @@
  *			before the first (the baseline)
  * @lost_total:		that sum as last read (since the maps were created),
  *			-1 when int_stats cannot be read
+ * @out:		hopmarkd's output: every record's JSON line goes into
+ *			its batch (NULL: no lines, --no-records)
+ * @flush:		writes @out's batch to the output and the monitor
+ *			socket's clients (hopmarkd.c)
+ * @flush_ctx:		its argument
+ * @sig:		signalling of @cfg, to decode the records' packets
+ * @line:		buffer a line is formatted in, grown as needed
+ * @line_cap:		bytes at @line
  * @st:			counters
  * @reported:		@st as of the last log line
  */
@@ -107,6 +118,12 @@ struct hm_int_report {
 
 	long long lost_prev;
 	long long lost_total;
+	struct hm_output *out;
+	int (*flush)(void *ctx);
+	void *flush_ctx;
+	struct int_signal sig;
+	char *line;
+	size_t line_cap;
 	struct hm_int_report_stats st;
 	struct hm_int_report_stats reported;
 };
@@ -318,6 +335,7 @@ static void hm_int_read_cfg(struct hm_int_report *ir)
 		   !memcmp(c.rpt_src, ir->cfg.rpt_src, sizeof(c.rpt_src));
 	ir->cfg = c;
 	ir->have_cfg = true;
+	int_record_signal(&c, &ir->sig);
 	ir->st.cfg_changes++;
 	ir->enc.trunc = c.report_trunc;
 	ir->enc.coalesce = c.rpt_coalesce ? c.rpt_coalesce : 1;
@@ -468,23 +486,73 @@ static void hm_int_send(struct hm_int_report *ir)
 	}
 }
 
-/* ring_buffer sample callback: one struct int_record. */
+/*
+ * The record's JSON line into the output's batch (int_record.h). Return
+ * true when the batch is full: the drain writes it out before going on.
+ */
+static bool hm_int_line(struct hm_int_report *ir, const struct int_record *r)
+{
+	ssize_t len;
+	int n;
+
+	if (!ir->out)
+		return false;
+	len = int_record_write_json(ir->line, ir->line_cap, r, &ir->sig);
+	if (len < 0) {
+		ir->st.json_bad++;
+		return false;
+	}
+	if ((size_t)len > ir->line_cap) {
+		char *p = realloc(ir->line, len);
+
+		if (!p) {
+			hm_output_line_lost(ir->out);
+			return false;
+		}
+		ir->line = p;
+		ir->line_cap = len;
+		int_record_write_json(ir->line, ir->line_cap, r, &ir->sig);
+	}
+	n = hm_output_line(ir->out, ir->line, len, false);
+	if (n < 0)
+		return false;
+	ir->st.json_lines++;
+	return n >= HM_OUTPUT_BATCH_LINES || hm_output_batch_bytes(ir->out) >= HM_OUTPUT_BATCH_BYTES;
+}
+
+static void hm_int_report_record(struct hm_int_report *ir, const struct int_record *r);
+
+/*
+ * ring_buffer sample callback: one struct int_record, reported and shown.
+ * A negative return stops ring_buffer__consume() after this record
+ * (consumed): the drain writes the full batch and goes on.
+ */
 static int hm_int_on_record(void *ctx, void *data, size_t size)
 {
 	struct hm_int_report *ir = ctx;
 	const struct int_record *r = data;
-	struct int_rpt_dgram *d;
-	int ret;
+	bool full;
 
 	ir->st.records++;
 	if (size < sizeof(*r)) {
 		ir->st.bad_records++;
 		return 0;
 	}
+	full = hm_int_line(ir, r);
+	hm_int_report_record(ir, r);
+	return full ? -EAGAIN : 0;
+}
+
+/* The record's Individual Report into the datagrams being built. */
+static void hm_int_report_record(struct hm_int_report *ir, const struct int_record *r)
+{
+	struct int_rpt_dgram *d;
+	int ret;
+
 	if (!ir->have_cfg || !(ir->cfg.flags & INT_DOM_F_CONFIGURED) ||
 	    (ir->cfg.rpt_family != 4 && ir->cfg.rpt_family != 6)) {
 		ir->st.no_collector++;
-		return 0;
+		return;
 	}
 	for (;;) {
 		d = &ir->dg[ir->n_dg];
@@ -504,13 +572,13 @@ static int hm_int_on_record(void *ctx, void *data, size_t size)
 							  ir->cfg.rpt_port);
 				int_rpt_group_encode(d->buf, d->hw_id, d->seq, d->node_id);
 			}
-			return 0;
+			return;
 		}
 		if (ret < 0) {
 			/* A record the encoder refuses; the datagram is as it was. */
 			ir->st.bad_records++;
 			ir->st.last_bad_err = -ret;
-			return 0;
+			return;
 		}
 		/* Full, closed by a 0xff report, or another node: the next datagram. */
 		ir->open = false;
@@ -540,6 +608,15 @@ struct hm_int_report *hm_int_report_new(int epfd, struct hm_ev_src *src)
 }
 
 /* See hopmarkd.h. */
+void hm_int_report_set_output(struct hm_int_report *ir, struct hm_output *out,
+			      int (*flush)(void *ctx), void *ctx)
+{
+	ir->out = out;
+	ir->flush = flush;
+	ir->flush_ctx = ctx;
+}
+
+/* See hopmarkd.h. */
 bool hm_int_report_active(const struct hm_int_report *ir)
 {
 	return ir && ir->rb;
@@ -550,14 +627,28 @@ int hm_int_report_drain(struct hm_int_report *ir)
 {
 	int n;
 
+	int i, err;
+
 	if (!ir || !ir->rb)
 		return 0;
 	hm_int_read_cfg(ir);
-	n = ring_buffer__consume(ir->rb);
-	hm_int_send(ir);
-	if (n < 0 && n != -EAGAIN && n != -EINTR) {
-		hm_log("INT: ring buffer %s: %s", INT_MAP_EVENTS, strerror(-n));
-		return n;
+	/*
+	 * A full batch of lines stops the consumer (-EAGAIN): written out,
+	 * then the next, at most HM_INT_DRAIN_BATCHES before the other events
+	 * get their turn (the ring's fd is level-triggered).
+	 */
+	for (i = 0; i < HM_INT_DRAIN_BATCHES; i++) {
+		n = ring_buffer__consume(ir->rb);
+		hm_int_send(ir);
+		err = ir->flush ? ir->flush(ir->flush_ctx) : 0;
+		if (n < 0 && n != -EAGAIN && n != -EINTR) {
+			hm_log("INT: ring buffer %s: %s", INT_MAP_EVENTS, strerror(-n));
+			return n;
+		}
+		if (err)
+			return err;
+		if (n != -EAGAIN)
+			break;
 	}
 	return 0;
 }
@@ -686,5 +777,6 @@ void hm_int_report_free(struct hm_int_report *ir)
 		return;
 	hm_int_close_maps(ir);
 	hm_int_close_sock(ir);
+	free(ir->line);
 	free(ir);
 }

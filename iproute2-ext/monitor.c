@@ -19,7 +19,9 @@
  *
  * Every line is checked before it is shown, in either form: it must be one
  * JSON object and nothing after it, and either a record that
- * hm_record_from_json() takes or a postcard of a known type. Any other line
+ * hm_record_from_json() takes, an INT record that int_record_from_json()
+ * takes (shown as int_print_record_table() prints it) or a postcard of a
+ * known type. Any other line
  * is rejected: named on stderr, counted (on stderr at the end, and as
  * "not_decoded" in the JSON summary), never copied to stdout. When lines
  * were rejected and none was valid, the command fails.
@@ -36,6 +38,7 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
+#include "int/int_record.h"
 #include "postcard/postcard.h"
 
 #define HM_POLL_MS		200
@@ -53,6 +56,8 @@ struct mon {
 	__u64 summed;		/* records in the summary */
 	bool summary;		/* -j: also sum up, print the summary line */
 	struct hm_summary *sum;
+	struct int_record int_rec;	/* the INT record of the line shown */
+	struct int_signal int_sig;	/* and its domain's signalling */
 };
 
 static void usage(FILE *f)
@@ -64,7 +69,8 @@ static void usage(FILE *f)
 		"       file: the JSON lines of PATH (hopmarkd -o PATH; - is standard\n"
 		"       input) to their end, complete unlike the socket, which drops\n"
 		"       clients that fall behind. Text: a table per record, then the\n"
-		"       per-hop summary. -j: the JSON lines; with summary, then the\n"
+		"       per-hop summary; INT records (from hopmarkd only): a table each.\n"
+		"       -j: the JSON lines; with summary, then the\n"
 		"       summary as one last JSON line {\"summary\":{...}}.\n",
 		HM_RUNDIR_ENV, HM_SOCK_NAME, HM_RUNDIR_DEFAULT, HM_SOCK_NAME, HM_MAP_EVENTS);
 }
@@ -135,7 +141,7 @@ static void handle_line(struct mon *m, const char *line)
 {
 	struct json_object *obj;
 	struct hm_record r;
-	bool postcard;
+	bool postcard, is_int;
 	int err;
 
 	if (!*line)
@@ -143,7 +149,11 @@ static void handle_line(struct mon *m, const char *line)
 	m->read++;
 	obj = parse_whole_line(line);
 	postcard = obj && is_postcard(obj);
-	err = postcard ? 0 : obj ? hm_record_from_json(obj, &r) : -EINVAL;
+	/* An INT record (Documentation/int.rst, "Monitoring INT"), or IOAM. */
+	err = obj ? int_record_from_json(obj, &m->int_rec, &m->int_sig) : -EINVAL;
+	is_int = !err || err != -ENOENT;
+	if (!is_int)
+		err = postcard ? 0 : obj ? hm_record_from_json(obj, &r) : -EINVAL;
 	json_object_put(obj);
 	if (err) {
 		m->bad++;
@@ -159,10 +169,15 @@ static void handle_line(struct mon *m, const char *line)
 		/* The agent's line, unchanged. */
 		printf("%s\n", line);
 		fflush(stdout);
-		if (m->summary && !postcard) {
+		if (m->summary && !postcard && !is_int) {
 			hm_summary_add(m->sum, &r);	/* for the summary line */
 			m->summed++;
 		}
+	} else if (is_int) {
+		/* The INT record's table; not in the IOAM per-hop summary. */
+		int_print_record_table(stdout, &m->int_rec, &m->int_sig);
+		putchar('\n');
+		fflush(stdout);
 	} else if (postcard) {
 		/* A module postcard: no table form. */
 		printf("postcard %s\n", line);

@@ -8,10 +8,15 @@
  * what the node wrote).
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <sys/socket.h>
 
+#include "common/hm_time.h"
+#include "int/int_drop.h"
 #include "int/int_print.h"
+#include "int/int_record.h"
+#include "int/report_encode.h"
 
 static void put_u(FILE *f, int width, __u64 v)
 {
@@ -242,4 +247,51 @@ int int_print_report_table(FILE *f, const __u8 *pl, size_t len, const struct int
 			ret = rc;
 	}
 	return ret;
+}
+
+/* See int_record.h. */
+int int_print_record_table(FILE *f, const struct int_record *r, const struct int_signal *sig)
+{
+	char ts[HM_TIME_RFC3339_LEN];
+	struct int_rpt_md md;
+	struct int_hop h;
+	struct int_pkt p;
+	int flags, err;
+
+	flags = int_rpt_record_flags(r);
+	if (!int_record_kind_name(r->kind) || flags < 0 || (r->family != 4 && r->family != 6) ||
+	    r->pkt_len > INT_REC_PKT_MAX || int_rpt_record_md(r, &md) ||
+	    int_md_parse(md.md, md.len / 4, md.rep_md_bits, true, &h))
+		return -EINVAL;
+	fprintf(f, "INT %s record %s node-id %u ifindex %u flags%s%s%s%s%s rep-md-bits 0x%04x md-len %u",
+		int_record_kind_name(r->kind), hm_time_rfc3339(r->ts_ns, ts, sizeof(ts)),
+		r->node_id, r->ifindex,
+		flags & INT_RPT_F_D ? " D" : "", flags & INT_RPT_F_Q ? " Q" : "",
+		flags & INT_RPT_F_F ? " F" : "", flags & INT_RPT_F_I ? " I" : "",
+		flags & 0xf0 ? "" : " none", md.rep_md_bits, md.len / 4);
+	if (md.rep_md_bits & INT_RPT_MD_DROP)
+		fprintf(f, " drop-queue-id %u drop-reason %u (%s)", h.drop_queue_id,
+			h.drop_reason, int_drop_reason_name(h.drop_reason));
+	fprintf(f, " orig-len %u pkt-len %u\n", r->orig_len, r->pkt_len);
+	if (md.rep_md_bits & ~INT_RPT_MD_DROP) {
+		hop_header(f, "", md.rep_md_bits, true);
+		hop_row(f, "md", &h);
+	}
+	if (!r->pkt_len)
+		return 0;
+	err = int_decode_ip(r->pkt, r->pkt_len, sig, &p);
+	if (err == -INT_E_IP) {
+		fprintf(f, "  packet not decoded: %s\n", int_dec_strerror(err));
+		return 0;
+	}
+	fprintf(f, "  packet: ");
+	if (!err) {
+		int_print_table(f, &p);
+		return 0;
+	}
+	print_ip(f, &p);
+	fputc('\n', f);
+	if (err != -INT_E_NONE)
+		fprintf(f, "  INT not decoded: %s\n", int_dec_strerror(err));
+	return 0;
 }

@@ -29,6 +29,7 @@ NET_TESTS := \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
 	selftests/net/test_int_report.sh \
+	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
 	selftests/net/test_int_gso.sh
 
