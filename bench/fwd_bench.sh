@@ -19,13 +19,13 @@
 #   noop-xdp    programs that do nothing (bench/fwd_noop.bpf.c) where
 #               hm-xdp's halves run: XDP on fwdr0, tc egress on fwdr1
 #   noop-tc     the same with tc ingress on fwdr0: what the hooks cost
-#   hm-int      INT v2.1 transit (bpf/hopmark_int.bpf.c): tc ingress
-#               hm_int_ingress (the arrival stamp) on fwdr0, tc egress
-#               hm_int_transit on fwdr1, domain UDP port 4242, bitmap
-#               0x9000 (node ID + queue); its ratio to plain is issue 8's
-#               figure. Attached with build/tests/hm_int_drop_tool (the
-#               roles of lib/common/bpf_attach.c) until `hopmark int`
-#               lands; INT kinds only
+#   hm-int      INT v2.1 transit (bpf/hopmark_int.bpf.c): hopmark int
+#               enable dev ... role transit on fwdr0 and fwdr1, so tc
+#               ingress hm_int_ingress (the arrival stamp) on fwdr0 and tc
+#               egress hm_int_transit on fwdr1 are on the forwarded path
+#               (the other two hooks see no packet), domain UDP port 4242,
+#               bitmap 0x9000 (node ID + queue); its ratio to plain is
+#               issue 8's figure. INT kinds only
 # Generators (-g, both by default), on the generator's CPU at nice -20:
 #   xdp   live XDP frames (fwd-gen -X: BPF_PROG_TEST_RUN, XDP_TX out of
 #         fwdg0): they reach fwdr0's ring as xdp_frames, a few hundred ns
@@ -81,7 +81,6 @@ GEN=$HM_BUILD/bench/fwd-gen
 DROP_OBJ=$HM_BUILD/bench/fwd_drop.bpf.o
 XMIT_OBJ=$HM_BUILD/bench/fwd_xmit.bpf.o
 NOOP_OBJ=$HM_BUILD/bench/fwd_noop.bpf.o
-INT_TOOL=$HM_BUILD/tests/hm_int_drop_tool
 INT_BITMAP=0x9000
 GENS="xdp skb"
 REPS=5
@@ -228,6 +227,8 @@ mode_clear()
 	x r ip link set dev ${D}r0 xdp off 2>/dev/null
 	x r "$HOPMARK" ioam transit disable dev ${D}r0 >/dev/null 2>&1
 	x r "$HOPMARK" ioam transit disable dev ${D}r1 >/dev/null 2>&1
+	x r "$HOPMARK" int disable dev ${D}r0 >/dev/null 2>&1
+	x r "$HOPMARK" int disable dev ${D}r1 >/dev/null 2>&1
 	x r tc qdisc del dev ${D}r0 clsact 2>/dev/null
 	x r tc qdisc del dev ${D}r1 clsact 2>/dev/null
 	hm_sysctl r net.ipv6.conf.${D}r0.ioam6_enabled=0
@@ -244,10 +245,9 @@ mode_set()
 		x r "$HOPMARK" ioam transit enable dev ${D}r0 ingress "${1#hm-}" &&
 		x r "$HOPMARK" ioam transit enable dev ${D}r1 ingress "${1#hm-}" ;;
 	hm-int)
-		[ -x "$INT_TOOL" ] || { echo "# hm-int needs $INT_TOOL (make check-build)" >&2; return 1; }
-		x r "$INT_TOOL" role int-ingress ${D}r0 on &&
-		x r "$INT_TOOL" role int-transit ${D}r1 on 2 &&
-		x r "$INT_TOOL" config udp 4242 bitmap $INT_BITMAP max-hops 8 ;;
+		x r "$HOPMARK" int set mode md signal udp 4242 instructions $INT_BITMAP max-hops 8 &&
+		x r "$HOPMARK" int enable dev ${D}r0 role transit &&
+		x r "$HOPMARK" int enable dev ${D}r1 role transit ;;
 	noop-xdp|noop-tc)
 		x r tc qdisc add dev ${D}r1 clsact &&
 		x r tc filter add dev ${D}r1 egress bpf da obj "$NOOP_OBJ" sec tc &&
@@ -329,9 +329,9 @@ verify()
 	hm_check "${gen}_${kind}_${mode}_all_${n}_frames_forwarded" "$n" "$got"
 	if [ "$mode" = hm-int ]; then
 		# Every INT frame got the router's hop: one transit_ok each.
-		got=$(x r "$INT_TOOL" stats | "$PY" -c '
+		got=$(x r "$HOPMARK" -j -s int show | "$PY" -c '
 import json, sys
-print(sum(json.loads(l)["transit_ok"] for l in sys.stdin if json.loads(l)["dev"] == sys.argv[1]))' ${D}r1)
+print(sum(i["counters"]["transit_ok"] for i in json.load(sys.stdin)["interfaces"] if i["dev"] == sys.argv[1]))' ${D}r1)
 		hm_check "${gen}_${kind}_${mode}_router_pushed_its_hop" "True" \
 			"$([ "${got:-0}" -ge $n ] && echo True || echo False)"
 	fi

@@ -13,15 +13,18 @@
  *	hopmark int sample { all | packet N | flow N [ seed S ] }
  *	hopmark int report { set collector ADDR port PORT [ src ADDR ] [ sport PORT ]
  *			     [ coalesce N ] | del }
- *	hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]
- *	hopmark int disable dev DEV [ role { source | transit | sink | xd } ]
+ *	hopmark int enable dev DEV role { source | transit | sink | xd | xdp-source }
+ *			   [ mtu N ] [ rate RATE ]
+ *	hopmark int disable dev DEV [ role { source | transit | sink | xd | xdp-source } ]
+ *	hopmark int drops { on | off }
  *	hopmark [ -j ] [ -p ] [ -s ] int show
  *
  * Settings live in the pinned maps of lib/int/int_maps.h (int_cfg[0], the
  * domain; int_ifcfg[ifindex], the roles); the rules and text forms of the
  * settings are libhopmark's (int/int_settings.h), so that every node given
  * the same commands holds the same bytes. Programs are loaded from
- * bpf/hopmark_int.bpf.c and attached by libhopmark's roles layer
+ * bpf/hopmark_int.bpf.c (hopmark_int_xdp.bpf.c for xdp-source,
+ * hopmark_int_drop.bpf.c for drops) and attached by libhopmark's roles layer
  * (common/bpf_attach.h, through attach.c); output goes through the print
  * layer (json_print.c): text and -j come from the same calls.
  */
@@ -37,6 +40,7 @@
 #include <bpf/libbpf.h>
 
 #include "hopmark_cli.h"
+#include "common/bpf_pin.h"
 #include "budget/budget.h"
 #include "int/int_names.h"
 #include "int/int_settings.h"
@@ -46,28 +50,36 @@
 
 /*
  * The roles of `int enable`: the interface flag each sets (int_ifcfg) and
- * the programs it needs, at tc egress and at tc ingress of the device
- * (%HM_ROLE_MAX: none). A transit hop stamps the arrival at ingress
+ * the programs it needs, at tc egress, at tc ingress and at XDP of the
+ * device (%HM_ROLE_MAX: none). A transit hop stamps the arrival at ingress
  * (hm_int_ingress) and pushes its metadata at egress; an INT-XD node runs
  * the transit program, which reports the watched packets without INT
- * (%INT_IF_F_XD); with both flags it does each to its own packets.
+ * (%INT_IF_F_XD); with both flags it does each to its own packets. The
+ * XDP source (hm_int_xdp_src) gives INT-MD to TCP segments as they arrive
+ * on the first INT node's ingress device (Documentation/int.rst, "GSO and
+ * TSO").
  */
 static const struct int_role {
 	const char	*name;
 	__u32		flag;
 	enum hm_role	egress;
 	enum hm_role	ingress;
+	enum hm_role	xdp;
 } int_roles[] = {
-	{ "source",	INT_IF_F_SOURCE,	HM_ROLE_INT_SOURCE,	HM_ROLE_MAX },
-	{ "transit",	INT_IF_F_TRANSIT,	HM_ROLE_INT_TRANSIT,	HM_ROLE_INT_INGRESS },
-	{ "sink",	INT_IF_F_SINK,		HM_ROLE_MAX,		HM_ROLE_INT_SINK },
-	{ "xd",		INT_IF_F_XD,		HM_ROLE_INT_TRANSIT,	HM_ROLE_MAX },
+	{ "source",	INT_IF_F_SOURCE,	HM_ROLE_INT_SOURCE,	HM_ROLE_MAX,	HM_ROLE_MAX },
+	{ "transit",	INT_IF_F_TRANSIT,	HM_ROLE_INT_TRANSIT,	HM_ROLE_INT_INGRESS,
+	  HM_ROLE_MAX },
+	{ "sink",	INT_IF_F_SINK,		HM_ROLE_MAX,		HM_ROLE_INT_SINK, HM_ROLE_MAX },
+	{ "xd",		INT_IF_F_XD,		HM_ROLE_INT_TRANSIT,	HM_ROLE_MAX,	HM_ROLE_MAX },
+	{ "xdp-source",	INT_IF_F_XDP_SOURCE,	HM_ROLE_MAX,		HM_ROLE_MAX,
+	  HM_ROLE_INT_XDP_SOURCE },
 };
 #define NR_INT_ROLES	(sizeof(int_roles) / sizeof(int_roles[0]))
 
-/* Every INT program, in the order show lists them. */
+/* Every per-interface INT program, in the order show lists them. */
 static const enum hm_role int_progs[] = {
-	HM_ROLE_INT_INGRESS, HM_ROLE_INT_SINK, HM_ROLE_INT_SOURCE, HM_ROLE_INT_TRANSIT,
+	HM_ROLE_INT_XDP_SOURCE, HM_ROLE_INT_INGRESS, HM_ROLE_INT_SINK, HM_ROLE_INT_SOURCE,
+	HM_ROLE_INT_TRANSIT,
 };
 #define NR_INT_PROGS	(sizeof(int_progs) / sizeof(int_progs[0]))
 
@@ -84,8 +96,10 @@ static void usage(FILE *f)
 		"       hopmark int report set collector ADDR port PORT [ src ADDR ] [ sport PORT ]\n"
 		"                              [ coalesce N ]\n"
 		"       hopmark int report del\n"
-		"       hopmark int enable dev DEV role { source | transit | sink | xd } [ mtu N ] [ rate RATE ]\n"
-		"       hopmark int disable dev DEV [ role { source | transit | sink | xd } ]\n"
+		"       hopmark int enable dev DEV role { source | transit | sink | xd | xdp-source }\n"
+		"                          [ mtu N ] [ rate RATE ]\n"
+		"       hopmark int disable dev DEV [ role { source | transit | sink | xd | xdp-source } ]\n"
+		"       hopmark int drops { on | off }\n"
 		"       hopmark [ -j ] [ -p ] [ -s ] int show\n"
 		"BITMAP := { 0xNNNN | NAME[,NAME...] }\n"
 		"NAME := { node-id | l1-ports | hop-latency | queue | ingress-ts | egress-ts |\n"
@@ -179,11 +193,61 @@ static void warn_mtu(const struct int_domain_cfg *cfg)
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &ic) || !(ic.flags & INT_IF_F_SOURCE))
+		if (bpf_map_lookup_elem(fd, &key, &ic) ||
+		    !(ic.flags & (INT_IF_F_SOURCE | INT_IF_F_XDP_SOURCE)))
 			continue;
 		warn_mtu_dev(cfg, ifname_or_index(key, name), if_mtu(key, &ic));
 	}
 	close(fd);
+}
+
+/*
+ * xdp_source_misfit() - why the domain @cfg cannot run the XDP source
+ * @cfg:	the domain (its defaults when not configured)
+ * @msg:	output, the reason
+ * @len:	size of @msg
+ *
+ * hm_int_xdp_src writes INT-MD with NPT=2 (a new UDP header before the TCP
+ * header, which stays where it was): it needs mode md and UDP-port
+ * signalling; with others it would only count its packets
+ * (xdp_unsupported). Return: true when it cannot apply, with @msg.
+ */
+static bool xdp_source_misfit(const struct int_domain_cfg *cfg, char *msg, size_t len)
+{
+	if (cfg->mode != INT_MODE_MD) {
+		snprintf(msg, len, "the XDP source writes INT-MD only and the domain's mode is %s",
+			 cfg->mode <= INT_MODE_XD ? int_mode_names[cfg->mode] : "unknown");
+		return true;
+	}
+	if (cfg->signal != INT_SIG_UDP) {
+		snprintf(msg, len,
+			 "the XDP source gives TCP NPT=2 INT, which needs UDP-port signalling, and the domain signals by DSCP%s",
+			 cfg->flags & INT_DOM_F_CONFIGURED ? "" :
+			 " (not configured yet: \"hopmark int set signal udp PORT\" first)");
+		return true;
+	}
+	return false;
+}
+
+/* The first interface with role xdp-source (its name in @name), 0 if none. */
+static __u32 xdp_source_dev(char *name)
+{
+	int fd = hm_map_open(INT_MAP_IFCFG);
+	__u32 key, next, *prev = NULL, found = 0;
+	struct int_if_cfg ic;
+
+	if (fd < 0)
+		return 0;
+	while (!found && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &ic) && (ic.flags & INT_IF_F_XDP_SOURCE))
+			found = key;
+	}
+	close(fd);
+	if (found)
+		ifname_or_index(found, name);
+	return found;
 }
 
 /*
@@ -243,7 +307,9 @@ enum {
 static int do_set(int argc, char **argv)
 {
 	const char *blame = NULL;	/* the last word a cross-check may refuse */
+	const char *mode_word = NULL, *signal_word = NULL;
 	struct int_domain_cfg v = { 0 }, cfg;
+	char dev[IF_NAMESIZE];
 	bool seen[SET_MAX] = { 0 };
 	char msg[MSG_LEN];
 	int fd;
@@ -268,7 +334,7 @@ static int do_set(int argc, char **argv)
 				v.mode = INT_MODE_XD;
 			else
 				invarg("mode is md, mx or xd", *argv);
-			blame = *argv;
+			blame = mode_word = *argv;
 		} else if (matches(*argv, "signal")) {
 			NEXT_ARG();
 			ONCE(SET_SIGNAL, "signal");
@@ -286,7 +352,7 @@ static int do_set(int argc, char **argv)
 			} else {
 				invarg("signal is dscp VALUE[/MASK] or udp PORT", *argv);
 			}
-			blame = *argv;
+			blame = signal_word = *argv;
 		} else if (matches(*argv, "instructions")) {
 			NEXT_ARG();
 			ONCE(SET_BITMAP, "instructions");
@@ -359,6 +425,17 @@ static int do_set(int argc, char **argv)
 		cfg.report_trunc = v.report_trunc;
 	if (seen[SET_Q_THRESHOLD])
 		cfg.q_threshold = v.q_threshold;
+	/* An XDP source keeps the domain to what it can do (xdp_source_misfit()). */
+	if ((mode_word || signal_word) && xdp_source_misfit(&cfg, msg, sizeof(msg)) &&
+	    xdp_source_dev(dev)) {
+		char why[MSG_LEN + 2 * IF_NAMESIZE + 128];
+
+		close(fd);
+		snprintf(why, sizeof(why), "%s runs the XDP source: %s (\"hopmark int disable dev %s role xdp-source\" first)",
+			 dev, msg, dev);
+		invarg(why, cfg.mode != INT_MODE_MD && mode_word ? mode_word :
+		       signal_word ? signal_word : mode_word);
+	}
 	return cfg_commit(fd, &cfg, blame, true);
 }
 
@@ -702,7 +779,7 @@ static const struct int_role *parse_role(const char *word)
 	for (i = 0; i < NR_INT_ROLES; i++)
 		if (!strcmp(word, int_roles[i].name))
 			return &int_roles[i];
-	invarg("role is source, transit, sink or xd", word);
+	invarg("role is source, transit, sink, xd or xdp-source", word);
 }
 
 /* Whether interface flags @flags need the program of @role. */
@@ -712,7 +789,8 @@ static bool flags_need(__u32 flags, enum hm_role role)
 
 	for (i = 0; i < NR_INT_ROLES; i++)
 		if ((flags & int_roles[i].flag) &&
-		    (int_roles[i].egress == role || int_roles[i].ingress == role))
+		    (int_roles[i].egress == role || int_roles[i].ingress == role ||
+		     int_roles[i].xdp == role))
 			return true;
 	return false;
 }
@@ -743,10 +821,11 @@ static int do_enable(int argc, char **argv)
 	const struct int_role *role = NULL;
 	struct int_domain_cfg cfg;
 	struct int_if_cfg ic, old;
-	const char *dev = NULL;
+	const char *dev = NULL, *role_word = NULL;
+	char msg[MSG_LEN], why[MSG_LEN + 2 * IF_NAMESIZE + 96];
 	bool have_rate = false, have_mtu = false, had;
 	__u64 rate = 0;
-	__u32 ifindex, mtu = 0, zero = 0;
+	__u32 ifindex, mtu = 0;
 	int fd, cfd, ret;
 
 	while (argc > 0) {
@@ -760,6 +839,7 @@ static int do_enable(int argc, char **argv)
 			if (role)
 				duparg("role", *argv);
 			role = parse_role(*argv);
+			role_word = *argv;
 		} else if (matches(*argv, "mtu")) {
 			NEXT_ARG();
 			if (have_mtu)
@@ -802,6 +882,24 @@ static int do_enable(int argc, char **argv)
 		memset(&old, 0, sizeof(old));
 	ic = old;
 	ic.flags |= role->flag;
+	if (cfg_read(cfd, &cfg)) {
+		ret = HM_EXIT_FAIL;
+		goto out;
+	}
+	int_cfg_defaults(&cfg);
+	why[0] = '\0';
+	if ((role->flag & INT_IF_F_XDP_SOURCE) && xdp_source_misfit(&cfg, msg, sizeof(msg)))
+		snprintf(why, sizeof(why), "%s", msg);
+	/* XDP runs first: the sink at tc ingress would take the INT the XDP source just added. */
+	else if ((ic.flags & INT_IF_F_XDP_SOURCE) && (ic.flags & INT_IF_F_SINK))
+		snprintf(why, sizeof(why),
+			 "%s cannot be both the XDP source and a sink: its tc ingress sink would remove the INT its XDP adds",
+			 dev);
+	if (why[0]) {
+		close(fd);
+		close(cfd);
+		invarg(why, role_word);
+	}
 	if (have_mtu)
 		ic.mtu = mtu;
 	if (have_rate)
@@ -819,13 +917,11 @@ static int do_enable(int argc, char **argv)
 			bpf_map_delete_elem(fd, &ifindex);
 		goto out;
 	}
-	if (bpf_map_lookup_elem(cfd, &zero, &cfg))
-		goto out;
 	if (!(cfg.flags & INT_DOM_F_CONFIGURED))
 		/* The programs run, but do nothing until the domain is configured. */
 		fprintf(stderr, "Warning: the INT domain is not configured: %s counts its packets as %s until \"hopmark int set\" (or watch, sample, report) configures it.\n",
 			dev, int_counter_names[INT_CNT_NOT_CONFIGURED]);
-	else if (ic.flags & INT_IF_F_SOURCE)
+	else if (ic.flags & (INT_IF_F_SOURCE | INT_IF_F_XDP_SOURCE))
 		warn_mtu_dev(&cfg, dev, if_mtu(ifindex, &ic));
 out:
 	close(fd);
@@ -883,6 +979,53 @@ static int do_disable(int argc, char **argv)
 	for (i = 0; i < NR_INT_PROGS; i++)
 		if (!flags_need(left, int_progs[i]))
 			ret |= role_detach(int_progs[i], ifindex);
+	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
+}
+
+/* ---------------- drops ---------------- */
+
+/*
+ * do_drops() - "int drops { on | off }": the node-wide drop reports of
+ * hm_int_drop (bpf/hopmark_int_drop.bpf.c), a tracing program on
+ * kfree_skb whose link is pinned in the pin directory (the int-drop role
+ * of common/bpf_attach.h). On again replaces the link; off when off is
+ * not an error.
+ */
+static int do_drops(int argc, char **argv)
+{
+	struct int_domain_cfg cfg;
+	int fd, ret;
+	bool on;
+
+	if (argc < 1)
+		missing_arg("on or off", "int drops");
+	if (matches(*argv, "help")) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	if (!strcmp(*argv, "on"))
+		on = true;
+	else if (!strcmp(*argv, "off"))
+		on = false;
+	else
+		invarg("drops is on or off", *argv);
+	if (argc > 1) {
+		if (matches(argv[1], "help")) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		}
+		unknown_arg("int drops", argv[1]);
+	}
+	if (!on)
+		return role_detach(HM_ROLE_INT_DROP, 0) ? HM_EXIT_FAIL : HM_EXIT_OK;
+	/* The program shares the INT maps: they exist, pinned, first. */
+	fd = cfg_open();
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	ret = role_attach(HM_ROLE_INT_DROP, 0);
+	if (!ret && !cfg_read(fd, &cfg) && !(cfg.flags & INT_DOM_F_CONFIGURED))
+		fprintf(stderr, "Warning: the INT domain is not configured: no drop is reported until \"hopmark int set\" (or watch, sample, report) configures it.\n");
+	close(fd);
 	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
 }
 
@@ -1074,13 +1217,21 @@ static void print_if_programs(__u32 ifindex, __u32 flags)
 			memset(&info, 0, sizeof(info));
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "name", "    %s", hm_roles[r].prog);
-		print_string(PRINT_ANY, "hook", " %s", hm_roles[r].hook == HM_HOOK_TC_INGRESS ?
-			     "tc ingress" : "tc egress");
+		print_string(PRINT_ANY, "hook", " %s", hm_roles[r].hook == HM_HOOK_XDP ? "xdp" :
+			     hm_roles[r].hook == HM_HOOK_TC_INGRESS ? "tc ingress" : "tc egress");
 		print_bool(PRINT_JSON, "attached", NULL, info.prog_id && info.ours);
 		if (info.prog_id && info.ours)
 			print_uint(PRINT_ANY, "id", " id %llu", info.prog_id);
 		else
 			print_null(PRINT_ANY, "id", " %s", "not attached");
+		if (hm_roles[r].hook == HM_HOOK_XDP) {
+			if (info.prog_id && info.ours)
+				print_string(PRINT_ANY, "xdp_mode", " mode %s", info.xdp_mode);
+			else
+				print_null(PRINT_JSON, "xdp_mode", NULL, NULL);
+			if (info.prog_id && !info.ours)
+				print_string(PRINT_ANY, "xdp_other", " (XDP runs %s)", info.name);
+		}
 		print_nl();
 		close_json_object();
 	}
@@ -1132,6 +1283,70 @@ static void print_ifaces(void)
 		close(sfd);
 }
 
+/*
+ * The drop reports: on when the pinned link runs hm_int_drop. With -s, the
+ * counters only hm_int_drop counts, summed over the devices and CPUs
+ * (int_stats, keyed by the device the skb was on; 0 for none).
+ */
+static void print_drops(void)
+{
+	static const int cnts[] = { INT_CNT_DROP_REPORT, INT_CNT_DROP_SINK_DISCARD };
+	int sfd, ncpu = libbpf_num_possible_cpus(), c;
+	__u64 sum[sizeof(cnts) / sizeof(cnts[0])] = { 0 };
+	struct int_link_stats *per = NULL;
+	struct hm_attach_info info;
+	__u32 key, next, *prev = NULL;
+	char dir[4096], fmt[48];
+	size_t i;
+	bool on;
+
+	if (hm_role_query(HM_ROLE_INT_DROP, 0, &info))
+		memset(&info, 0, sizeof(info));
+	on = info.prog_id && info.ours;
+	open_json_object("drops");
+	print_bool(PRINT_JSON, "enabled", NULL, on);
+	print_string(PRINT_FP, NULL, "drops %s", on ? "on" : "off");
+	print_string(PRINT_ANY, "name", " %s", hm_roles[HM_ROLE_INT_DROP].prog);
+	print_string(PRINT_ANY, "hook", " %s", "tracing kfree_skb");
+	if (on)
+		print_uint(PRINT_ANY, "id", " id %llu", info.prog_id);
+	else
+		print_null(PRINT_JSON, "id", NULL, NULL);
+	if (!hm_pin_dir(dir, sizeof(dir))) {
+		char link[4200];
+
+		snprintf(link, sizeof(link), "%s/%s", dir, HM_INT_DROP_LINK);
+		print_string(PRINT_JSON, "link", NULL, link);
+	}
+	print_nl();
+	sfd = show_stats ? hm_map_open(INT_MAP_STATS) : -1;
+	if (sfd >= 0 && ncpu > 0)
+		per = calloc(ncpu, sizeof(*per));
+	if (per) {
+		while (!bpf_map_get_next_key(sfd, prev, &next)) {
+			key = next;
+			prev = &key;
+			if (bpf_map_lookup_elem(sfd, &key, per))
+				continue;
+			for (c = 0; c < ncpu; c++)
+				for (i = 0; i < sizeof(cnts) / sizeof(cnts[0]); i++)
+					sum[i] += per[c].cnt[cnts[i]];
+		}
+		open_json_object("counters");
+		print_text("    counters");
+		for (i = 0; i < sizeof(cnts) / sizeof(cnts[0]); i++) {
+			snprintf(fmt, sizeof(fmt), " %s %%llu", int_counter_names[cnts[i]]);
+			print_uint(PRINT_ANY, int_counter_names[cnts[i]], fmt, sum[i]);
+		}
+		print_nl();
+		close_json_object();
+		free(per);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	close_json_object();
+}
+
 static int do_show(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
@@ -1160,13 +1375,14 @@ static int do_show(int argc, char **argv)
 	print_sel(&cfg.sel);
 	print_report(&cfg);
 	print_ifaces();
+	print_drops();
 	delete_json_obj();
 	return HM_EXIT_OK;
 }
 
 /**
  * do_int() - "hopmark int ...": INT domain settings, watchlist, sampling,
- * report destination, roles
+ * report destination, roles, drop reports
  * @argc:	words after "int"
  * @argv:	the words
  *
@@ -1194,6 +1410,8 @@ int do_int(int argc, char **argv)
 		return do_enable(argc - 1, argv + 1);
 	if (matches(*argv, "disable"))
 		return do_disable(argc - 1, argv + 1);
+	if (matches(*argv, "drops"))
+		return do_drops(argc - 1, argv + 1);
 	if (matches(*argv, "show") || matches(*argv, "list"))
 		return do_show(argc - 1, argv + 1);
 	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark int help\".\n", *argv);

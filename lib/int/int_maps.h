@@ -120,6 +120,12 @@ struct int_if_cfg {
 #define INT_IF_F_TRANSIT	(1U << 1)	/* tc egress: this node's hop */
 #define INT_IF_F_SINK		(1U << 2)	/* tc ingress: extract, report, restore */
 #define INT_IF_F_XD		(1U << 3)	/* INT-XD: report watched packets, no change */
+/*
+ * XDP of an ingress interface: hm_int_xdp_src gives TCP NPT=2 INT-MD
+ * (bpf/hopmark_int_xdp.bpf.c). The program does not test it (it runs where
+ * it is attached); `hopmark int` keeps the role here, with the MTU it reads.
+ */
+#define INT_IF_F_XDP_SOURCE	(1U << 4)
 
 /**
  * enum int_counter - counted INT datapath actions (int_stats[ifindex], per CPU)

@@ -18,6 +18,14 @@
 #				(tc filter show: name, handle 0x696e, the
 #				role's pref), show reports their ids, disable
 #				detaches what no remaining role needs
+#   int_xdp_*			role xdp-source: hm_int_xdp_src at XDP (ip link
+#				shows it, the peer veth loses TSO), refused
+#				with a DSCP or unconfigured domain, beside a
+#				sink, over another XDP program; int set keeps
+#				the domain to what it can run
+#   int_drops_*			drops on / off: the pinned link runs
+#				hm_int_drop (bpftool), on again replaces it,
+#				off frees it; show and -j give the state
 #   int_mtu_warning_*		a trace that cannot fit a source's MTU warns
 #				(the budget model's budget_warn_int_md())
 #   int_stats_*			show -s: every counter of int_counter_names,
@@ -108,7 +116,7 @@ tcf()
 
 # ---- help at every level
 for words in "" "set" "watch" "watch add" "watch del" "watch flush" "sample" "report" \
-	"report set" "report del" "enable" "disable" "show"; do
+	"report set" "report del" "enable" "disable" "drops" "show"; do
 	out=$(x "$HOPMARK" int $words help 2>&1)
 	rc=$?
 	w=${words:-int}
@@ -288,6 +296,82 @@ hm_check "int_disable_dev_forgets_roles" '["v0"]' "$(show '[i["dev"] for i in d[
 x "$HOPMARK" int disable dev v2
 hm_check "int_disable_twice_ok" 0 $?
 
+# ---- xdp-source: XDP on the ingress device, where it can apply
+xdp_prog() { x ip -d link show dev "$1" | sed -n 's/.*prog\/xdp id \([0-9]*\) name \([a-z_]*\).*/\2 \1/p'; }
+err xdp_source_dscp_domain "xdp-source" -- int enable dev v2 role xdp-source
+hm_check "int_xdp_refused_attaches_nothing" "|[]" \
+	"$(xdp_prog v2)|$(show '[i["dev"] for i in d["interfaces"] if "xdp-source" in i["roles"]]')"
+x "$HOPMARK" int set signal udp 5000
+x "$HOPMARK" int enable dev v2 role xdp-source 2>"$HM_TMP/x.err"
+hm_check "int_xdp_enable_ok" "0 " "$? $(cat "$HM_TMP/x.err")"
+XID=$(xdp_prog v2 | cut -d' ' -f2)
+hm_check "int_xdp_ip_link_shows_hm_int_xdp_src" "hm_int_xdp_src $XID" "$(xdp_prog v2)"
+hm_check "int_xdp_show_program" "[\"xdp-source\"] hm_int_xdp_src xdp True $XID driver" \
+	"$(show 'i=[i for i in d["interfaces"] if i["dev"] == "v2"][0]; p=i["programs"][0]; "%s %s %s %s %s %s" % (json.dumps(i["roles"]), p["name"], p["hook"], p["attached"], p["id"], p["xdp_mode"])')"
+hm_check "int_xdp_show_text" 1 "$(x "$HOPMARK" int show | grep -cx "    hm_int_xdp_src xdp id $XID mode driver")"
+hm_check "int_xdp_nothing_at_tc" "|" "$(tcf v2 ingress)|$(tcf v2 egress)"
+if command -v ethtool >/dev/null; then
+	hm_check "int_xdp_peer_segments_in_software" "off" \
+		"$(x ethtool -k v3 | awk '/^tcp-segmentation-offload:/ { print $2 }')"
+else
+	hm_skip "int_xdp_peer_segments_in_software" "needs ethtool"
+fi
+x "$HOPMARK" int enable dev v2 role xdp-source
+hm_check "int_xdp_enable_again_replaces_in_place" "hm_int_xdp_src" "$(xdp_prog v2 | cut -d' ' -f1)"
+err xdp_source_and_sink "sink" -- int enable dev v2 role sink
+x "$HOPMARK" int enable dev v2 role sink 2>"$HM_TMP/e.err"
+hm_check "int_xdp_sink_refusal_says_why" 1 "$(grep -c 'cannot be both the XDP source and a sink' "$HM_TMP/e.err")"
+hm_check "int_xdp_sink_refused_nothing_at_ingress" "" "$(tcf v2 ingress)"
+err xdp_set_mode_mx "mx" -- int set mode mx
+err xdp_set_signal_dscp "0x17" -- int set signal dscp 0x17
+x "$HOPMARK" int set signal dscp 0x17 2>"$HM_TMP/e.err"
+hm_check "int_xdp_set_refusal_names_the_device" 1 "$(grep -c 'v2 runs the XDP source: .*signals by DSCP.*hopmark int disable dev v2 role xdp-source' "$HM_TMP/e.err")"
+hm_check "int_xdp_set_refused_domain_unchanged" "md udp 5000" \
+	"$(show 'c=d["config"]; "%s %s %s" % (c["mode"], c["signal"], c["udp_port"])')"
+x "$HOPMARK" int set max-hops 6
+hm_check "int_xdp_set_of_other_words_ok" "0 6" "$? $(show 'd["config"]["max_hops"]')"
+# Another program at XDP (the IOAM transit's ingress half) is never replaced.
+x "$HOPMARK" ioam transit enable dev v3 ingress xdp >/dev/null 2>&1
+OTHER=$(xdp_prog v3)
+x "$HOPMARK" int enable dev v3 role xdp-source 2>"$HM_TMP/e.err"
+hm_check "int_xdp_other_xdp_program_refused" "1 1 ${OTHER%% *} []" \
+	"$? $(grep -c "^Error: v3 already runs XDP program \"hm_transit_in\"" "$HM_TMP/e.err") $(xdp_prog v3 | cut -d' ' -f1) $(show '[i["dev"] for i in d["interfaces"] if i["dev"] == "v3"]')"
+x "$HOPMARK" ioam transit disable dev v3 >/dev/null 2>&1
+x "$HOPMARK" int disable dev v2 role xdp-source
+hm_check "int_xdp_disable_detaches" "|[]" "$(xdp_prog v2)|$(show '[i["dev"] for i in d["interfaces"] if i["dev"] == "v2"]')"
+x "$HOPMARK" int set signal dscp 0x17
+hm_check "int_xdp_gone_set_dscp_ok" "0" "$?"
+
+# ---- drops on / off: the node-wide hm_int_drop, its link pinned
+LINK=$BPFFS/tc/globals/hm_int_drop_link
+link_prog() { x bpftool -j link show pinned "$LINK" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["prog_id"])' 2>/dev/null; }
+prog_name() { x bpftool -j prog show id "$1" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["name"])' 2>/dev/null || echo gone; }
+hm_check "int_drops_off_at_first" "False None" "$(show 'x=d["drops"]; "%s %s" % (x["enabled"], x["id"])')"
+x "$HOPMARK" int drops on 2>"$HM_TMP/d.err"
+hm_check "int_drops_on_ok" "0 " "$? $(cat "$HM_TMP/d.err")"
+DID=$(link_prog)
+hm_check "int_drops_on_link_runs_hm_int_drop" "hm_int_drop" "$(prog_name "${DID:-0}")"
+hm_check "int_drops_show_json" "True hm_int_drop tracing kfree_skb ${DID} $LINK" \
+	"$(show 'x=d["drops"]; "%s %s %s %s %s" % (x["enabled"], x["name"], x["hook"], x["id"], x["link"])')"
+hm_check "int_drops_show_text" 1 "$(x "$HOPMARK" int show | grep -cx "drops on hm_int_drop tracing kfree_skb id $DID")"
+hm_check "int_drops_counters_with_s" '["drop_report", "drop_sink_discard"]' \
+	"$(show 'sorted(d["drops"]["counters"])' -s)"
+x "$HOPMARK" int drops on
+DID2=$(link_prog)
+hm_check "int_drops_on_again_replaces_the_link" "hm_int_drop gone" \
+	"$(prog_name "${DID2:-0}") $([ "$DID2" != "$DID" ] && prog_name "$DID" || echo same)"
+err drops_unknown_value "maybe" -- int drops maybe
+err drops_extra_word "now" -- int drops on now
+x "$HOPMARK" int drops 2>"$HM_TMP/e.err"
+hm_check "int_drops_value_required" "2 1" "$? $(grep -c '"on or off" is required' "$HM_TMP/e.err")"
+x "$HOPMARK" int drops off
+hm_check "int_drops_off_frees_link_and_program" "0 no-pin gone" \
+	"$? $([ -e "$LINK" ] && echo pin || echo no-pin) $(prog_name "${DID2:-0}")"
+hm_check "int_drops_off_show" "False None" "$(show 'x=d["drops"]; "%s %s" % (x["enabled"], x["id"])')"
+hm_check "int_drops_off_text" 1 "$(x "$HOPMARK" int show | grep -cx 'drops off hm_int_drop tracing kfree_skb')"
+x "$HOPMARK" int drops off
+hm_check "int_drops_off_twice_ok" 0 $?
+
 # ---- MTU warnings (the trace of max-hops x Hop ML x 4 + 16 against the source's MTU)
 x "$HOPMARK" int set signal dscp 0x17 instructions 0xff80 max-hops 21 2>"$HM_TMP/w.err"
 hm_check "int_mtu_warning_none_at_1500" "0 0" "$? $(grep -c Warning "$HM_TMP/w.err")"
@@ -375,7 +459,7 @@ x2 "$HOPMARK" -j int show >"$HM_TMP/b.json"
 hm_check "int_round_trip_same_json" "same" "$("$PY" -c '
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
-a.pop("interfaces"); b.pop("interfaces")
+a.pop("interfaces"); b.pop("interfaces"); a.pop("drops"); b.pop("drops")
 print("same" if a == b else "differ: %r vs %r" % (a, b))' "$HM_TMP/a.json" "$HM_TMP/b.json" 2>&1)"
 x bpftool -j map dump pinned "$BPFFS/tc/globals/int_cfg" >"$HM_TMP/a.map" 2>&1
 x2 bpftool -j map dump pinned "$BPF2/tc/globals/int_cfg" >"$HM_TMP/b.map" 2>&1

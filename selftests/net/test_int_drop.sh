@@ -20,6 +20,9 @@
 # domain bitmap 0xd200 (node ID, L1 ports, queue, L2 ports: node ID goes in
 # the report's group header), the L1/L2 interface IDs set with `hopmark
 # link set`, queue ID 0 and the reason in the bit-15 word.
+# R is set up as an operator does it: `hopmark int set / watch / report`
+# and `hopmark int drops on | off`; counters come from `hopmark -j -s int
+# show`. hm_int_drop_tool only reads the records of int_events.
 set -u
 HM_PFX=${HM_PFX:-hmi$$d}
 . "$(dirname "$0")/../lib.sh"
@@ -133,14 +136,24 @@ w15() { printf '00%02x0000' "$1"; }
 md() { printf '%04x%04x00ffffff%08x%08x%s' "${2:-21}" "${3:-22}" \
 	$(( 0x1000000 + ${4:-21} )) $(( 0x1000000 + ${5:-22} )) "$(w15 "$1")"; }
 
-hm_check_cmd "int-drop role attaches" hm_on r "$TOOL" attach
-hm_check "int-drop role: the pinned link runs hm_int_drop" "hm_int_drop True" \
-	"$(hm_on r "$TOOL" query | "$PY" -c 'import json,sys; r=json.load(sys.stdin); print(r["name"], r["ours"])')"
+# drops NAME: one key of `hopmark -j -s int show`'s "drops" object (counters.X for a counter).
+drops() { hm_on r "$HOPMARK" -j -s int show | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)["drops"]
+for k in sys.argv[1].split("."):
+    d = d[k]
+print(d)' "$1"; }
+
+hm_check_cmd "drop reports on (hopmark int drops on)" hm_on r "$HOPMARK" int drops on
+hm_check "drops on: show gives hm_int_drop attached, the pinned link's program" \
+	"hm_int_drop True $(hm_on r bpftool -j link show pinned "$(hm_bpffs r)/tc/globals/hm_int_drop_link" |
+		"$PY" -c 'import json,sys; print(json.load(sys.stdin)["prog_id"])')" \
+	"$(drops name) $(drops enabled) $(drops id)"
 hm_check_cmd "domain configured (DSCP 0x17, bitmap 0xd200, watch UDP $PORT and $COLLECTOR)" \
-	hm_on r "$TOOL" config dscp 0x17/0x3f bitmap 0xd200 trunc 48 report-port $COLLECTOR \
-	watch-family 4 watch-proto 17 watch-dport $PORT \
-	watch-family 6 watch-proto 17 watch-dport $PORT \
-	watch-family 4 watch-proto 17 watch-dport $COLLECTOR
+	eval 'hm_on r "$HOPMARK" int set signal dscp 0x17/0x3f instructions 0xd200 report-trunc 48 &&
+	hm_on r "$HOPMARK" int report set collector 10.9.9.9 port $COLLECTOR &&
+	hm_on r "$HOPMARK" int watch add proto udp dport $PORT >/dev/null &&
+	hm_on r "$HOPMARK" int watch add proto udp dport $COLLECTOR >/dev/null'
 
 # ---- qdisc
 hm_on r tc qdisc add dev r-d root pfifo limit 0
@@ -208,7 +221,7 @@ if hm_on r tc qdisc add dev r-s clsact &&
 	hm_check "tc drop on R's ingress: reason tc (5); an INT packet with D is the sink's discard" \
 		"[5, 5]" "$(q tc 'sorted(r["drop_reason"] for r in recs)')"
 	hm_check "tc drop of a D packet counted as drop_sink_discard, not reported" 2 \
-		"$(hm_on r "$TOOL" stats | "$PY" -c 'import json,sys; print(sum(json.loads(l)["drop_sink_discard"] for l in sys.stdin))')"
+		"$(drops counters.drop_sink_discard)"
 	hm_on r tc qdisc del dev r-s clsact
 else
 	hm_not_ok "tc drop program attaches to R's ingress"
@@ -219,7 +232,8 @@ other() { send 4 10.2.0.2 $PORT 3; send 6 fd02::2 $PORT 3; }
 expect otherns 0 other
 hm_check "drops in another namespace (D's closed port $PORT) are not R's" 0 "$(q otherns 'len(recs)')"
 if command -v iperf3 >/dev/null 2>&1; then
-	hm_on r "$TOOL" config dscp 0x17/0x3f bitmap 0xd200 trunc 48
+	# Every packet watched, no collector: the drop rule's port is no exception.
+	hm_on r "$HOPMARK" int watch flush && hm_on r "$HOPMARK" int report del
 	hm_bg d iperf3 -s -1 >"$HM_TMP/iperf-server.txt" 2>&1
 	sleep 0.5
 	tcp() { hm_on s iperf3 -c 10.2.0.2 -t 2 >"$HM_TMP/iperf.txt" 2>&1; }
@@ -230,12 +244,12 @@ else
 	hm_skip "lossless TCP transfer" "iperf3 not installed"
 fi
 TOTAL=$(cat "$HM_TMP"/{qdisc,int,netfilter,ttl,noroute,tc}.json 2>/dev/null | wc -l)
-hm_check "int_stats drop_report equals the records read" "$TOTAL" \
-	"$(hm_on r "$TOOL" stats | "$PY" -c 'import json,sys; print(sum(json.loads(l)["drop_report"] for l in sys.stdin))')"
+hm_check "int_stats drop_report (int show -s) equals the records read" "$TOTAL" \
+	"$(drops counters.drop_report)"
 
-hm_check_cmd "int-drop role detaches" hm_on r "$TOOL" detach
-hm_check "detached: no program linked" 0 \
-	"$(hm_on r "$TOOL" query | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["prog_id"])')"
+hm_check_cmd "drop reports off (hopmark int drops off)" hm_on r "$HOPMARK" int drops off
+hm_check "off: no program linked, no link pinned" "False None no-pin" \
+	"$(drops enabled) $(drops id) $([ -e "$(hm_bpffs r)/tc/globals/hm_int_drop_link" ] && echo pin || echo no-pin)"
 hm_on r tc qdisc add dev r-d root pfifo limit 0
 expect detached 0 both
 hm_check "detached: drops are no longer reported" 0 "$(q detached 'len(recs)')"

@@ -23,6 +23,8 @@
 #     without INT, counted as src_mtu_no_int, and the transfer completes;
 #     a flow to an unwatched port: src_not_watched; the packets left
 #     without INT on the wire equal the sum of the reasons counted.
+# N and D are set up with `hopmark int` (set, watch, enable role
+# xdp-source / sink), counters read from `hopmark -j -s int show`.
 # Throughput of plain forwarding (TSO on), software GSO alone (TSO off at S,
 # no XDP), XDP attached without INT, and INT on every segment is printed as
 # diagnostics, alternated over 3 rounds (not checked: Documentation/int.rst,
@@ -31,12 +33,11 @@ set -u
 HM_PFX=${HM_PFX:-hmi$$g}
 . "$(dirname "$0")/../lib.sh"
 HM_NODES="s n d"
-TOOL=${HM_INT_DROP_TOOL:-$HM_BUILD/tests/hm_int_drop_tool}
 PORT=4242	# INT UDP port
 MB=${HM_GSO_MB:-64}	# megabytes per checked transfer
 
 hm_require_root_netns
-hm_require_built "$TOOL" "$HM_BPF_DIR/hopmark_int_xdp.bpf.o" "$HM_BPF_DIR/hopmark_int.bpf.o"
+hm_require_built "$HOPMARK" "$HM_BPF_DIR/hopmark_int_xdp.bpf.o" "$HM_BPF_DIR/hopmark_int.bpf.o"
 for c in iperf3 tcpdump ethtool nstat; do
 	command -v $c >/dev/null || hm_skip_all "needs $c"
 done
@@ -92,26 +93,28 @@ setup()
 	return 1
 }
 
-# The domain of N and D: UDP-port signalling, INT-MD, bitmap 0x9000.
+# domain NODE [DPORT]: UDP-port signalling, INT-MD, bitmap 0x9000; with
+# DPORT, the watchlist is TCP to DPORT (IPv4 and IPv6), else empty.
 domain()
 {
-	local node=$1; shift
-	hm_on "$node" "$TOOL" config udp $PORT bitmap 0x9000 max-hops 8 trunc 64 "$@"
+	hm_on "$1" "$HOPMARK" int set mode md signal udp $PORT instructions 0x9000 max-hops 8 \
+		report-trunc 64 && hm_on "$1" "$HOPMARK" int watch flush || return
+	[ -z "${2:-}" ] || hm_on "$1" "$HOPMARK" int watch add proto tcp dport "$2" >/dev/null
 }
-WATCH="watch-family 4 watch-proto 6 watch-dport 5201 watch-family 6 watch-proto 6 watch-dport 5201"
 
 setup || { echo "Bail out! topology"; exit 1; }
-hm_check_cmd "XDP INT source on N's n-s" hm_on n "$TOOL" role int-xdp-source n-s on
-hm_check_cmd "INT sink on D's d-n" hm_on d "$TOOL" role int-sink d-n on 4
-domain n $WATCH && domain d || { echo "Bail out! domain"; exit 1; }
+domain n 5201 && domain d || { echo "Bail out! domain"; exit 1; }
+hm_check_cmd "XDP INT source on N's n-s (int enable role xdp-source)" \
+	hm_on n "$HOPMARK" int enable dev n-s role xdp-source
+hm_check_cmd "INT sink on D's d-n (int enable role sink)" hm_on d "$HOPMARK" int enable dev d-n role sink
 
 hm_check "S's s-n with XDP on its peer: TSO off, GSO on" "off on" \
 	"$(hm_on s ethtool -k s-n | awk '/^tcp-segmentation-offload:/ { t = $2 } /^generic-segmentation-offload:/ { g = $2 } END { print t, g }')"
 
-# stat NODE DEV FIELD: one int_stats counter of DEV.
-stat() { hm_on "$1" "$TOOL" stats | "$PY" -c "
+# stat NODE DEV FIELD: one int_stats counter of DEV (hopmark -j -s int show).
+stat() { hm_on "$1" "$HOPMARK" -j -s int show | "$PY" -c "
 import json, sys
-print(sum(json.loads(l)['$3'] for l in sys.stdin if json.loads(l)['dev'] == '$2'))"; }
+print(sum(i['counters']['$3'] for i in json.load(sys.stdin)['interfaces'] if i['dev'] == '$2'))"; }
 
 # The application's view: D receives MB megabytes from S over TCP and
 # prints how many octets arrived and their SHA-256, which S prints too.
@@ -163,6 +166,9 @@ transfer()
 	kill -INT $td
 	wait $td
 }
+# sent NAME / received NAME: "OCTETS SHA256" of what S sent and D's application received.
+sent() { cat "$HM_TMP/$1.sent"; }
+received() { cat "$HM_TMP/$1.recv"; }
 # count NAME FILTER: packets of the capture that match FILTER.
 count() { tcpdump -nr "$HM_TMP/$1.pcap" "$2" 2>/dev/null | wc -l; }
 cap_drops() { sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' "$HM_TMP/$1.tcpdump"; }
@@ -231,15 +237,15 @@ run_rate()
 	wait "$HM_BG_PID" 2>/dev/null
 }
 for rep in 1 2 3; do
-	hm_on n "$TOOL" role int-xdp-source n-s off
+	hm_on n "$HOPMARK" int disable dev n-s role xdp-source
 	run_rate plain$rep
 	hm_on s ethtool -K s-n tso off >/dev/null
 	run_rate gso$rep
 	hm_on s ethtool -K s-n tso on >/dev/null
-	hm_on n "$TOOL" role int-xdp-source n-s on
-	domain n watch-family 4 watch-proto 6 watch-dport 9
+	hm_on n "$HOPMARK" int enable dev n-s role xdp-source
+	domain n 9
 	run_rate xdp$rep
-	domain n $WATCH
+	domain n 5201
 	run_rate int$rep
 	echo "# Gbit/s round $rep: plain (TSO) $(rate plain$rep), GSO without XDP (TSO off)" \
 		"$(rate gso$rep), XDP without INT $(rate xdp$rep), INT on every segment $(rate int$rep)"
