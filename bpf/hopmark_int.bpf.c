@@ -1553,7 +1553,9 @@ int hm_int_transit(struct __sk_buff *skb)
  * restored from the shim; the L4 checksum is updated incrementally and
  * so ends equal to the original. With D set the packet is dropped after
  * extraction (counted). Malformed INT, GSO and CHECKSUM_PARTIAL NPT 0/1
- * packets are forwarded unchanged and counted.
+ * packets are forwarded unchanged and counted. In INT-XD mode a watched
+ * packet without INT gives an %INT_REC_XD record of the sink's own
+ * metadata and is not changed.
  *
  * Return: TC_ACT_SHOT for a packet with D set (discarded after its record),
  * else TC_ACT_UNSPEC (the next tc filter on the hook still runs).
@@ -1592,8 +1594,21 @@ int hm_int_sink(struct __sk_buff *skb)
 	if (int_is_report(cfg, p))
 		return TC_ACT_UNSPEC;
 	ret = int_find(cfg, s);
-	if (ret == I_NONE)
+	if (ret == I_NONE) {
+		/*
+		 * INT-XD: the end host is the domain's last node; it reports
+		 * the watched packets it receives, which carry no INT, and
+		 * leaves them alone (the transit program does the same at
+		 * every egress before it).
+		 */
+		if (cfg->mode != INT_MODE_XD ||
+		    int_select(cfg, &p->key, bpf_get_prandom_u32()) < 0)
+			return TC_ACT_UNSPEC;
+		int_node_vals(v, skb, s, p, I_AT_SINK, cfg->bitmap, 0);
+		int_record_own(skb, s, cfg, p, v, INT_REC_XD, INT_RPT_F_F, cfg->bitmap, 1);
+		int_count(ifindex, INT_CNT_XD_REPORT);
 		return TC_ACT_UNSPEC;
+	}
 	if (ret == I_BAD) {
 		int_count(ifindex, INT_CNT_MALFORMED);
 		return TC_ACT_UNSPEC;
