@@ -46,9 +46,11 @@
 #		set from R2 on, R2 adds nothing (counted transit_m), R3 pushes
 #   mx_*	INT-MX: the packet carries the 12-octet MX header only, every
 #		node (S R1 R2 R3 D) reports each packet with its own metadata
-#   xd_*	INT-XD: packets untouched on every link, every node reports;
-#		xd_stacked: with roles source and xd on S's one device, S
-#		still reports
+#   xd_*	INT-XD as documented (role xd on S and on every router
+#		interface, role sink on D): packets untouched on every link,
+#		every node reports (D too), the routers with hop latency and
+#		ingress timestamp; xd_stacked: with roles source and xd on
+#		S's one device (source first in the tc chain), S still reports
 #
 # The test takes about a minute; it removes its namespaces and stops every
 # process it started (by PID) on any exit. TAP; skip (exit 4, 0 under
@@ -490,16 +492,26 @@ int_phase mx udp4 udp6
 int_check_export mx
 
 # ---------------------------------------------- XD
-# The xd role adds up with the transit roles already there (the routers'
-# ingress interfaces keep their arrival stamp: hop latency, ingress
-# timestamp); S's source role is taken off first, D's sink stays (in
-# INT-XD mode it leaves packets alone).
+# The documented INT-XD configuration (Documentation/int.rst, "Operating
+# INT"), from a clean slate: every MD role off, then role xd on S's egress
+# and on every interface of each router (hm_int_ingress stamps the arrival,
+# so the routers' reports keep hop latency and ingress timestamp;
+# hm_int_transit reports at egress), and role sink on D, the end host
+# (hm_int_sink reports what it receives in INT-XD mode, changes nothing).
 int_all int set mode xd instructions $BITMAP_X || hm_not_ok "xd_mode_set"
-hm_on s "$HOPMARK" int disable dev s-r1 role source || hm_not_ok "xd_s_source_disabled"
 XD_OK=1
-for ln in $INT_LINKS d-r3; do
-	hm_on "${ln%%-*}" "$HOPMARK" int enable dev "$ln" role xd rate $RATE || XD_OK=0
+for n in $INT_PATH; do
+	for ifc in $(int_ifs "$n"); do
+		hm_on "$n" "$HOPMARK" int disable dev "$ifc" >/dev/null 2>&1
+	done
 done
+hm_on s "$HOPMARK" int enable dev s-r1 role xd rate $RATE || XD_OK=0
+for n in r1 r2 r3; do
+	for ifc in $(int_ifs "$n"); do
+		hm_on "$n" "$HOPMARK" int enable dev "$ifc" role xd rate $RATE || XD_OK=0
+	done
+done
+hm_on d "$HOPMARK" int enable dev d-r3 role sink || XD_OK=0
 hm_check "xd_roles_enabled" 1 "$XD_OK"
 int_phase xd udp4 udp6
 int_check_export xd
