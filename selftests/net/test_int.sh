@@ -88,6 +88,7 @@ hm_require_root_netns
 hm_require_built "$HOPMARK" "$HOPMARKD"
 command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
+command -v nft >/dev/null || hm_skip_all "needs nft (S's own TCP skbs are counted in its output hook)"
 "$HOPMARK" int help >/dev/null 2>&1 || hm_skip_all "hopmark has no int command"
 [ -e "$HM_BPF_DIR/hopmark_int.bpf.o" ] || hm_skip_all "not built: $HM_BPF_DIR/hopmark_int.bpf.o"
 hm_trap_teardown
@@ -345,6 +346,37 @@ int_check_counters()
 	for n in $INT_PATH; do hm_log "$name counters moved on $n: $(int_cnt_moved "$dir" "$n")"; done
 }
 
+# int_own_tcp_skbs - TCP skbs S's own stack has sent to the application
+# port so far (an nft counter in S's output hook: one per skb, a GSO
+# superpacket counts once, as it does at the tc egress hook after it).
+int_own_tcp_skbs()
+{
+	hm_on s nft list counter inet hmint own_tcp 2>/dev/null |
+		awk '/packets/ { print $2; f = 1 } END { if (!f) print -1 }'
+}
+
+# int_check_own_tcp NAME SIGNAL BEFORE AFTER - every TCP skb of S's own
+# stack is counted at S's egress by what the source did with it: left
+# without INT as a GSO superpacket (src_gso), as CHECKSUM_PARTIAL under
+# NPT 0/1 (csum_partial), for the MTU (src_mtu_no_int) or a helper's
+# failure (err), or instrumented (NPT=2: the TCP packets with INT on s-r1).
+int_check_own_tcp()
+{
+	local name=$1 sig=$2 dir=$HM_TMP/$1 skbs=$(($4 - $3)) left nint
+	left=$(int_cnt_delta "$dir" s s-r1 src_gso,csum_partial,src_mtu_no_int,err)
+	nint=$("$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import hm_int
+caps = hm_int.decode_pcap(sys.argv[2], hm_int.parse_sig(sys.argv[3]), int(sys.argv[4]))
+print(sum(1 for d in caps if "int" in d and d.get("oproto") == 6 and d.get("dst") in sys.argv[5:]))
+' "$NET" "$dir/s-r1.pcap" "$sig" $RPT_PORT $INT_D_V4 $INT_D_V6)
+	hm_check "${name}_s_own_tcp_every_skb_counted_by_reason" "$skbs skbs" "$((left + nint)) skbs"
+	hm_log "$name: S's own TCP, $skbs skbs at its output hook: $left left without INT" \
+		"(src_gso $(int_cnt_delta "$dir" s s-r1 src_gso), csum_partial" \
+		"$(int_cnt_delta "$dir" s s-r1 csum_partial)), $nint with INT on s-r1"
+}
+
 # ---------------------------------------------------------------- setup
 int_topo_create || { echo "Bail out! topology"; exit 1; }
 for n in $HM_NODES; do
@@ -360,6 +392,15 @@ int_all int watch add dst fd08:4::/64 || SETUP_OK=0
 int_all int sample all || SETUP_OK=0
 int_all int report set collector $INT_D_V4 port $RPT_PORT || SETUP_OK=0
 int_roles_md || SETUP_OK=0
+hm_on s nft -f - <<EOF || SETUP_OK=0
+table inet hmint {
+	counter own_tcp { }
+	chain out {
+		type filter hook output priority 0; policy accept;
+		tcp dport $((APP_PORT + 1)) counter name own_tcp
+	}
+}
+EOF
 hm_check "int_configured_on_every_node" 1 "$SETUP_OK"
 [ "$SETUP_OK" = 1 ] || hm_done
 for n in $INT_PATH; do
@@ -369,9 +410,12 @@ done
 hm_log "set up at $(( $(date +%s) - T_START )) s"
 
 # ---------------------------------------------- MD, DSCP signalling
+OWN0=$(int_own_tcp_skbs)
 int_phase md_dscp udp4 udp6 tcp4 tcp6 udp4z
+OWN1=$(int_own_tcp_skbs)
 int_check_md md_dscp dscp:$INT_DSCP
 int_check_counters md_dscp dscp:$INT_DSCP
+int_check_own_tcp md_dscp dscp:$INT_DSCP "$OWN0" "$OWN1"
 
 # ---------------------------------------------- forwarded by S (from H)
 # The same checks for TCP whose segments reach S's egress one by one with
@@ -405,9 +449,12 @@ fi
 
 # ---------------------------------------------- MD, UDP port signalling
 int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
+OWN0=$(int_own_tcp_skbs)
 int_phase md_udp udp4 udp6 tcp4 tcp6 udp4z
+OWN1=$(int_own_tcp_skbs)
 int_check_md md_udp udp:$INT_PORT
 int_check_counters md_udp udp:$INT_PORT
+int_check_own_tcp md_udp udp:$INT_PORT "$OWN0" "$OWN1"
 INT_SENDER=h int_phase md_fwd_udp tcp4 tcp6 udp6
 int_check_md md_fwd_udp udp:$INT_PORT --forwarded
 int_check_counters md_fwd_udp udp:$INT_PORT
