@@ -37,9 +37,12 @@
 #   md_queue_*	a tbf on R2's egress: R2's queue occupancy is whole queued
 #		frames in bytes (hopmark_qdepth), within the tbf's limit, and
 #		builds up; the noqueue egresses give 0
-#   md_gso_*	S's egress with GSO on: a 20 MB TCP transfer completes with the
-#		original bytes, at half the rate without INT or better, with
-#		INT on at least 95 % of the data segments D receives
+#   md_gso_*	S's egress with GSO on, INT from R1's XDP source (role
+#		xdp-source on r1-s, UDP-port signalling, NPT=2): a 20 MB TCP
+#		transfer completes with the original bytes, at half the rate
+#		without INT or better, with INT on at least 95 % of the data
+#		segments D receives; what R1 forwards without INT is counted
+#		per reason
 #   md_e_*	max-hops 2 over 3 transits: S and R1 push, RHC 0 from R1 on,
 #		R2 and R3 set E and add nothing (counted transit_e)
 #   md_m_*	R2's egress held to an MTU with no room for its 52 octets: M
@@ -460,11 +463,18 @@ int_check_md md_fwd_udp udp:$INT_PORT --forwarded
 int_check_counters md_fwd_udp udp:$INT_PORT
 
 # ---------------------------------------------- bulk TCP with GSO on
-# S's egress with GSO on (TX checksum offload stays off): the stack hands
-# tc 64 KB superpackets. The transfer must complete at full speed (at
-# least half the rate of the same transfer with S's source role disabled,
-# in the same run, best of two alternating rounds each) with INT on the wire: at least 95 % of the data
-# segments D receives carry it.
+# S's egress with GSO on (TX checksum offload stays off): its stack hands
+# tc 64 KB superpackets, which no tc program can give a shim per segment.
+# The domain (UDP-port signalled) starts at R1 instead, as
+# Documentation/int.rst "GSO and TSO" says: S is a plain host for this
+# phase, R1's ingress r1-s runs the XDP source (hopmark int enable ...
+# role xdp-source; its XDP program makes S's veth segment in software, so
+# each segment arrives on its own and gets INT-MD with NPT=2), R2 and R3
+# stay transits, D the sink. The transfer must complete with the original
+# bytes, at full speed (at least half the rate of the same transfer with
+# R1's XDP source off, in the same run, best of two alternating rounds
+# each), with INT on at least 95 % of the data segments D receives, and
+# every segment R1 forwards without INT counted on r1-s by its reason.
 int_bulk()
 {
 	local dir=$1 cap i
@@ -484,17 +494,49 @@ int_bulk()
 	int_stop "$cap" "$apid"
 }
 BULK_BYTES=20000000
+GSO_LEFT=src_mtu_no_int,src_not_watched,src_not_sampled,src_proto,xdp_unsupported,not_configured,err
+GSO_OK=1
 hm_on s ethtool -K s-r1 gso on >/dev/null 2>&1
+hm_on s "$HOPMARK" int disable dev s-r1 role source || GSO_OK=0
+for ifc in $(int_ifs r1); do
+	hm_on r1 "$HOPMARK" int disable dev "$ifc" role transit || GSO_OK=0
+done
+# What R1 forwards towards D: S's segments with INT (UDP to the INT port,
+# NPT=2) and without (still TCP).
+hm_on r1 nft -f - <<EOF || GSO_OK=0
+table inet hmint {
+	counter fwd_int { }
+	counter fwd_plain { }
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		udp dport $INT_PORT counter name fwd_int
+		tcp dport $((APP_PORT + 1)) counter name fwd_plain
+	}
+}
+EOF
+hm_check "md_gso_r1_first_int_node_configured" 1 "$GSO_OK"
+r1_fwd() { hm_on r1 nft list counter inet hmint "$1" 2>/dev/null | awk '/packets/ { print $2; f = 1 } END { if (!f) print -1 }'; }
 # Two rounds, alternating, the best of each: the machine is shared.
 for round in 1 2; do
-	hm_on s "$HOPMARK" int disable dev s-r1 || hm_not_ok "md_gso_source_disabled"
+	hm_on r1 "$HOPMARK" int disable dev r1-s role xdp-source >/dev/null 2>&1
 	int_bulk "$HM_TMP/gso_base$round"
-	hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_source_enabled"
-	int_snap s "$HM_TMP/gso_int$round.s.before.json"
+	hm_on r1 "$HOPMARK" int enable dev r1-s role xdp-source ||
+		hm_not_ok "md_gso_r1_xdp_source_enabled_round_$round"
+	mkdir -p "$HM_TMP/gso_int$round"
+	int_snap r1 "$HM_TMP/gso_int$round/r1.before.json"
+	FWD_INT0=$(r1_fwd fwd_int) FWD_PLAIN0=$(r1_fwd fwd_plain)
 	int_bulk "$HM_TMP/gso_int$round"
-	int_snap s "$HM_TMP/gso_int$round.s.after.json"
+	int_snap r1 "$HM_TMP/gso_int$round/r1.after.json"
+	eval "GSO_FWD_INT$round=$(( $(r1_fwd fwd_int) - FWD_INT0 ))"
+	eval "GSO_FWD_PLAIN$round=$(( $(r1_fwd fwd_plain) - FWD_PLAIN0 ))"
 done
+hm_on r1 "$HOPMARK" int disable dev r1-s role xdp-source || hm_not_ok "md_gso_r1_xdp_source_disabled"
+hm_on r1 nft delete table inet hmint
 hm_on s ethtool -K s-r1 gso off >/dev/null 2>&1
+for ifc in $(int_ifs r1); do
+	hm_on r1 "$HOPMARK" int enable dev "$ifc" role transit rate $RATE || hm_not_ok "md_gso_r1_transit_back"
+done
+hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_s_source_back"
 rate_of() { "$PY" -c 'import json,sys; d=json.loads(open(sys.argv[1]).read() or "{}"); print(int(d["bytes"] * 8 / d["secs"] / 1e6) if d.get("secs") else 0)' "$1/sent.jsonl" 2>/dev/null || echo 0; }
 same_of() { "$PY" -c 'import json,sys; s=json.loads(open(sys.argv[1]+"/sent.jsonl").read()); r=json.load(open(sys.argv[1]+"/received.json")).get(s["flow"], {}); print("%s %s" % (r.get("bytes"), r.get("sha256") == s["sha256"]))' "$1" 2>/dev/null || echo "none"; }
 max2() { [ "$1" -ge "$2" ] && echo "$1" || echo "$2"; }
@@ -508,7 +550,15 @@ read -r GSO_INT GSO_ALL <<<"$("$PY" "$HMI" count "$HM_TMP/gso_int1/r3-d.pcap" --
 hm_check "md_gso_int_on_the_wire" "at least 95 % of the data segments at D carry INT" \
 	"$([ "${GSO_ALL:-0}" -gt 0 ] && [ $((GSO_INT * 100)) -ge $((GSO_ALL * 95)) ] &&
 		echo "at least 95 % of the data segments at D carry INT" || echo "${GSO_INT:-0} of ${GSO_ALL:-0}")"
-hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; S's counters moved: $(cp "$HM_TMP/gso_int1.s.before.json" "$HM_TMP/gso_int1/s.before.json"; cp "$HM_TMP/gso_int1.s.after.json" "$HM_TMP/gso_int1/s.after.json"; int_cnt_moved "$HM_TMP/gso_int1" s)"
+# R1 forwarded GSO_FWD_INT1 segments with INT: each one the XDP source's
+# src_ok; and GSO_FWD_PLAIN1 TCP segments without: each one counted on
+# r1-s by a reason (the ones a TCP segment can have).
+hm_check "md_gso_r1_segments_with_int_are_src_ok" "$GSO_FWD_INT1" \
+	"$(int_cnt_delta "$HM_TMP/gso_int1" r1 r1-s src_ok)"
+hm_check "md_gso_left_without_int_counted_per_reason" "$GSO_FWD_PLAIN1 segments" \
+	"$(int_cnt_delta "$HM_TMP/gso_int1" r1 r1-s $GSO_LEFT) segments"
+hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; $GSO_INT of $GSO_ALL data segments at D with INT;" \
+	"R1 forwarded $GSO_FWD_INT1 with INT, $GSO_FWD_PLAIN1 without; r1's counters moved: $(int_cnt_moved "$HM_TMP/gso_int1" r1)"
 
 # ---------------------------------------------- E: max-hops 2 over 3 transits
 int_all int set signal dscp $INT_DSCP max-hops 2 || hm_not_ok "md_e_max_hops_set"
