@@ -1248,7 +1248,7 @@ int int_src_insert(struct __sk_buff *skb, struct int_scratch *s, const struct in
  * packets not watched or not sampled, GSO packets, NPT 0/1 on a
  * CHECKSUM_PARTIAL skb, packets already marked, reports, other protocols.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_int_source(struct __sk_buff *skb)
@@ -1262,59 +1262,59 @@ int hm_int_source(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & INT_IF_F_SOURCE))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (ifc->rate_bps)
 		int_tx_account(ifindex, skb->len);
 	s = int_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	p = &s->p;
 	ret = int_parse(skb, s);
 	if (ret == I_NOT_IP)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	cfg = int_domain();
 	if (!cfg) {
 		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (ret == I_PROTO) {
 		int_count(ifindex, INT_CNT_SRC_PROTO);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (int_is_report(cfg, p)) {
 		int_count(ifindex, INT_CNT_SRC_REPORT);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (cfg->signal == INT_SIG_DSCP ?
 	    !((p->dscp ^ cfg->dscp) & cfg->dscp_mask & 0x3f) :
 	    p->proto == HM_IPPROTO_UDP && p->dport == cfg->udp_port) {
 		int_count(ifindex, INT_CNT_SRC_HAS_INT);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (cfg->mode == INT_MODE_XD)
-		return TC_ACT_OK;	/* INT-XD: the transit program reports */
+		return TC_ACT_UNSPEC;	/* INT-XD: the transit program reports */
 	idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
 	if (idx == -1) {
 		int_count(ifindex, INT_CNT_SRC_NOT_WATCHED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (idx == -2) {
 		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (skb->gso_segs > 1 || skb->gso_size) {
 		int_count(ifindex, INT_CNT_SRC_GSO);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
 	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
 	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
 		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 
 	int_src_insert(skb, s, cfg, ifc, (__u32)idx << 8 | npt);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /* ---------------- hm_int_ingress ---------------- */
@@ -1328,7 +1328,7 @@ int hm_int_source(struct __sk_buff *skb)
  * ingress timestamp (bit 4). Every IPv4/IPv6 packet is stamped: whether it
  * carries INT is the egress program's business.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_int_ingress(struct __sk_buff *skb)
@@ -1342,23 +1342,23 @@ int hm_int_ingress(struct __sk_buff *skb)
 	else if (skb->protocol == bpf_htons(ETH_P_IPV6))
 		family = 6;
 	else
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (avail < (family == 4 ? HM_IPV4_HDR_LEN : HM_IPV6_HDR_LEN))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	s = int_scratch_get();
 	a = bpf_map_lookup_elem(&int_arrival, &zero);
 	if (!s || !a)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	/* The egress side fingerprints I_HDR_LEN octets at most, the same ones. */
 	n = avail < I_HDR_LEN ? avail : I_HDR_LEN;
 	if (bpf_skb_load_bytes(skb, I_L3, s->hdr, hm_len_1_to(n, I_HDR_LEN)))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (family == 4 && (HB(s, 0) >> 4) != 4)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	a->fp = int_fingerprint(s, family, n);
 	a->ifindex = skb->ingress_ifindex;
 	a->ts_ns = int_now(hm_node_cfg());
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /* ---------------- hm_int_transit ---------------- */
@@ -1464,7 +1464,7 @@ static __always_inline void int_transit_md(struct __sk_buff *skb, struct int_scr
  * holds more than q_threshold bytes. Malformed INT, GSO packets and NPT
  * 0/1 on CHECKSUM_PARTIAL skbs are forwarded unchanged and counted.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_int_transit(struct __sk_buff *skb)
@@ -1480,63 +1480,63 @@ int hm_int_transit(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & (INT_IF_F_TRANSIT | INT_IF_F_XD)))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (ifc->rate_bps)
 		int_tx_account(ifindex, skb->len);
 	s = int_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	p = &s->p;
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
 	ret = int_parse(skb, s);
 	if (ret != I_OK)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	cfg = int_domain();
 	if (!cfg) {
 		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (int_is_report(cfg, p))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ret = int_find(cfg, s);
 	if (ret == I_BAD) {
 		int_count(ifindex, INT_CNT_MALFORMED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (ret == I_NONE) {
 		if (!(ifc->flags & INT_IF_F_XD))
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		idx = int_select(cfg, &p->key, bpf_get_prandom_u32());
 		if (idx < 0)
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		int_node_vals(v, skb, s, p, I_AT_EGRESS, cfg->bitmap, cfg->q_threshold != 0);
 		int_record_own(skb, s, cfg, p, v, INT_REC_XD, INT_RPT_F_F, cfg->bitmap, 1);
 		int_count(ifindex, INT_CNT_XD_REPORT);
 		int_queue_report(skb, s, cfg, p, v);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (!(ifc->flags & INT_IF_F_TRANSIT))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (l->type == INT_TYPE_MX) {
 		int_node_vals(v, skb, s, p, I_AT_EGRESS, l->bitmap, cfg->q_threshold != 0);
 		int_record_own(skb, s, cfg, p, v, INT_REC_MX, INT_RPT_F_F, l->bitmap, 1);
 		int_count(ifindex, INT_CNT_MX_REPORT);
 		int_queue_report(skb, s, cfg, p, v);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (skb->gso_segs > 1 || skb->gso_size) {
 		int_count(ifindex, INT_CNT_GSO);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (l->npt != INT_NPT_L4 && int_csum_partial(s, p)) {
 		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	int_transit_md(skb, s, cfg, ifc, p, l, v);
 	int_queue_report(skb, s, cfg, p, v);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /* ---------------- hm_int_sink ---------------- */
@@ -1553,9 +1553,12 @@ int hm_int_transit(struct __sk_buff *skb)
  * restored from the shim; the L4 checksum is updated incrementally and
  * so ends equal to the original. With D set the packet is dropped after
  * extraction (counted). Malformed INT, GSO and CHECKSUM_PARTIAL NPT 0/1
- * packets are forwarded unchanged and counted.
+ * packets are forwarded unchanged and counted. In INT-XD mode a watched
+ * packet without INT gives an %INT_REC_XD record of the sink's own
+ * metadata and is not changed.
  *
- * Return: TC_ACT_SHOT for a packet with D set, else TC_ACT_OK.
+ * Return: TC_ACT_SHOT for a packet with D set (discarded after its record),
+ * else TC_ACT_UNSPEC (the next tc filter on the hook still runs).
  */
 SEC("tc")
 int hm_int_sink(struct __sk_buff *skb)
@@ -1572,38 +1575,51 @@ int hm_int_sink(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & INT_IF_F_SINK))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	s = int_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	p = &s->p;
 	l = &s->l;
 	v = &s->v;
 	__builtin_memset(l, 0, sizeof(*l));
 	ret = int_parse(skb, s);
 	if (ret != I_OK)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	cfg = int_domain();
 	if (!cfg) {
 		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (int_is_report(cfg, p))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ret = int_find(cfg, s);
-	if (ret == I_NONE)
-		return TC_ACT_OK;
+	if (ret == I_NONE) {
+		/*
+		 * INT-XD: the end host is the domain's last node; it reports
+		 * the watched packets it receives, which carry no INT, and
+		 * leaves them alone (the transit program does the same at
+		 * every egress before it).
+		 */
+		if (cfg->mode != INT_MODE_XD ||
+		    int_select(cfg, &p->key, bpf_get_prandom_u32()) < 0)
+			return TC_ACT_UNSPEC;
+		int_node_vals(v, skb, s, p, I_AT_SINK, cfg->bitmap, 0);
+		int_record_own(skb, s, cfg, p, v, INT_REC_XD, INT_RPT_F_F, cfg->bitmap, 1);
+		int_count(ifindex, INT_CNT_XD_REPORT);
+		return TC_ACT_UNSPEC;
+	}
 	if (ret == I_BAD) {
 		int_count(ifindex, INT_CNT_MALFORMED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (skb->gso_segs > 1 || skb->gso_size) {
 		int_count(ifindex, INT_CNT_GSO);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (l->npt != INT_NPT_L4 && int_csum_partial(s, p)) {
 		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 
 	/* The record, before anything changes. */
@@ -1626,7 +1642,7 @@ int hm_int_sink(struct __sk_buff *skb)
 	n = hm_len_1_to(hm_launder(s, rm), I_BLK_LEN);
 	if (bpf_skb_load_bytes(skb, I_L3 + at, s->blk, n)) {
 		int_count(ifindex, INT_CNT_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	proto = p->proto;
 	dscp = p->dscp;
@@ -1634,15 +1650,15 @@ int hm_int_sink(struct __sk_buff *skb)
 		proto = BB(s, 11);	/* the shim's, after the 8-octet UDP header */
 		if (bpf_skb_adjust_room(skb, -(__s32)rm, BPF_ADJ_ROOM_NET, 0)) {
 			int_count(ifindex, INT_CNT_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		ip_len = int_ip_update(s, p, -(int)rm, proto, dscp);
 		if (bpf_skb_store_bytes(skb, I_L3, s->hdr, ip_len, BPF_F_RECOMPUTE_CSUM)) {
 			int_count(ifindex, INT_CNT_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		int_count(ifindex, INT_CNT_SINK_OK);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 
 	/* NPT 0/1: subtract the INT data from the L4 checksum. */
@@ -1678,13 +1694,13 @@ int hm_int_sink(struct __sk_buff *skb)
 	if (bpf_skb_store_bytes(skb, I_L3 + p->l3len + rm, s->blk, n, BPF_F_RECOMPUTE_CSUM) ||
 	    bpf_skb_adjust_room(skb, -(__s32)rm, BPF_ADJ_ROOM_NET, 0)) {
 		int_count(ifindex, INT_CNT_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	ip_len = int_ip_update(s, p, -(int)rm, proto, dscp);
 	if (bpf_skb_store_bytes(skb, I_L3, s->hdr, ip_len, BPF_F_RECOMPUTE_CSUM)) {
 		int_count(ifindex, INT_CNT_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	int_count(ifindex, INT_CNT_SINK_OK);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }

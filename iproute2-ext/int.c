@@ -53,8 +53,11 @@
  * the programs it needs, at tc egress, at tc ingress and at XDP of the
  * device (%HM_ROLE_MAX: none). A transit hop stamps the arrival at ingress
  * (hm_int_ingress) and pushes its metadata at egress; an INT-XD node runs
- * the transit program, which reports the watched packets without INT
- * (%INT_IF_F_XD); with both flags it does each to its own packets. The
+ * the same two programs: the arrival stamp gives its reports hop latency
+ * and ingress timestamp, the transit program reports the watched packets
+ * without INT (%INT_IF_F_XD); with both flags it does each to its own
+ * packets. At the domain's end host the sink role reports in INT-XD mode
+ * (hm_int_sink, %INT_REC_XD, the packet left alone). The
  * XDP source (hm_int_xdp_src) gives INT-MD to TCP segments as they arrive
  * on the first INT node's ingress device (Documentation/int.rst, "GSO and
  * TSO").
@@ -70,7 +73,8 @@ static const struct int_role {
 	{ "transit",	INT_IF_F_TRANSIT,	HM_ROLE_INT_TRANSIT,	HM_ROLE_INT_INGRESS,
 	  HM_ROLE_MAX },
 	{ "sink",	INT_IF_F_SINK,		HM_ROLE_MAX,		HM_ROLE_INT_SINK, HM_ROLE_MAX },
-	{ "xd",		INT_IF_F_XD,		HM_ROLE_INT_TRANSIT,	HM_ROLE_MAX,	HM_ROLE_MAX },
+	{ "xd",		INT_IF_F_XD,		HM_ROLE_INT_TRANSIT,	HM_ROLE_INT_INGRESS,
+	  HM_ROLE_MAX },
 	{ "xdp-source",	INT_IF_F_XDP_SOURCE,	HM_ROLE_MAX,		HM_ROLE_MAX,
 	  HM_ROLE_INT_XDP_SOURCE },
 };

@@ -618,6 +618,15 @@ static bool run(struct bpf_program *prog, int ifindex, int iif, const struct tp 
 			len, strerror(errno));
 		return false;
 	}
+	/*
+	 * A packet passed on leaves the tc chain open (TC_ACT_UNSPEC), so that
+	 * a later filter on the hook (another INT role, the operator's) still
+	 * runs; only the sink's discard of a D packet is TC_ACT_SHOT, which
+	 * the discard test checks itself.
+	 */
+	if ((int)r->retval != TC_ACT_UNSPEC && (int)r->retval != TC_ACT_SHOT)
+		hm_fail("%s verdict: expected TC_ACT_UNSPEC (%d), observed %d",
+			bpf_program__name(prog), TC_ACT_UNSPEC, (int)r->retval);
 	return true;
 }
 
@@ -735,7 +744,7 @@ static void t_chain(const struct hm_test *ht)
 	if (!SINK(&t, &cur, &r))
 		return;
 	hm_check_bytes("frame after the sink (the original)", orig.b, orig.len, r.out, r.out_len);
-	CHECK_EQ("sink verdict", TC_ACT_OK, r.retval);
+	CHECK_EQ("sink verdict TC_ACT_UNSPEC", (__u32)TC_ACT_UNSPEC, r.retval);
 	records();
 	if (!CHECK_EQ("records", 1, n_recs))
 		return;
@@ -989,7 +998,7 @@ static void t_malformed(const struct hm_test *ht)
 	if (!SINK(&t, &in, &r))
 		return;
 	hm_check_bytes("sink: unchanged", in.b, in.len, r.out, r.out_len);
-	CHECK_EQ("sink verdict", TC_ACT_OK, r.retval);
+	CHECK_EQ("sink verdict TC_ACT_UNSPEC", (__u32)TC_ACT_UNSPEC, r.retval);
 	check_counters(env.if_out, INT_CNT_MALFORMED, 1, INT_CNT_MAX, 0);
 	check_counters(env.if_in, INT_CNT_MALFORMED, 1, INT_CNT_MAX, 0);
 	records();
@@ -1137,6 +1146,59 @@ static void t_xd(const struct hm_test *ht)
 	CHECK_EQ("record pkt_len", in.len - 14, recs[0].pkt_len);
 	hm_check_bytes("record pkt", in.b + 14, in.len - 14, recs[0].pkt, recs[0].pkt_len);
 	check_counters(env.if_out, INT_CNT_XD_REPORT, 1, INT_CNT_MAX, 0);
+}
+
+/*
+ * INT-XD at the end host: the sink role reports a watched packet without
+ * INT with its own metadata (INT_REC_XD) and leaves it alone. @ht->arg:
+ * XD_SINK_WATCHED (INT-XD, watched), XD_SINK_UNWATCHED (INT-XD, another
+ * port), XD_SINK_MD (the same watched packet in INT-MD: no INT, no record).
+ */
+enum { XD_SINK_WATCHED, XD_SINK_UNWATCHED, XD_SINK_MD };
+
+static void t_xd_sink(const struct hm_test *ht)
+{
+	struct int_domain_cfg c;
+	struct pkt in;
+	struct hm_run r;
+	struct tp t = t_udp4;
+	struct hopv hk = { .in_if = env.if_in, .sink = 1 };
+	__u8 md[64];
+	size_t ml;
+
+	if (!int_env())
+		return;
+	dom_init(&c, INT_SIG_DSCP, ht->arg == XD_SINK_MD ? INT_MODE_MD : INT_MODE_XD, 0xfc00, 8);
+	c.sel.nr_rules = 1;
+	c.sel.rules[0].family = 4;
+	c.sel.rules[0].proto = HM_IPPROTO_UDP;
+	c.sel.rules[0].dport = htons(ht->arg == XD_SINK_UNWATCHED ? 7778 : 7777);
+	c.sel.rules[0].dport_mask = 0xffff;
+	if (!dom_set(&c))
+		return;
+	set_if(env.if_in, INT_IF_F_SINK, 0);
+	build_plain(&in, &t);
+	if (!SINK(&t, &in, &r))
+		return;
+	CHECK_EQ("sink verdict TC_ACT_UNSPEC", (__u32)TC_ACT_UNSPEC, r.retval);
+	hm_check_bytes("XD sink: unchanged", in.b, in.len, r.out, r.out_len);
+	records();
+	if (ht->arg != XD_SINK_WATCHED) {
+		CHECK_EQ("records (no XD report)", 0, n_recs);
+		check_counters(env.if_in, INT_CNT_MAX, 0, INT_CNT_MAX, 0);
+		return;
+	}
+	if (!CHECK_EQ("records", 1, n_recs))
+		return;
+	/* The sink knows its ingress half and time, no egress, queue or latency: cleared. */
+	ml = ref_fields(md, 0x4800, &hk);
+	CHECK_EQ("record kind", INT_REC_XD, recs[0].kind);
+	CHECK_EQ("record flags", INT_RPT_F_F, recs[0].flags);
+	CHECK_EQ("record rep_md_bits", 0x4800, recs[0].rep_md_bits);
+	hm_check_bytes("record md", md, ml, recs[0].md, recs[0].md_len);
+	CHECK_EQ("record pkt_len", in.len - 14, recs[0].pkt_len);
+	hm_check_bytes("record pkt", in.b + 14, in.len - 14, recs[0].pkt, recs[0].pkt_len);
+	check_counters(env.if_in, INT_CNT_XD_REPORT, 1, INT_CNT_MAX, 0);
 }
 
 /* Congested queue: occupancy 4242 > threshold gives a Q record; 4242 <= threshold none. */
@@ -1401,6 +1463,9 @@ __attribute__((constructor)) static void register_int_tests(void)
 	hm_add_test(t_mx, 1, "int_mx_ipv6_tcp_source_transit_sink_records");
 	hm_add_test(t_xd, 1, "int_xd_watched_packet_recorded_unchanged");
 	hm_add_test(t_xd, 0, "int_xd_unwatched_packet_no_record");
+	hm_add_test(t_xd_sink, XD_SINK_WATCHED, "int_xd_sink_watched_packet_recorded_unchanged");
+	hm_add_test(t_xd_sink, XD_SINK_UNWATCHED, "int_xd_sink_unwatched_packet_no_record");
+	hm_add_test(t_xd_sink, XD_SINK_MD, "int_md_sink_packet_without_int_no_record");
 	hm_add_test(t_queue, 1000, "int_queue_above_threshold_gives_q_record");
 	hm_add_test(t_queue, HM_T_OUT_QDEPTH, "int_queue_at_threshold_no_record");
 	hm_add_test(t_source_skip, S_REPORT, "int_source_never_instruments_reports");

@@ -16,8 +16,8 @@
  *	run the INT datapath's hm_int_sink (INT_OBJ, bpf/hopmark_int.bpf.c,
  *	loaded with the same pin root) once on each Ethernet frame of FRAMES
  *	(each a 4-octet little-endian length, then the frame), on the
- *	loopback device (ifindex 1), and print "runs N ok K" (K returned
- *	TC_ACT_OK)
+ *	loopback device (ifindex 1), and print "runs N ok K" (K passed the
+ *	packet on: TC_ACT_UNSPEC, Documentation/int.rst "Return codes")
  *   int_feed OBJ run FILE [REPEAT]
  *	put every struct int_record of FILE on int_events, each REPEAT times
  *	(BPF_PROG_TEST_RUN of int_feed.bpf.o's hm_int_feed), and print
@@ -229,7 +229,7 @@ static int cmd_sink(const char *obj_path, const char *pin_dir, const char *path)
 			break;
 		}
 		runs++;
-		ok += o.retval == TC_ACT_OK;
+		ok += (int)o.retval == TC_ACT_UNSPEC;
 	}
 	if (!ret)
 		printf("runs %lu ok %lu\n", runs, ok);

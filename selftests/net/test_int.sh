@@ -37,18 +37,23 @@
 #   md_queue_*	a tbf on R2's egress: R2's queue occupancy is whole queued
 #		frames in bytes (hopmark_qdepth), within the tbf's limit, and
 #		builds up; the noqueue egresses give 0
-#   md_gso_*	S's egress with GSO on: a 20 MB TCP transfer completes with the
-#		original bytes, at half the rate without INT or better, with
-#		INT on at least 95 % of the data segments D receives
+#   md_gso_*	S's egress with GSO on, INT from R1's XDP source (role
+#		xdp-source on r1-s, UDP-port signalling, NPT=2): a 20 MB TCP
+#		transfer completes with the original bytes, at half the rate
+#		without INT or better, with INT on at least 95 % of the data
+#		segments D receives; what R1 forwards without INT is counted
+#		per reason
 #   md_e_*	max-hops 2 over 3 transits: S and R1 push, RHC 0 from R1 on,
 #		R2 and R3 set E and add nothing (counted transit_e)
 #   md_m_*	R2's egress held to an MTU with no room for its 52 octets: M
 #		set from R2 on, R2 adds nothing (counted transit_m), R3 pushes
 #   mx_*	INT-MX: the packet carries the 12-octet MX header only, every
 #		node (S R1 R2 R3 D) reports each packet with its own metadata
-#   xd_*	INT-XD: packets untouched on every link, every node reports;
-#		xd_stacked: with roles source and xd on S's one device, S
-#		still reports
+#   xd_*	INT-XD as documented (role xd on S and on every router
+#		interface, role sink on D): packets untouched on every link,
+#		every node reports (D too), the routers with hop latency and
+#		ingress timestamp; xd_stacked: with roles source and xd on
+#		S's one device (source first in the tc chain), S still reports
 #
 # The test takes about a minute; it removes its namespaces and stops every
 # process it started (by PID) on any exit. TAP; skip (exit 4, 0 under
@@ -86,6 +91,7 @@ hm_require_root_netns
 hm_require_built "$HOPMARK" "$HOPMARKD"
 command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
+command -v nft >/dev/null || hm_skip_all "needs nft (S's own TCP skbs are counted in its output hook)"
 "$HOPMARK" int help >/dev/null 2>&1 || hm_skip_all "hopmark has no int command"
 [ -e "$HM_BPF_DIR/hopmark_int.bpf.o" ] || hm_skip_all "not built: $HM_BPF_DIR/hopmark_int.bpf.o"
 hm_trap_teardown
@@ -343,6 +349,37 @@ int_check_counters()
 	for n in $INT_PATH; do hm_log "$name counters moved on $n: $(int_cnt_moved "$dir" "$n")"; done
 }
 
+# int_own_tcp_skbs - TCP skbs S's own stack has sent to the application
+# port so far (an nft counter in S's output hook: one per skb, a GSO
+# superpacket counts once, as it does at the tc egress hook after it).
+int_own_tcp_skbs()
+{
+	hm_on s nft list counter inet hmint own_tcp 2>/dev/null |
+		awk '/packets/ { print $2; f = 1 } END { if (!f) print -1 }'
+}
+
+# int_check_own_tcp NAME SIGNAL BEFORE AFTER - every TCP skb of S's own
+# stack is counted at S's egress by what the source did with it: left
+# without INT as a GSO superpacket (src_gso), as CHECKSUM_PARTIAL under
+# NPT 0/1 (csum_partial), for the MTU (src_mtu_no_int) or a helper's
+# failure (err), or instrumented (NPT=2: the TCP packets with INT on s-r1).
+int_check_own_tcp()
+{
+	local name=$1 sig=$2 dir=$HM_TMP/$1 skbs=$(($4 - $3)) left nint
+	left=$(int_cnt_delta "$dir" s s-r1 src_gso,csum_partial,src_mtu_no_int,err)
+	nint=$("$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import hm_int
+caps = hm_int.decode_pcap(sys.argv[2], hm_int.parse_sig(sys.argv[3]), int(sys.argv[4]))
+print(sum(1 for d in caps if "int" in d and d.get("oproto") == 6 and d.get("dst") in sys.argv[5:]))
+' "$NET" "$dir/s-r1.pcap" "$sig" $RPT_PORT $INT_D_V4 $INT_D_V6)
+	hm_check "${name}_s_own_tcp_every_skb_counted_by_reason" "$skbs skbs" "$((left + nint)) skbs"
+	hm_log "$name: S's own TCP, $skbs skbs at its output hook: $left left without INT" \
+		"(src_gso $(int_cnt_delta "$dir" s s-r1 src_gso), csum_partial" \
+		"$(int_cnt_delta "$dir" s s-r1 csum_partial)), $nint with INT on s-r1"
+}
+
 # ---------------------------------------------------------------- setup
 int_topo_create || { echo "Bail out! topology"; exit 1; }
 for n in $HM_NODES; do
@@ -358,6 +395,15 @@ int_all int watch add dst fd08:4::/64 || SETUP_OK=0
 int_all int sample all || SETUP_OK=0
 int_all int report set collector $INT_D_V4 port $RPT_PORT || SETUP_OK=0
 int_roles_md || SETUP_OK=0
+hm_on s nft -f - <<EOF || SETUP_OK=0
+table inet hmint {
+	counter own_tcp { }
+	chain out {
+		type filter hook output priority 0; policy accept;
+		tcp dport $((APP_PORT + 1)) counter name own_tcp
+	}
+}
+EOF
 hm_check "int_configured_on_every_node" 1 "$SETUP_OK"
 [ "$SETUP_OK" = 1 ] || hm_done
 for n in $INT_PATH; do
@@ -367,9 +413,12 @@ done
 hm_log "set up at $(( $(date +%s) - T_START )) s"
 
 # ---------------------------------------------- MD, DSCP signalling
+OWN0=$(int_own_tcp_skbs)
 int_phase md_dscp udp4 udp6 tcp4 tcp6 udp4z
+OWN1=$(int_own_tcp_skbs)
 int_check_md md_dscp dscp:$INT_DSCP
 int_check_counters md_dscp dscp:$INT_DSCP
+int_check_own_tcp md_dscp dscp:$INT_DSCP "$OWN0" "$OWN1"
 
 # ---------------------------------------------- forwarded by S (from H)
 # The same checks for TCP whose segments reach S's egress one by one with
@@ -403,19 +452,29 @@ fi
 
 # ---------------------------------------------- MD, UDP port signalling
 int_all int set signal udp $INT_PORT || hm_not_ok "md_udp_signal_set"
+OWN0=$(int_own_tcp_skbs)
 int_phase md_udp udp4 udp6 tcp4 tcp6 udp4z
+OWN1=$(int_own_tcp_skbs)
 int_check_md md_udp udp:$INT_PORT
 int_check_counters md_udp udp:$INT_PORT
+int_check_own_tcp md_udp udp:$INT_PORT "$OWN0" "$OWN1"
 INT_SENDER=h int_phase md_fwd_udp tcp4 tcp6 udp6
 int_check_md md_fwd_udp udp:$INT_PORT --forwarded
 int_check_counters md_fwd_udp udp:$INT_PORT
 
 # ---------------------------------------------- bulk TCP with GSO on
-# S's egress with GSO on (TX checksum offload stays off): the stack hands
-# tc 64 KB superpackets. The transfer must complete at full speed (at
-# least half the rate of the same transfer with S's source role disabled,
-# in the same run, best of two alternating rounds each) with INT on the wire: at least 95 % of the data
-# segments D receives carry it.
+# S's egress with GSO on (TX checksum offload stays off): its stack hands
+# tc 64 KB superpackets, which no tc program can give a shim per segment.
+# The domain (UDP-port signalled) starts at R1 instead, as
+# Documentation/int.rst "GSO and TSO" says: S is a plain host for this
+# phase, R1's ingress r1-s runs the XDP source (hopmark int enable ...
+# role xdp-source; its XDP program makes S's veth segment in software, so
+# each segment arrives on its own and gets INT-MD with NPT=2), R2 and R3
+# stay transits, D the sink. The transfer must complete with the original
+# bytes, at full speed (at least half the rate of the same transfer with
+# R1's XDP source off, in the same run, best of two alternating rounds
+# each), with INT on at least 95 % of the data segments D receives, and
+# every segment R1 forwards without INT counted on r1-s by its reason.
 int_bulk()
 {
 	local dir=$1 cap i
@@ -435,17 +494,49 @@ int_bulk()
 	int_stop "$cap" "$apid"
 }
 BULK_BYTES=20000000
+GSO_LEFT=src_mtu_no_int,src_not_watched,src_not_sampled,src_proto,xdp_unsupported,not_configured,err
+GSO_OK=1
 hm_on s ethtool -K s-r1 gso on >/dev/null 2>&1
+hm_on s "$HOPMARK" int disable dev s-r1 role source || GSO_OK=0
+for ifc in $(int_ifs r1); do
+	hm_on r1 "$HOPMARK" int disable dev "$ifc" role transit || GSO_OK=0
+done
+# What R1 forwards towards D: S's segments with INT (UDP to the INT port,
+# NPT=2) and without (still TCP).
+hm_on r1 nft -f - <<EOF || GSO_OK=0
+table inet hmint {
+	counter fwd_int { }
+	counter fwd_plain { }
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		udp dport $INT_PORT counter name fwd_int
+		tcp dport $((APP_PORT + 1)) counter name fwd_plain
+	}
+}
+EOF
+hm_check "md_gso_r1_first_int_node_configured" 1 "$GSO_OK"
+r1_fwd() { hm_on r1 nft list counter inet hmint "$1" 2>/dev/null | awk '/packets/ { print $2; f = 1 } END { if (!f) print -1 }'; }
 # Two rounds, alternating, the best of each: the machine is shared.
 for round in 1 2; do
-	hm_on s "$HOPMARK" int disable dev s-r1 || hm_not_ok "md_gso_source_disabled"
+	hm_on r1 "$HOPMARK" int disable dev r1-s role xdp-source >/dev/null 2>&1
 	int_bulk "$HM_TMP/gso_base$round"
-	hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_source_enabled"
-	int_snap s "$HM_TMP/gso_int$round.s.before.json"
+	hm_on r1 "$HOPMARK" int enable dev r1-s role xdp-source ||
+		hm_not_ok "md_gso_r1_xdp_source_enabled_round_$round"
+	mkdir -p "$HM_TMP/gso_int$round"
+	int_snap r1 "$HM_TMP/gso_int$round/r1.before.json"
+	FWD_INT0=$(r1_fwd fwd_int) FWD_PLAIN0=$(r1_fwd fwd_plain)
 	int_bulk "$HM_TMP/gso_int$round"
-	int_snap s "$HM_TMP/gso_int$round.s.after.json"
+	int_snap r1 "$HM_TMP/gso_int$round/r1.after.json"
+	eval "GSO_FWD_INT$round=$(( $(r1_fwd fwd_int) - FWD_INT0 ))"
+	eval "GSO_FWD_PLAIN$round=$(( $(r1_fwd fwd_plain) - FWD_PLAIN0 ))"
 done
+hm_on r1 "$HOPMARK" int disable dev r1-s role xdp-source || hm_not_ok "md_gso_r1_xdp_source_disabled"
+hm_on r1 nft delete table inet hmint
 hm_on s ethtool -K s-r1 gso off >/dev/null 2>&1
+for ifc in $(int_ifs r1); do
+	hm_on r1 "$HOPMARK" int enable dev "$ifc" role transit rate $RATE || hm_not_ok "md_gso_r1_transit_back"
+done
+hm_on s "$HOPMARK" int enable dev s-r1 role source rate $RATE || hm_not_ok "md_gso_s_source_back"
 rate_of() { "$PY" -c 'import json,sys; d=json.loads(open(sys.argv[1]).read() or "{}"); print(int(d["bytes"] * 8 / d["secs"] / 1e6) if d.get("secs") else 0)' "$1/sent.jsonl" 2>/dev/null || echo 0; }
 same_of() { "$PY" -c 'import json,sys; s=json.loads(open(sys.argv[1]+"/sent.jsonl").read()); r=json.load(open(sys.argv[1]+"/received.json")).get(s["flow"], {}); print("%s %s" % (r.get("bytes"), r.get("sha256") == s["sha256"]))' "$1" 2>/dev/null || echo "none"; }
 max2() { [ "$1" -ge "$2" ] && echo "$1" || echo "$2"; }
@@ -459,7 +550,15 @@ read -r GSO_INT GSO_ALL <<<"$("$PY" "$HMI" count "$HM_TMP/gso_int1/r3-d.pcap" --
 hm_check "md_gso_int_on_the_wire" "at least 95 % of the data segments at D carry INT" \
 	"$([ "${GSO_ALL:-0}" -gt 0 ] && [ $((GSO_INT * 100)) -ge $((GSO_ALL * 95)) ] &&
 		echo "at least 95 % of the data segments at D carry INT" || echo "${GSO_INT:-0} of ${GSO_ALL:-0}")"
-hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; S's counters moved: $(cp "$HM_TMP/gso_int1.s.before.json" "$HM_TMP/gso_int1/s.before.json"; cp "$HM_TMP/gso_int1.s.after.json" "$HM_TMP/gso_int1/s.after.json"; int_cnt_moved "$HM_TMP/gso_int1" s)"
+# R1 forwarded GSO_FWD_INT1 segments with INT: each one the XDP source's
+# src_ok; and GSO_FWD_PLAIN1 TCP segments without: each one counted on
+# r1-s by a reason (the ones a TCP segment can have).
+hm_check "md_gso_r1_segments_with_int_are_src_ok" "$GSO_FWD_INT1" \
+	"$(int_cnt_delta "$HM_TMP/gso_int1" r1 r1-s src_ok)"
+hm_check "md_gso_left_without_int_counted_per_reason" "$GSO_FWD_PLAIN1 segments" \
+	"$(int_cnt_delta "$HM_TMP/gso_int1" r1 r1-s $GSO_LEFT) segments"
+hm_log "md_gso: $WITH Mbit/s with INT, $BASE without; $GSO_INT of $GSO_ALL data segments at D with INT;" \
+	"R1 forwarded $GSO_FWD_INT1 with INT, $GSO_FWD_PLAIN1 without; r1's counters moved: $(int_cnt_moved "$HM_TMP/gso_int1" r1)"
 
 # ---------------------------------------------- E: max-hops 2 over 3 transits
 int_all int set signal dscp $INT_DSCP max-hops 2 || hm_not_ok "md_e_max_hops_set"
@@ -490,16 +589,26 @@ int_phase mx udp4 udp6
 int_check_export mx
 
 # ---------------------------------------------- XD
-# The xd role adds up with the transit roles already there (the routers'
-# ingress interfaces keep their arrival stamp: hop latency, ingress
-# timestamp); S's source role is taken off first, D's sink stays (in
-# INT-XD mode it leaves packets alone).
+# The documented INT-XD configuration (Documentation/int.rst, "Operating
+# INT"), from a clean slate: every MD role off, then role xd on S's egress
+# and on every interface of each router (hm_int_ingress stamps the arrival,
+# so the routers' reports keep hop latency and ingress timestamp;
+# hm_int_transit reports at egress), and role sink on D, the end host
+# (hm_int_sink reports what it receives in INT-XD mode, changes nothing).
 int_all int set mode xd instructions $BITMAP_X || hm_not_ok "xd_mode_set"
-hm_on s "$HOPMARK" int disable dev s-r1 role source || hm_not_ok "xd_s_source_disabled"
 XD_OK=1
-for ln in $INT_LINKS d-r3; do
-	hm_on "${ln%%-*}" "$HOPMARK" int enable dev "$ln" role xd rate $RATE || XD_OK=0
+for n in $INT_PATH; do
+	for ifc in $(int_ifs "$n"); do
+		hm_on "$n" "$HOPMARK" int disable dev "$ifc" >/dev/null 2>&1
+	done
 done
+hm_on s "$HOPMARK" int enable dev s-r1 role xd rate $RATE || XD_OK=0
+for n in r1 r2 r3; do
+	for ifc in $(int_ifs "$n"); do
+		hm_on "$n" "$HOPMARK" int enable dev "$ifc" role xd rate $RATE || XD_OK=0
+	done
+done
+hm_on d "$HOPMARK" int enable dev d-r3 role sink || XD_OK=0
 hm_check "xd_roles_enabled" 1 "$XD_OK"
 int_phase xd udp4 udp6
 int_check_export xd

@@ -269,7 +269,9 @@ hm_check "int_enable_transit_and_xd_add_up" '["transit", "xd"] 2' \
 	"$(show 'i=[i for i in d["interfaces"] if i["dev"] == "v2"][0]; "%s %s" % (json.dumps(i["roles"]), len(i["programs"]))')"
 hm_check "int_enable_xd_one_transit_filter" "hm_int_transit pref $P_TR handle 0x696e;" "$(tcf v2 egress)"
 x "$HOPMARK" int disable dev v2 role transit
-hm_check "int_disable_transit_keeps_xd_program" "|hm_int_transit pref $P_TR handle 0x696e;" \
+# xd needs the arrival stamp too (hop latency, ingress timestamp of its reports).
+hm_check "int_disable_transit_keeps_xd_programs" \
+	"hm_int_ingress pref $P_IN handle 0x696e;|hm_int_transit pref $P_TR handle 0x696e;" \
 	"$(tcf v2 ingress)|$(tcf v2 egress)"
 err enable_role_unknown "router" -- int enable dev v0 role router
 err enable_mtu_too_small "67" -- int enable dev v0 role source mtu 67
@@ -295,6 +297,11 @@ hm_check "int_disable_dev_detaches_all" "|" "$(tcf v2 ingress)|$(tcf v2 egress)"
 hm_check "int_disable_dev_forgets_roles" '["v0"]' "$(show '[i["dev"] for i in d["interfaces"]]')"
 x "$HOPMARK" int disable dev v2
 hm_check "int_disable_twice_ok" 0 $?
+x "$HOPMARK" int enable dev v2 role xd
+hm_check "int_enable_xd_alone_stamps_and_reports" \
+	"hm_int_ingress pref $P_IN handle 0x696e;|hm_int_transit pref $P_TR handle 0x696e;" \
+	"$(tcf v2 ingress)|$(tcf v2 egress)"
+x "$HOPMARK" int disable dev v2
 
 # ---- xdp-source: XDP on the ingress device, where it can apply
 xdp_prog() { x ip -d link show dev "$1" | sed -n 's/.*prog\/xdp id \([0-9]*\) name \([a-z_]*\).*/\2 \1/p'; }
