@@ -353,6 +353,16 @@ hm_check "int_xdp_gone_set_dscp_ok" "0" "$?"
 LINK=$BPFFS/tc/globals/hm_int_drop_link
 link_prog() { x bpftool -j link show pinned "$LINK" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["prog_id"])' 2>/dev/null; }
 prog_name() { x bpftool -j prog show id "$1" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["name"])' 2>/dev/null || echo gone; }
+# The kernel frees a tracing link's program after an RCU grace period, not
+# when the last reference goes: give it up to 5 s, then say what is left.
+prog_gone() {
+	local i
+	for i in $(seq 50); do
+		[ "$(prog_name "$1")" = gone ] && { echo gone; return; }
+		sleep 0.1
+	done
+	prog_name "$1"
+}
 hm_check "int_drops_off_at_first" "False None" "$(show 'x=d["drops"]; "%s %s" % (x["enabled"], x["id"])')"
 x "$HOPMARK" int drops on 2>"$HM_TMP/d.err"
 hm_check "int_drops_on_ok" "0 " "$? $(cat "$HM_TMP/d.err")"
@@ -366,14 +376,15 @@ hm_check "int_drops_counters_with_s" '["drop_report", "drop_sink_discard"]' \
 x "$HOPMARK" int drops on
 DID2=$(link_prog)
 hm_check "int_drops_on_again_replaces_the_link" "hm_int_drop gone" \
-	"$(prog_name "${DID2:-0}") $([ "$DID2" != "$DID" ] && prog_name "$DID" || echo same)"
+	"$(prog_name "${DID2:-0}") $([ "$DID2" != "$DID" ] && prog_gone "$DID" || echo same)"
 err drops_unknown_value "maybe" -- int drops maybe
 err drops_extra_word "now" -- int drops on now
 x "$HOPMARK" int drops 2>"$HM_TMP/e.err"
 hm_check "int_drops_value_required" "2 1" "$? $(grep -c '"on or off" is required' "$HM_TMP/e.err")"
 x "$HOPMARK" int drops off
+rc=$?
 hm_check "int_drops_off_frees_link_and_program" "0 no-pin gone" \
-	"$? $([ -e "$LINK" ] && echo pin || echo no-pin) $(prog_name "${DID2:-0}")"
+	"$rc $([ -e "$LINK" ] && echo pin || echo no-pin) $(prog_gone "${DID2:-0}")"
 hm_check "int_drops_off_show" "False None" "$(show 'x=d["drops"]; "%s %s" % (x["enabled"], x["id"])')"
 hm_check "int_drops_off_text" 1 "$(x "$HOPMARK" int show | grep -cx 'drops off hm_int_drop tracing kfree_skb')"
 x "$HOPMARK" int drops off
