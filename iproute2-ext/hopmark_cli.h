@@ -115,6 +115,9 @@ void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_d
 /* maps.c */
 int maps_prepare(void);
 int map_open_existing(const char *name);
+int map_open_or_create(const char *name, enum hm_role role);
+int map_read_single(int fd, const char *name, void *val);
+int map_write_single(int fd, const char *name, const void *val);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);

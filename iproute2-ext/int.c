@@ -111,39 +111,22 @@ static void usage(FILE *f)
 /* ---------------- maps ---------------- */
 
 /*
- * cfg_open() - fd of int_cfg, created with every INT map when missing:
- * loading the INT object with the node's pin root creates and pins them
- * (one object holds every INT program and map).
+ * cfg_open() - fd of int_cfg, created with every INT map when missing (one
+ * object holds every INT program and map).
  */
 static int cfg_open(void)
 {
-	struct hm_role_prog p;
-	int fd = hm_map_open(INT_MAP_CFG);
-
-	if (fd >= 0)
-		return fd;
-	if (maps_prepare() || role_load(HM_ROLE_INT_SOURCE, &p))
-		return -1;
-	hm_role_unload(&p);
-	return map_open_existing(INT_MAP_CFG);
+	return map_open_or_create(INT_MAP_CFG, HM_ROLE_INT_SOURCE);
 }
 
 static int cfg_read(int fd, struct int_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(fd, &zero, cfg))
-		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
-	return 0;
+	return map_read_single(fd, INT_MAP_CFG, cfg);
 }
 
 static int cfg_write(int fd, const struct int_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_update_elem(fd, &zero, cfg, BPF_ANY))
-		return hm_errf(-errno, "cannot write %s", INT_MAP_CFG);
-	return 0;
+	return map_write_single(fd, INT_MAP_CFG, cfg);
 }
 
 /* The MTU the datapath holds a source's packets to: the configured one, else the device's. */

@@ -140,6 +140,64 @@ int map_open_existing(const char *name)
 }
 
 /**
+ * map_open_or_create() - open a pinned map, creating its object's maps first
+ * @name:	map name (e.g. INT_MAP_CFG, PINT_MAP_CFG)
+ * @role:	a role whose BPF object defines @name
+ *
+ * Loading the role's object with the node's pin root creates and pins every
+ * map of the object (one object holds all the programs and maps of a
+ * family); the programs are unloaded again, the pins stay.
+ *
+ * Return: map fd, or -1 after printing the reason.
+ */
+int map_open_or_create(const char *name, enum hm_role role)
+{
+	struct hm_role_prog p;
+	int fd = hm_map_open(name);
+
+	if (fd >= 0)
+		return fd;
+	if (maps_prepare() || role_load(role, &p))
+		return -1;
+	hm_role_unload(&p);
+	return map_open_existing(name);
+}
+
+/**
+ * map_read_single() - read entry 0 of a single-entry array map
+ * @fd:		map fd
+ * @name:	map name, for the error
+ * @val:	output, the map's value size
+ *
+ * Return: 0, or a negative errno after printing "cannot read NAME".
+ */
+int map_read_single(int fd, const char *name, void *val)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, val))
+		return hm_errf(-errno, "cannot read %s", name);
+	return 0;
+}
+
+/**
+ * map_write_single() - write entry 0 of a single-entry array map
+ * @fd:		map fd
+ * @name:	map name, for the error
+ * @val:	the value, the map's value size
+ *
+ * Return: 0, or a negative errno after printing "cannot write NAME".
+ */
+int map_write_single(int fd, const char *name, const void *val)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(fd, &zero, val, BPF_ANY))
+		return hm_errf(-errno, "cannot write %s", name);
+	return 0;
+}
+
+/**
  * prog_uses_pinned_maps() - whether a program works on this node's pinned maps
  * @prog_id:	BPF program id
  *
