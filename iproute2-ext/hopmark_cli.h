@@ -68,6 +68,7 @@ void __attribute__((noreturn)) duparg(const char *key, const char *arg);
 void __attribute__((noreturn)) unknown_arg(const char *obj, const char *arg);
 void __attribute__((noreturn)) missing_arg(const char *what, const char *cmd);
 int get_u64_max(__u64 *val, const char *arg, __u64 max);
+int get_rate_bps(const char *arg, __u64 *bps);
 __u32 get_u32_arg(const char *arg, __u32 max, const char *what);
 __u64 get_u64_arg(const char *arg, __u64 max, const char *what);
 __u32 get_ifindex_arg(const char *dev);

@@ -733,28 +733,6 @@ static int do_report(int argc, char **argv)
 
 /* ---------------- enable / disable ---------------- */
 
-static int parse_rate(const char *arg, __u64 *bps)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || v < 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	}
-	if (!strcmp(end, "bit") || !strcmp(end, "bps"))
-		end += strlen(end);
-	if (*end || v > 1e13)
-		return -EINVAL;
-	*bps = (__u64)v;
-	return 0;
-}
-
 static const struct int_role *parse_role(const char *word)
 {
 	size_t i;
@@ -835,7 +813,7 @@ static int do_enable(int argc, char **argv)
 			NEXT_ARG();
 			if (have_rate)
 				duparg("rate", *argv);
-			if (parse_rate(*argv, &rate))
+			if (get_rate_bps(*argv, &rate))
 				invarg("a rate in bit/s, e.g. 10m or 1g", *argv);
 			have_rate = true;
 		} else if (matches(*argv, "help")) {
