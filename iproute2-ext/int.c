@@ -838,9 +838,7 @@ static int do_enable(int argc, char **argv)
 		close(cfd);
 		return HM_EXIT_FAIL;
 	}
-	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
-	if (!had)
-		memset(&old, 0, sizeof(old));
+	had = map_lookup_or_zero(fd, &ifindex, &old, sizeof(old));
 	ic = old;
 	ic.flags |= role->flag;
 	if (cfg_read(cfd, &cfg)) {
@@ -872,10 +870,7 @@ static int do_enable(int argc, char **argv)
 	ret = attach_new(ifindex, had ? old.flags : 0, ic.flags);
 	if (ret) {
 		/* No role without its programs: the entry goes back to what it was. */
-		if (had)
-			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
-		else
-			bpf_map_delete_elem(fd, &ifindex);
+		map_restore_elem(fd, &ifindex, &old, had);
 		goto out;
 	}
 	if (!(cfg.flags & INT_DOM_F_CONFIGURED))
@@ -932,8 +927,8 @@ static int do_disable(int argc, char **argv)
 			ic.flags = left;
 			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
 				ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
-		} else if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT) {
-			ret = hm_errf(-errno, "cannot delete %s[%u]", INT_MAP_IFCFG, ifindex);
+		} else {
+			ret = map_delete_ifindex(fd, INT_MAP_IFCFG, ifindex);
 		}
 		close(fd);
 	}
@@ -1311,8 +1306,7 @@ static void print_drops(void)
 static int do_show(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 zero = 0;
-	int fd;
+	int fd, ret;
 
 	if (argc > 0) {
 		if (matches(*argv, "help")) {
@@ -1324,11 +1318,10 @@ static int do_show(int argc, char **argv)
 	fd = map_open_existing(INT_MAP_CFG);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	if (bpf_map_lookup_elem(fd, &zero, &cfg)) {
-		close(fd);
-		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
-	}
+	ret = cfg_read(fd, &cfg);
 	close(fd);
+	if (ret)
+		return ret;
 	/* An unconfigured domain shows the defaults a first command would start from. */
 	int_cfg_defaults(&cfg);
 	new_json_obj_single();

@@ -169,7 +169,7 @@ int map_open_or_create(const char *name, enum hm_role role)
  * @name:	map name, for the error
  * @val:	output, the map's value size
  *
- * Return: 0, or a negative errno after printing "cannot read NAME".
+ * Return: 0, or %HM_EXIT_FAIL after printing "cannot read NAME".
  */
 int map_read_single(int fd, const char *name, void *val)
 {
@@ -186,7 +186,7 @@ int map_read_single(int fd, const char *name, void *val)
  * @name:	map name, for the error
  * @val:	the value, the map's value size
  *
- * Return: 0, or a negative errno after printing "cannot write NAME".
+ * Return: 0, or %HM_EXIT_FAIL after printing "cannot write NAME".
  */
 int map_write_single(int fd, const char *name, const void *val)
 {
@@ -194,6 +194,58 @@ int map_write_single(int fd, const char *name, const void *val)
 
 	if (bpf_map_update_elem(fd, &zero, val, BPF_ANY))
 		return hm_errf(-errno, "cannot write %s", name);
+	return 0;
+}
+
+/**
+ * map_lookup_or_zero() - read a map entry, all zeroes when there is none
+ * @fd:		map fd
+ * @key:	the key
+ * @val:	output
+ * @size:	the map's value size
+ *
+ * Return: whether the entry existed (what map_restore_elem() is given).
+ */
+bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size)
+{
+	if (!bpf_map_lookup_elem(fd, key, val))
+		return true;
+	memset(val, 0, size);
+	return false;
+}
+
+/**
+ * map_restore_elem() - put a map entry back as it was before a change
+ * @fd:		map fd
+ * @key:	the key
+ * @old:	the entry before the change
+ * @had:	whether there was one (map_lookup_or_zero()); if not, the
+ *		entry is deleted
+ *
+ * For a command that wrote an entry and then failed (e.g. a role whose
+ * program did not attach): best effort, nothing is reported.
+ */
+void map_restore_elem(int fd, const void *key, const void *old, bool had)
+{
+	if (had)
+		bpf_map_update_elem(fd, key, old, BPF_ANY);
+	else
+		bpf_map_delete_elem(fd, key);
+}
+
+/**
+ * map_delete_ifindex() - delete an interface's entry, none being no error
+ * @fd:		map fd, keyed by ifindex
+ * @name:	map name, for the error
+ * @ifindex:	the interface
+ *
+ * Return: 0 (also when there was no entry), or %HM_EXIT_FAIL after
+ * printing "cannot delete NAME[IFINDEX]".
+ */
+int map_delete_ifindex(int fd, const char *name, __u32 ifindex)
+{
+	if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
+		return hm_errf(-errno, "cannot delete %s[%u]", name, ifindex);
 	return 0;
 }
 

@@ -147,9 +147,7 @@ static int do_enable(int argc, char **argv)
 		hm_role_unload(&p);
 		return HM_EXIT_FAIL;
 	}
-	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
-	if (!had)
-		memset(&old, 0, sizeof(old));
+	had = map_lookup_or_zero(fd, &ifindex, &old, sizeof(old));
 	ic = old;
 	if (pint_if_add_role(&ic, role_flag[role])) {
 		ret = hm_errf(0, "%s cannot be both source and sink (both run at tc ingress)", dev);
@@ -164,10 +162,7 @@ static int do_enable(int argc, char **argv)
 	ret = role_attach_prog(&p, ifindex);
 	if (ret) {
 		/* No role without its program: the entry goes back to what it was. */
-		if (had)
-			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
-		else
-			bpf_map_delete_elem(fd, &ifindex);
+		map_restore_elem(fd, &ifindex, &old, had);
 	}
 out:
 	close(fd);
@@ -207,8 +202,8 @@ static int do_disable(int argc, char **argv)
 		ret |= role_detach(roles[i], ifindex);
 	fd = hm_map_open(PINT_MAP_IFCFG);
 	if (fd >= 0) {
-		if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
-			ret = hm_errf(-errno, "cannot delete %s[%u]", PINT_MAP_IFCFG, ifindex);
+		if (map_delete_ifindex(fd, PINT_MAP_IFCFG, ifindex))
+			ret = HM_EXIT_FAIL;
 		close(fd);
 	}
 	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
@@ -796,8 +791,7 @@ static int do_show(int argc, char **argv)
 	struct pint_domain_cfg cfg;
 	bool from_agent = false;
 	double secs = 1.0;
-	__u32 zero = 0;
-	int fd;
+	int fd, ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "time")) {
@@ -815,11 +809,10 @@ static int do_show(int argc, char **argv)
 	fd = map_open_existing(PINT_MAP_CFG);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	if (bpf_map_lookup_elem(fd, &zero, &cfg)) {
-		close(fd);
-		return hm_errf(-errno, "cannot read %s", PINT_MAP_CFG);
-	}
+	ret = cfg_read(fd, &cfg);
 	close(fd);
+	if (ret)
+		return ret;
 	new_json_obj_single();
 	print_cfg(&cfg);
 	print_ifaces();
