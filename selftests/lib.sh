@@ -443,6 +443,49 @@ hm_capture_stop()
 	return 0
 }
 
+# hm_agent_stat LOG PID PART KEY - KEY of part PART (e.g. int_reports,
+# agent) of hopmarkd's statistics line: SIGUSR1 to PID, then the newest
+# "hopmarkd: stats: agent" line of LOG, its parts "LABEL ...: K V K V"
+# separated by "; " (waits 5 s at most for the new line). Prints the
+# value, "missing" when the part has no KEY, "no part PART" without PART.
+hm_agent_stat()
+{
+	local n
+	n=$(grep -c 'hopmarkd: stats: agent' "$1")
+	kill -USR1 "$2"
+	for _ in $(seq 50); do
+		[ "$(grep -c 'hopmarkd: stats: agent' "$1")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep 'hopmarkd: stats: agent' "$1" | tail -n 1 | "$PY" -c '
+import sys
+line = sys.stdin.read().strip().split(": ", 2)[2]
+for part in line.split("; "):
+	label, _, kv = part.partition(": ")
+	if label.split(" ")[0] == sys.argv[1]:
+		kv = kv.split()
+		print(dict(zip(kv[::2], kv[1::2])).get(sys.argv[2], "missing"))
+		break
+else:
+	print("no part " + sys.argv[1])
+' "$3" "$4"
+}
+
+# hm_bg_stop - stop every background job of the test (HM_BG_PIDS): SIGCONT
+# first (a job the test stopped would not act on SIGTERM), SIGTERM, then
+# reap them all. For a test's hm_solo_cleanup_hook.
+hm_bg_stop()
+{
+	local p
+	for p in ${HM_BG_PIDS:-}; do
+		kill -CONT "$p" 2>/dev/null
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in ${HM_BG_PIDS:-}; do
+		wait "$p" 2>/dev/null
+	done
+}
+
 # --------------------------------------------------------------- teardown
 
 hm_teardown()
