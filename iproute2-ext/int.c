@@ -1135,23 +1135,11 @@ static void print_report(const struct int_domain_cfg *cfg)
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct int_link_stats *per, int ncpu)
 {
-	bool any = false;
-	char fmt[48];
-	__u64 sum;
-	int i, j;
-
 	memset(per, 0, ncpu * sizeof(*per));
 	bpf_map_lookup_elem(sfd, &ifindex, per);
 	open_json_object("counters");
 	print_text("    counters");
-	for (j = 0; j < INT_CNT_MAX; j++) {
-		for (sum = 0, i = 0; i < ncpu; i++)
-			sum += per[i].cnt[j];
-		snprintf(fmt, sizeof(fmt), " %s %%llu", int_counter_names[j]);
-		print_uint(sum ? PRINT_ANY : PRINT_JSON, int_counter_names[j], fmt, sum);
-		any |= sum != 0;
-	}
-	if (!any)
+	if (!print_percpu_counters(per->cnt, ncpu, INT_CNT_MAX, int_counter_names))
 		print_text(" all 0");
 	print_nl();
 	close_json_object();

@@ -451,20 +451,11 @@ static const char *const cnt_names[PINT_CNT_MAX] = {
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct pint_link_stats *per, int ncpu)
 {
-	char fmt[40];
-	__u64 sum;
-	int i, j;
-
 	memset(per, 0, ncpu * sizeof(*per));
 	bpf_map_lookup_elem(sfd, &ifindex, per);
 	open_json_object("counters");
 	print_text("   ");
-	for (j = 0; j < PINT_CNT_MAX; j++) {
-		for (sum = 0, i = 0; i < ncpu; i++)
-			sum += per[i].cnt[j];
-		snprintf(fmt, sizeof(fmt), " %s %%llu", cnt_names[j]);
-		print_uint(sum ? PRINT_ANY : PRINT_JSON, cnt_names[j], fmt, sum);
-	}
+	print_percpu_counters(per->cnt, ncpu, PINT_CNT_MAX, cnt_names);
 	print_nl();
 	close_json_object();
 }
