@@ -120,6 +120,7 @@ int map_open_existing(const char *name);
 int map_open_or_create(const char *name, enum hm_role role);
 int map_read_single(int fd, const char *name, void *val);
 int map_write_single(int fd, const char *name, const void *val);
+int map_read_existing(const char *name, void *val);
 bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size);
 void map_restore_elem(int fd, const void *key, const void *old, bool had);
 int map_delete_ifindex(int fd, const char *name, __u32 ifindex);

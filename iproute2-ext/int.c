@@ -1294,7 +1294,6 @@ static void print_drops(void)
 static int do_show(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	int fd, ret;
 
 	if (argc > 0) {
 		if (matches(*argv, "help")) {
@@ -1303,13 +1302,8 @@ static int do_show(int argc, char **argv)
 		}
 		unknown_arg("int show", *argv);
 	}
-	fd = map_open_existing(INT_MAP_CFG);
-	if (fd < 0)
+	if (map_read_existing(INT_MAP_CFG, &cfg))
 		return HM_EXIT_FAIL;
-	ret = cfg_read(fd, &cfg);
-	close(fd);
-	if (ret)
-		return ret;
 	/* An unconfigured domain shows the defaults a first command would start from. */
 	int_cfg_defaults(&cfg);
 	new_json_obj_single();

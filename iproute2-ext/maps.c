@@ -198,6 +198,26 @@ int map_write_single(int fd, const char *name, const void *val)
 }
 
 /**
+ * map_read_existing() - entry 0 of a pinned single-entry array map, for a
+ * command that only shows
+ * @name:	map name
+ * @val:	output, the map's value size
+ *
+ * Return: 0, or %HM_EXIT_FAIL after printing why (map_open_existing(),
+ * map_read_single()).
+ */
+int map_read_existing(const char *name, void *val)
+{
+	int fd = map_open_existing(name), ret;
+
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	ret = map_read_single(fd, name, val);
+	close(fd);
+	return ret;
+}
+
+/**
  * map_lookup_or_zero() - read a map entry, all zeroes when there is none
  * @fd:		map fd
  * @key:	the key

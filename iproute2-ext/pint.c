@@ -782,7 +782,6 @@ static int do_show(int argc, char **argv)
 	struct pint_domain_cfg cfg;
 	bool from_agent = false;
 	double secs = 1.0;
-	int fd, ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "time")) {
@@ -797,13 +796,8 @@ static int do_show(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	fd = map_open_existing(PINT_MAP_CFG);
-	if (fd < 0)
+	if (map_read_existing(PINT_MAP_CFG, &cfg))
 		return HM_EXIT_FAIL;
-	ret = cfg_read(fd, &cfg);
-	close(fd);
-	if (ret)
-		return ret;
 	new_json_obj_single();
 	print_cfg(&cfg);
 	print_ifaces();
