@@ -68,6 +68,7 @@ void __attribute__((noreturn)) duparg(const char *key, const char *arg);
 void __attribute__((noreturn)) unknown_arg(const char *obj, const char *arg);
 void __attribute__((noreturn)) missing_arg(const char *what, const char *cmd);
 int get_u64_max(__u64 *val, const char *arg, __u64 max);
+int get_rate_bps(const char *arg, __u64 *bps);
 __u32 get_u32_arg(const char *arg, __u32 max, const char *what);
 __u64 get_u64_arg(const char *arg, __u64 max, const char *what);
 __u32 get_ifindex_arg(const char *dev);
@@ -107,6 +108,7 @@ void print_bool(enum output_type type, const char *key, const char *fmt,
 		bool value);
 void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
+bool print_percpu_counters(const __u64 *per, int ncpu, int n, const char *const *names);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,
@@ -115,6 +117,13 @@ void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_d
 /* maps.c */
 int maps_prepare(void);
 int map_open_existing(const char *name);
+int map_open_or_create(const char *name, enum hm_role role);
+int map_read_single(int fd, const char *name, void *val);
+int map_write_single(int fd, const char *name, const void *val);
+int map_read_existing(const char *name, void *val);
+bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size);
+void map_restore_elem(int fd, const void *key, const void *old, bool had);
+int map_delete_ifindex(int fd, const char *name, __u32 ifindex);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);

@@ -115,39 +115,22 @@ static void usage(FILE *f)
 /* ---------------- maps ---------------- */
 
 /*
- * cfg_open() - fd of int_cfg, created with every INT map when missing:
- * loading the INT object with the node's pin root creates and pins them
- * (one object holds every INT program and map).
+ * cfg_open() - fd of int_cfg, created with every INT map when missing (one
+ * object holds every INT program and map).
  */
 static int cfg_open(void)
 {
-	struct hm_role_prog p;
-	int fd = hm_map_open(INT_MAP_CFG);
-
-	if (fd >= 0)
-		return fd;
-	if (maps_prepare() || role_load(HM_ROLE_INT_SOURCE, &p))
-		return -1;
-	hm_role_unload(&p);
-	return map_open_existing(INT_MAP_CFG);
+	return map_open_or_create(INT_MAP_CFG, HM_ROLE_INT_SOURCE);
 }
 
 static int cfg_read(int fd, struct int_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(fd, &zero, cfg))
-		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
-	return 0;
+	return map_read_single(fd, INT_MAP_CFG, cfg);
 }
 
 static int cfg_write(int fd, const struct int_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_update_elem(fd, &zero, cfg, BPF_ANY))
-		return hm_errf(-errno, "cannot write %s", INT_MAP_CFG);
-	return 0;
+	return map_write_single(fd, INT_MAP_CFG, cfg);
 }
 
 /* The MTU the datapath holds a source's packets to: the configured one, else the device's. */
@@ -754,28 +737,6 @@ static int do_report(int argc, char **argv)
 
 /* ---------------- enable / disable ---------------- */
 
-static int parse_rate(const char *arg, __u64 *bps)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || v < 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	}
-	if (!strcmp(end, "bit") || !strcmp(end, "bps"))
-		end += strlen(end);
-	if (*end || v > 1e13)
-		return -EINVAL;
-	*bps = (__u64)v;
-	return 0;
-}
-
 static const struct int_role *parse_role(const char *word)
 {
 	size_t i;
@@ -856,7 +817,7 @@ static int do_enable(int argc, char **argv)
 			NEXT_ARG();
 			if (have_rate)
 				duparg("rate", *argv);
-			if (parse_rate(*argv, &rate))
+			if (get_rate_bps(*argv, &rate))
 				invarg("a rate in bit/s, e.g. 10m or 1g", *argv);
 			have_rate = true;
 		} else if (matches(*argv, "help")) {
@@ -881,9 +842,7 @@ static int do_enable(int argc, char **argv)
 		close(cfd);
 		return HM_EXIT_FAIL;
 	}
-	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
-	if (!had)
-		memset(&old, 0, sizeof(old));
+	had = map_lookup_or_zero(fd, &ifindex, &old, sizeof(old));
 	ic = old;
 	ic.flags |= role->flag;
 	if (cfg_read(cfd, &cfg)) {
@@ -915,10 +874,7 @@ static int do_enable(int argc, char **argv)
 	ret = attach_new(ifindex, had ? old.flags : 0, ic.flags);
 	if (ret) {
 		/* No role without its programs: the entry goes back to what it was. */
-		if (had)
-			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
-		else
-			bpf_map_delete_elem(fd, &ifindex);
+		map_restore_elem(fd, &ifindex, &old, had);
 		goto out;
 	}
 	if (!(cfg.flags & INT_DOM_F_CONFIGURED))
@@ -975,8 +931,8 @@ static int do_disable(int argc, char **argv)
 			ic.flags = left;
 			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
 				ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
-		} else if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT) {
-			ret = hm_errf(-errno, "cannot delete %s[%u]", INT_MAP_IFCFG, ifindex);
+		} else {
+			ret = map_delete_ifindex(fd, INT_MAP_IFCFG, ifindex);
 		}
 		close(fd);
 	}
@@ -1183,23 +1139,11 @@ static void print_report(const struct int_domain_cfg *cfg)
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct int_link_stats *per, int ncpu)
 {
-	bool any = false;
-	char fmt[48];
-	__u64 sum;
-	int i, j;
-
 	memset(per, 0, ncpu * sizeof(*per));
 	bpf_map_lookup_elem(sfd, &ifindex, per);
 	open_json_object("counters");
 	print_text("    counters");
-	for (j = 0; j < INT_CNT_MAX; j++) {
-		for (sum = 0, i = 0; i < ncpu; i++)
-			sum += per[i].cnt[j];
-		snprintf(fmt, sizeof(fmt), " %s %%llu", int_counter_names[j]);
-		print_uint(sum ? PRINT_ANY : PRINT_JSON, int_counter_names[j], fmt, sum);
-		any |= sum != 0;
-	}
-	if (!any)
+	if (!print_percpu_counters(per->cnt, ncpu, INT_CNT_MAX, int_counter_names))
 		print_text(" all 0");
 	print_nl();
 	close_json_object();
@@ -1354,8 +1298,6 @@ static void print_drops(void)
 static int do_show(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 zero = 0;
-	int fd;
 
 	if (argc > 0) {
 		if (matches(*argv, "help")) {
@@ -1364,14 +1306,8 @@ static int do_show(int argc, char **argv)
 		}
 		unknown_arg("int show", *argv);
 	}
-	fd = map_open_existing(INT_MAP_CFG);
-	if (fd < 0)
+	if (map_read_existing(INT_MAP_CFG, &cfg))
 		return HM_EXIT_FAIL;
-	if (bpf_map_lookup_elem(fd, &zero, &cfg)) {
-		close(fd);
-		return hm_errf(-errno, "cannot read %s", INT_MAP_CFG);
-	}
-	close(fd);
 	/* An unconfigured domain shows the defaults a first command would start from. */
 	int_cfg_defaults(&cfg);
 	new_json_obj_single();

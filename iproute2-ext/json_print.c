@@ -258,6 +258,36 @@ void print_null(enum output_type type, const char *key, const char *fmt, const c
 		printf(fmt, text);
 }
 
+/**
+ * print_percpu_counters() - one member per counter, summed over the CPUs
+ * @per:	@ncpu blocks of @n counters, back to back: the value of a
+ *		per-CPU map whose struct is { __u64 cnt[@n]; } (int_stats,
+ *		pint_stats), cnt of its first element
+ * @ncpu:	possible CPUs (libbpf_num_possible_cpus())
+ * @n:		counters in a block
+ * @names:	the counters' names: JSON key and text label (" NAME SUM")
+ *
+ * A counter at 0 is in the JSON only, so that text shows what happened.
+ *
+ * Return: whether any counter is non-zero.
+ */
+bool print_percpu_counters(const __u64 *per, int ncpu, int n, const char *const *names)
+{
+	bool any = false;
+	char fmt[48];
+	__u64 sum;
+	int i, j;
+
+	for (j = 0; j < n; j++) {
+		for (sum = 0, i = 0; i < ncpu; i++)
+			sum += per[(size_t)i * n + j];
+		snprintf(fmt, sizeof(fmt), " %s %%llu", names[j]);
+		print_uint(sum ? PRINT_ANY : PRINT_JSON, names[j], fmt, sum);
+		any |= sum != 0;
+	}
+	return any;
+}
+
 /** print_nl() - end a text line; nothing in JSON */
 void print_nl(void)
 {

@@ -140,6 +140,136 @@ int map_open_existing(const char *name)
 }
 
 /**
+ * map_open_or_create() - open a pinned map, creating its object's maps first
+ * @name:	map name (e.g. INT_MAP_CFG, PINT_MAP_CFG)
+ * @role:	a role whose BPF object defines @name
+ *
+ * Loading the role's object with the node's pin root creates and pins every
+ * map of the object (one object holds all the programs and maps of a
+ * family); the programs are unloaded again, the pins stay.
+ *
+ * Return: map fd, or -1 after printing the reason.
+ */
+int map_open_or_create(const char *name, enum hm_role role)
+{
+	struct hm_role_prog p;
+	int fd = hm_map_open(name);
+
+	if (fd >= 0)
+		return fd;
+	if (maps_prepare() || role_load(role, &p))
+		return -1;
+	hm_role_unload(&p);
+	return map_open_existing(name);
+}
+
+/**
+ * map_read_single() - read entry 0 of a single-entry array map
+ * @fd:		map fd
+ * @name:	map name, for the error
+ * @val:	output, the map's value size
+ *
+ * Return: 0, or %HM_EXIT_FAIL after printing "cannot read NAME".
+ */
+int map_read_single(int fd, const char *name, void *val)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, val))
+		return hm_errf(-errno, "cannot read %s", name);
+	return 0;
+}
+
+/**
+ * map_write_single() - write entry 0 of a single-entry array map
+ * @fd:		map fd
+ * @name:	map name, for the error
+ * @val:	the value, the map's value size
+ *
+ * Return: 0, or %HM_EXIT_FAIL after printing "cannot write NAME".
+ */
+int map_write_single(int fd, const char *name, const void *val)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(fd, &zero, val, BPF_ANY))
+		return hm_errf(-errno, "cannot write %s", name);
+	return 0;
+}
+
+/**
+ * map_read_existing() - entry 0 of a pinned single-entry array map, for a
+ * command that only shows
+ * @name:	map name
+ * @val:	output, the map's value size
+ *
+ * Return: 0, or %HM_EXIT_FAIL after printing why (map_open_existing(),
+ * map_read_single()).
+ */
+int map_read_existing(const char *name, void *val)
+{
+	int fd = map_open_existing(name), ret;
+
+	if (fd < 0)
+		return HM_EXIT_FAIL;
+	ret = map_read_single(fd, name, val);
+	close(fd);
+	return ret;
+}
+
+/**
+ * map_lookup_or_zero() - read a map entry, all zeroes when there is none
+ * @fd:		map fd
+ * @key:	the key
+ * @val:	output
+ * @size:	the map's value size
+ *
+ * Return: whether the entry existed (what map_restore_elem() is given).
+ */
+bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size)
+{
+	if (!bpf_map_lookup_elem(fd, key, val))
+		return true;
+	memset(val, 0, size);
+	return false;
+}
+
+/**
+ * map_restore_elem() - put a map entry back as it was before a change
+ * @fd:		map fd
+ * @key:	the key
+ * @old:	the entry before the change
+ * @had:	whether there was one (map_lookup_or_zero()); if not, the
+ *		entry is deleted
+ *
+ * For a command that wrote an entry and then failed (e.g. a role whose
+ * program did not attach): best effort, nothing is reported.
+ */
+void map_restore_elem(int fd, const void *key, const void *old, bool had)
+{
+	if (had)
+		bpf_map_update_elem(fd, key, old, BPF_ANY);
+	else
+		bpf_map_delete_elem(fd, key);
+}
+
+/**
+ * map_delete_ifindex() - delete an interface's entry, none being no error
+ * @fd:		map fd, keyed by ifindex
+ * @name:	map name, for the error
+ * @ifindex:	the interface
+ *
+ * Return: 0 (also when there was no entry), or %HM_EXIT_FAIL after
+ * printing "cannot delete NAME[IFINDEX]".
+ */
+int map_delete_ifindex(int fd, const char *name, __u32 ifindex)
+{
+	if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
+		return hm_errf(-errno, "cannot delete %s[%u]", name, ifindex);
+	return 0;
+}
+
+/**
  * prog_uses_pinned_maps() - whether a program works on this node's pinned maps
  * @prog_id:	BPF program id
  *

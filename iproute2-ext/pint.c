@@ -66,64 +66,25 @@ static void usage(FILE *f)
 /* ---------------- maps ---------------- */
 
 /*
- * cfg_open() - fd of pint_cfg, created with every PINT map when missing:
- * loading the PINT object with the node's pin root creates and pins them
- * (one object holds every PINT program and map).
+ * cfg_open() - fd of pint_cfg, created with every PINT map when missing (one
+ * object holds every PINT program and map).
  */
 static int cfg_open(void)
 {
-	struct hm_role_prog p;
-	int fd = hm_map_open(PINT_MAP_CFG);
-
-	if (fd >= 0)
-		return fd;
-	if (maps_prepare() || role_load(HM_ROLE_PINT_SOURCE, &p))
-		return -1;
-	hm_role_unload(&p);
-	return map_open_existing(PINT_MAP_CFG);
+	return map_open_or_create(PINT_MAP_CFG, HM_ROLE_PINT_SOURCE);
 }
 
 static int cfg_read(int fd, struct pint_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(fd, &zero, cfg))
-		return hm_errf(-errno, "cannot read %s", PINT_MAP_CFG);
-	return 0;
+	return map_read_single(fd, PINT_MAP_CFG, cfg);
 }
 
 static int cfg_write(int fd, const struct pint_domain_cfg *cfg)
 {
-	__u32 zero = 0;
-
-	if (bpf_map_update_elem(fd, &zero, cfg, BPF_ANY))
-		return hm_errf(-errno, "cannot write %s", PINT_MAP_CFG);
-	return 0;
+	return map_write_single(fd, PINT_MAP_CFG, cfg);
 }
 
 /* ---------------- commands ---------------- */
-
-static int parse_rate(const char *arg, __u64 *bps)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || v < 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	}
-	if (!strcmp(end, "bit") || !strcmp(end, "bps"))
-		end += strlen(end);
-	if (*end || v > 1e13)
-		return -EINVAL;
-	*bps = (__u64)v;
-	return 0;
-}
 
 /* The PINT role named @word ("source", "transit", "sink"), or exit. */
 static enum hm_role parse_role(const char *word)
@@ -162,7 +123,7 @@ static int do_enable(int argc, char **argv)
 			NEXT_ARG();
 			if (have_rate)
 				duparg("rate", *argv);
-			if (parse_rate(*argv, &rate))
+			if (get_rate_bps(*argv, &rate))
 				invarg("a rate in bit/s, e.g. 10m or 1g", *argv);
 			have_rate = true;
 		} else if (matches(*argv, "help")) {
@@ -186,9 +147,7 @@ static int do_enable(int argc, char **argv)
 		hm_role_unload(&p);
 		return HM_EXIT_FAIL;
 	}
-	had = !bpf_map_lookup_elem(fd, &ifindex, &old);
-	if (!had)
-		memset(&old, 0, sizeof(old));
+	had = map_lookup_or_zero(fd, &ifindex, &old, sizeof(old));
 	ic = old;
 	if (pint_if_add_role(&ic, role_flag[role])) {
 		ret = hm_errf(0, "%s cannot be both source and sink (both run at tc ingress)", dev);
@@ -203,10 +162,7 @@ static int do_enable(int argc, char **argv)
 	ret = role_attach_prog(&p, ifindex);
 	if (ret) {
 		/* No role without its program: the entry goes back to what it was. */
-		if (had)
-			bpf_map_update_elem(fd, &ifindex, &old, BPF_ANY);
-		else
-			bpf_map_delete_elem(fd, &ifindex);
+		map_restore_elem(fd, &ifindex, &old, had);
 	}
 out:
 	close(fd);
@@ -246,8 +202,8 @@ static int do_disable(int argc, char **argv)
 		ret |= role_detach(roles[i], ifindex);
 	fd = hm_map_open(PINT_MAP_IFCFG);
 	if (fd >= 0) {
-		if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
-			ret = hm_errf(-errno, "cannot delete %s[%u]", PINT_MAP_IFCFG, ifindex);
+		if (map_delete_ifindex(fd, PINT_MAP_IFCFG, ifindex))
+			ret = HM_EXIT_FAIL;
 		close(fd);
 	}
 	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
@@ -495,20 +451,11 @@ static const char *const cnt_names[PINT_CNT_MAX] = {
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct pint_link_stats *per, int ncpu)
 {
-	char fmt[40];
-	__u64 sum;
-	int i, j;
-
 	memset(per, 0, ncpu * sizeof(*per));
 	bpf_map_lookup_elem(sfd, &ifindex, per);
 	open_json_object("counters");
 	print_text("   ");
-	for (j = 0; j < PINT_CNT_MAX; j++) {
-		for (sum = 0, i = 0; i < ncpu; i++)
-			sum += per[i].cnt[j];
-		snprintf(fmt, sizeof(fmt), " %s %%llu", cnt_names[j]);
-		print_uint(sum ? PRINT_ANY : PRINT_JSON, cnt_names[j], fmt, sum);
-	}
+	print_percpu_counters(per->cnt, ncpu, PINT_CNT_MAX, cnt_names);
 	print_nl();
 	close_json_object();
 }
@@ -835,8 +782,6 @@ static int do_show(int argc, char **argv)
 	struct pint_domain_cfg cfg;
 	bool from_agent = false;
 	double secs = 1.0;
-	__u32 zero = 0;
-	int fd;
 
 	while (argc > 0) {
 		if (matches(*argv, "time")) {
@@ -851,14 +796,8 @@ static int do_show(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	fd = map_open_existing(PINT_MAP_CFG);
-	if (fd < 0)
+	if (map_read_existing(PINT_MAP_CFG, &cfg))
 		return HM_EXIT_FAIL;
-	if (bpf_map_lookup_elem(fd, &zero, &cfg)) {
-		close(fd);
-		return hm_errf(-errno, "cannot read %s", PINT_MAP_CFG);
-	}
-	close(fd);
 	new_json_obj_single();
 	print_cfg(&cfg);
 	print_ifaces();

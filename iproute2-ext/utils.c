@@ -242,6 +242,36 @@ void missing_arg(const char *what, const char *cmd)
 }
 
 /**
+ * get_rate_bps() - parse a link rate of `enable ... rate RATE`
+ * @arg:	text: a number of bit/s with an optional k, m or g suffix
+ *		(powers of 10) and an optional "bit" or "bps", e.g. 10m, 1gbit
+ * @bps:	output, bit/s
+ *
+ * Return: 0; -EINVAL if @arg is not such a rate or above 10 Tbit/s.
+ */
+int get_rate_bps(const char *arg, __u64 *bps)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	}
+	if (!strcmp(end, "bit") || !strcmp(end, "bps"))
+		end += strlen(end);
+	if (*end || v > 1e13)
+		return -EINVAL;
+	*bps = (__u64)v;
+	return 0;
+}
+
+/**
  * get_u64_max() - parse an unsigned number (decimal, 0x hex or 0 octal)
  * @val:	output
  * @arg:	text

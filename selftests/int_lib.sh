@@ -66,10 +66,8 @@ int_topo_create()
 	HM_TOPO_UP=1
 	read -ra nodes <<<"$INT_PATH"
 	for n in $HM_NODES; do
-		ip netns add "$(hm_ns "$n")" || return
-		mkdir -p "$(hm_bpffs "$n")" "$(hm_rundir "$n")"
-		mount -t bpf bpf "$(hm_bpffs "$n")" || return
-		INT_CMDS[$n]="ip link set lo up; sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null; "
+		hm_node_add "$n" || return
+		INT_CMDS[$n]=$HM_ROUTER_INIT
 	done
 	int_link 0 h s || return
 	for i in 1 2 3 4; do
@@ -89,13 +87,7 @@ int_topo_create()
 	for n in $HM_NODES; do
 		hm_on "$n" sh -c "${INT_CMDS[$n]}" || return
 	done
-	for i in $(seq 50); do
-		hm_on s sh -c "ping -c1 -W1 -q $INT_D_V4 && ping -6 -c1 -W1 -q $INT_D_V6" \
-			>/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	echo "# int topology: S cannot reach D" >&2
-	return 1
+	hm_wait_reach s "$INT_D_V4" "$INT_D_V6" 50 0.1 "int topology: S cannot reach D"
 }
 
 # int_ifs NODE - the node's interfaces.

@@ -197,6 +197,76 @@ hm_link()
 
 hm_sysctl() { hm_on "$1" sysctl -qw "$2" >/dev/null; }
 
+# hm_node_add NODE - the node's network namespace and its own bpffs.
+hm_node_add()
+{
+	ip netns add "$(hm_ns "$1")" || return
+	mkdir -p "$(hm_bpffs "$1")"
+	mount -t bpf bpf "$(hm_bpffs "$1")"
+}
+
+# What a node of a routed test topology runs first (one shell command):
+# loopback up, IPv4 and IPv6 forwarding, no reverse-path filter (a test's
+# packets may take a path back other than the way they came), no DAD.
+HM_ROUTER_INIT="ip link set lo up; sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null; "
+
+# hm_wait_reach NODE V4 V6 TRIES PAUSE [MESSAGE] - ping V4 and V6 from NODE
+# until both answer, at most TRIES times PAUSE seconds apart; on failure,
+# MESSAGE (if given) goes to stderr as a diagnostic and the status is 1.
+hm_wait_reach()
+{
+	local i
+	for i in $(seq "$4"); do
+		hm_on "$1" sh -c "ping -c1 -W1 -q $2 && ping -6 -c1 -W1 -q $3" \
+			>/dev/null 2>&1 && return 0
+		sleep "$5"
+	done
+	[ -z "${6:-}" ] || echo "# $6" >&2
+	return 1
+}
+
+# hm_line_create L M R [MTU4 MTU6] - three nodes in a line, L -- M -- R,
+# M forwarding: link L-M is 10.1.0.0/24 and fd01::/64 (L .1 / ::1, M .2 /
+# ::2), link M-R 10.2.0.0/24 and fd02::/64 (M .1 / ::1, R .2 / ::2). L and
+# R route everything via M; MTU4 / MTU6, when given, are the MTUs of L's
+# IPv4 / IPv6 default routes. The caller then waits for the path
+# (hm_line_wait), after anything it adds first (e.g. static neighbours).
+hm_line_create()
+{
+	local l=$1 m=$2 r=$3 n
+	HM_TOPO_UP=1
+	for n in "$l" "$m" "$r"; do
+		hm_node_add "$n" || return 1
+		hm_on "$n" ip link set lo up
+		hm_sysctl "$n" net.ipv6.conf.all.accept_dad=0
+		hm_sysctl "$n" net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add "$l-$m" netns "$(hm_ns "$l")" type veth peer name "$m-$l" netns "$(hm_ns "$m")"
+	ip link add "$m-$r" netns "$(hm_ns "$m")" type veth peer name "$r-$m" netns "$(hm_ns "$r")"
+	hm_on "$l" ip addr add 10.1.0.1/24 dev "$l-$m"
+	hm_on "$l" ip addr add fd01::1/64 dev "$l-$m" nodad
+	hm_on "$m" ip addr add 10.1.0.2/24 dev "$m-$l"
+	hm_on "$m" ip addr add fd01::2/64 dev "$m-$l" nodad
+	hm_on "$m" ip addr add 10.2.0.1/24 dev "$m-$r"
+	hm_on "$m" ip addr add fd02::1/64 dev "$m-$r" nodad
+	hm_on "$r" ip addr add 10.2.0.2/24 dev "$r-$m"
+	hm_on "$r" ip addr add fd02::2/64 dev "$r-$m" nodad
+	hm_on "$l" ip link set "$l-$m" up
+	hm_on "$m" ip link set "$m-$l" up
+	hm_on "$m" ip link set "$m-$r" up
+	hm_on "$r" ip link set "$r-$m" up
+	hm_on "$l" ip route add default via 10.1.0.2 ${4:+mtu "$4"}
+	hm_on "$l" ip -6 route add default via fd01::2 ${5:+mtu "$5"}
+	hm_on "$r" ip route add default via 10.2.0.1
+	hm_on "$r" ip -6 route add default via fd02::1
+	hm_sysctl "$m" net.ipv4.ip_forward=1
+	hm_sysctl "$m" net.ipv6.conf.all.forwarding=1
+}
+
+# hm_line_wait L - L reaches R (10.2.0.2 and fd02::2) within 5 tries, which
+# also resolves the neighbours on the way.
+hm_line_wait() { hm_wait_reach "$1" 10.2.0.2 fd02::2 5 0.5; }
+
 # hm_topo_create - build the five namespaces, links, addresses, routes,
 # bpffs instances, and R2's kernel IOAM. No hopmark yet.
 hm_topo_create()
@@ -371,6 +441,49 @@ hm_capture_stop()
 	kill -TERM "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	return 0
+}
+
+# hm_agent_stat LOG PID PART KEY - KEY of part PART (e.g. int_reports,
+# agent) of hopmarkd's statistics line: SIGUSR1 to PID, then the newest
+# "hopmarkd: stats: agent" line of LOG, its parts "LABEL ...: K V K V"
+# separated by "; " (waits 5 s at most for the new line). Prints the
+# value, "missing" when the part has no KEY, "no part PART" without PART.
+hm_agent_stat()
+{
+	local n
+	n=$(grep -c 'hopmarkd: stats: agent' "$1")
+	kill -USR1 "$2"
+	for _ in $(seq 50); do
+		[ "$(grep -c 'hopmarkd: stats: agent' "$1")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep 'hopmarkd: stats: agent' "$1" | tail -n 1 | "$PY" -c '
+import sys
+line = sys.stdin.read().strip().split(": ", 2)[2]
+for part in line.split("; "):
+	label, _, kv = part.partition(": ")
+	if label.split(" ")[0] == sys.argv[1]:
+		kv = kv.split()
+		print(dict(zip(kv[::2], kv[1::2])).get(sys.argv[2], "missing"))
+		break
+else:
+	print("no part " + sys.argv[1])
+' "$3" "$4"
+}
+
+# hm_bg_stop - stop every background job of the test (HM_BG_PIDS): SIGCONT
+# first (a job the test stopped would not act on SIGTERM), SIGTERM, then
+# reap them all. For a test's hm_solo_cleanup_hook.
+hm_bg_stop()
+{
+	local p
+	for p in ${HM_BG_PIDS:-}; do
+		kill -CONT "$p" 2>/dev/null
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in ${HM_BG_PIDS:-}; do
+		wait "$p" 2>/dev/null
+	done
 }
 
 # --------------------------------------------------------------- teardown

@@ -48,10 +48,8 @@ pint_topo_create()
 	local n i l r
 	HM_TOPO_UP=1
 	for n in $HM_NODES; do
-		ip netns add "$(hm_ns "$n")" || return
-		mkdir -p "$(hm_bpffs "$n")"
-		mount -t bpf bpf "$(hm_bpffs "$n")" || return
-		PINT_CMDS[$n]="ip link set lo up; sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null; "
+		hm_node_add "$n" || return
+		PINT_CMDS[$n]=$HM_ROUTER_INIT
 	done
 	for i in $(seq 1 9); do
 		l=$(pint_chain_node $((i - 1)))
@@ -71,13 +69,7 @@ pint_topo_create()
 		PINT_CMDS[$n]+='for f in /proc/sys/net/ipv4/conf/*/rp_filter; do echo 0 > $f; done'
 		hm_on "$n" sh -c "${PINT_CMDS[$n]}" || return
 	done
-	for i in $(seq 50); do
-		hm_on h1 sh -c "ping -c1 -W1 -q $PINT_H2_V4 && ping -6 -c1 -W1 -q $PINT_H2_V6" \
-			>/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	echo "# pint topology: h1 cannot reach h2" >&2
-	return 1
+	hm_wait_reach h1 "$PINT_H2_V4" "$PINT_H2_V6" 50 0.1 "pint topology: h1 cannot reach h2"
 }
 # pint_reroute - r4 sends h2's traffic over r9 (path r1 r2 r3 r4 r9 r6 r7 r8).
 pint_reroute()

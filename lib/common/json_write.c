@@ -45,6 +45,19 @@ void hm_jw_str(struct hm_jw *w, const char *s)
 }
 
 /* See json_write.h. */
+void hm_jw_hex(struct hm_jw *w, const __u8 *d, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	hm_jw_char(w, '"');
+	while (n--) {
+		hm_jw_char(w, hex[*d >> 4]);
+		hm_jw_char(w, hex[*d++ & 0xf]);
+	}
+	hm_jw_char(w, '"');
+}
+
+/* See json_write.h. */
 void hm_jw_u64(struct hm_jw *w, __u64 v)
 {
 	char d[20], *p = d + sizeof(d);

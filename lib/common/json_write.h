@@ -88,6 +88,16 @@ static inline void hm_jw_char(struct hm_jw *w, char c)
 void hm_jw_str(struct hm_jw *w, const char *s);
 
 /**
+ * hm_jw_hex() - append octets as a JSON string of lowercase hex digits
+ * @w:	writer
+ * @d:	the octets, in the order they are written (wire order for a packet)
+ * @n:	how many; 0 gives ""
+ *
+ * Two digits an octet, no separator and no "0x" (e.g. "45000054").
+ */
+void hm_jw_hex(struct hm_jw *w, const __u8 *d, size_t n);
+
+/**
  * hm_jw_u64() - append an unsigned integer in decimal
  * @w:	writer
  * @v:	value

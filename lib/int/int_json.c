@@ -20,18 +20,6 @@ static void jw_hex16(struct hm_jw *w, __u16 v)
 	hm_jw_raw(w, s, 8);
 }
 
-static void jw_hexbytes(struct hm_jw *w, const __u8 *d, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	hm_jw_char(w, '"');
-	while (n--) {
-		hm_jw_char(w, hex[*d >> 4]);
-		hm_jw_char(w, hex[*d++ & 0xf]);
-	}
-	hm_jw_char(w, '"');
-}
-
 static void jw_addr(struct hm_jw *w, int ver, const __u8 *a)
 {
 	char s[INET6_ADDRSTRLEN];
@@ -117,7 +105,7 @@ void int_json_hop(struct hm_jw *w, const struct int_hop *h)
 	}
 	if (h->ds_words) {
 		hm_jw_key(w, "ds_md");
-		jw_hexbytes(w, h->ds, (size_t)h->ds_words * 4);
+		hm_jw_hex(w, h->ds, (size_t)h->ds_words * 4);
 	}
 	/* INT-MD bit 15: the block's last word (§5.8). */
 	if ((b & INT_BM_CSUM_COMPL) && !h->report)
@@ -167,7 +155,7 @@ void int_json_int(struct hm_jw *w, const struct int_pkt *p)
 	}
 	if (p->src_words) {
 		hm_jw_key(w, "source_data");
-		jw_hexbytes(w, p->src_data, (size_t)p->src_words * 4);
+		hm_jw_hex(w, p->src_data, (size_t)p->src_words * 4);
 	}
 	hm_jw_close(w, '}');
 }
@@ -237,17 +225,25 @@ size_t int_rpt_inner_ip(const struct int_rpt *r, size_t *off)
 	}
 }
 
-static int json_inner(struct hm_jw *w, const struct int_rpt *r, const struct int_signal *sig)
+/* See int_print.h. */
+bool int_rpt_decode_inner(const struct int_rpt *r, const struct int_signal *sig,
+			  struct int_pkt *ip, int *err)
 {
-	struct int_pkt ip;
 	size_t off = 0, n;
-	int err;
 
 	n = int_rpt_inner_ip(r, &off);
 	if (!n)
-		return 0;
-	err = int_decode_ip(r->inner + off, n, sig, &ip);
-	if (err == -INT_E_IP)
+		return false;
+	*err = int_decode_ip(r->inner + off, n, sig, ip);
+	return *err != -INT_E_IP;
+}
+
+static int json_inner(struct hm_jw *w, const struct int_rpt *r, const struct int_signal *sig)
+{
+	struct int_pkt ip;
+	int err;
+
+	if (!int_rpt_decode_inner(r, sig, &ip, &err))
 		return 0;
 	hm_jw_key(w, "inner");
 	hm_jw_open(w, '{');

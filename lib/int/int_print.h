@@ -105,4 +105,21 @@ int int_print_report_table(FILE *f, const __u8 *pl, size_t len, const struct int
  */
 size_t int_rpt_inner_ip(const struct int_rpt *r, size_t *off);
 
+/**
+ * int_rpt_decode_inner() - decode the IP packet of a report's inner contents
+ * @r:		the report
+ * @sig:	the domain's INT signalling, for the packet's INT
+ * @ip:		output: the decoded packet
+ * @err:	output: int_decode_ip()'s result: 0, -%INT_E_NONE (no INT)
+ *		or the error of its INT (@ip's IP and L4 fields are set)
+ *
+ * What the JSON and table forms of a report show of the inner packet.
+ *
+ * Return: false when there is nothing to show: no IP packet
+ * (int_rpt_inner_ip()) or one whose IP header does not decode
+ * (-%INT_E_IP); true otherwise, with *@err.
+ */
+bool int_rpt_decode_inner(const struct int_rpt *r, const struct int_signal *sig,
+			  struct int_pkt *ip, int *err);
+
 #endif /* __HOPMARK_INT_PRINT_H */

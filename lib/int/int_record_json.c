@@ -53,18 +53,6 @@ void int_record_signal(const struct int_domain_cfg *cfg, struct int_signal *sig)
 		hm_jw_u64(w, (v));	\
 	} while (0)
 
-static void put_hex(struct hm_jw *w, const __u8 *d, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	hm_jw_char(w, '"');
-	while (n--) {
-		hm_jw_char(w, hex[*d >> 4]);
-		hm_jw_char(w, hex[*d++ & 0xf]);
-	}
-	hm_jw_char(w, '"');
-}
-
 /* The packet of a record: decoded as `hopmark decode` decodes it. */
 static void json_pkt(struct hm_jw *w, const struct int_record *r, const struct int_signal *sig)
 {
@@ -146,7 +134,7 @@ ssize_t int_record_write_json(char *buf, size_t size, const struct int_record *r
 	KEY_U(&w, "pkt_len", r->pkt_len);
 	json_pkt(&w, r, sig);
 	hm_jw_key(&w, "pkt");
-	put_hex(&w, r->pkt, r->pkt_len);
+	hm_jw_hex(&w, r->pkt, r->pkt_len);
 	hm_jw_close(&w, '}');
 	hm_jw_char(&w, '\n');
 	if (hm_jw_len(&w) < size)

@@ -178,14 +178,9 @@ void int_print_table(FILE *f, const struct int_pkt *p)
 static int print_inner(FILE *f, const struct int_rpt *r, const struct int_signal *sig)
 {
 	struct int_pkt ip;
-	size_t off = 0, n;
 	int err;
 
-	n = int_rpt_inner_ip(r, &off);
-	if (!n)
-		return 0;
-	err = int_decode_ip(r->inner + off, n, sig, &ip);
-	if (err == -INT_E_IP)
+	if (!int_rpt_decode_inner(r, sig, &ip, &err))
 		return 0;
 	fprintf(f, "  inner: ");
 	if (!err) {

@@ -9,6 +9,7 @@
 #ifndef __HM_TEST_H
 #define __HM_TEST_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -265,5 +266,34 @@ static inline void hm_test_tap_end(void)
 	   __hm_rc = cmocka_run_group_tests(tests, NULL, NULL); \
 	   hm_test_tap_end(); \
 	   __hm_rc; })
+
+/* The value of hex digit @c (0-9, a-f, A-F). */
+static inline __u8 hm_test_hx(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/*
+ * hm_test_unhex() - a vector typed as hex text (spaces ignored) into bytes
+ *
+ * A vector with an odd digit count or another character is the test's bug:
+ * the test fails there, naming the place.
+ *
+ * Return: the number of bytes written at @out.
+ */
+static inline size_t hm_test_unhex(const char *s, __u8 *out)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (*s == ' ')
+			continue;
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]))
+			fail_msg("hex vector broken at \"%.8s\"", s);
+		out[n++] = hm_test_hx(s[0]) << 4 | hm_test_hx(s[1]);
+		s++;
+	}
+	return n;
+}
 
 #endif /* __HM_TEST_H */

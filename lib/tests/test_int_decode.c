@@ -8,7 +8,6 @@
  * checks what the vector says and what the consistent reading gives, and
  * says which is which.
  */
-#include <ctype.h>
 #include <stdlib.h>
 
 #include "hm_test.h"
@@ -22,28 +21,6 @@
 /* The signalling of the examples: DSCP 0x17 exact (issue #50) or the port. */
 static const struct int_signal sig_dscp = { .dscp = DSCP_INT, .dscp_mask = 0x3f };
 static const struct int_signal sig_port = { .udp_port = PORT_INT };
-
-static __u8 hx(char c)
-{
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-/* Hex text (spaces ignored) -> bytes at @out; returns the count. */
-static size_t unhex(const char *s, __u8 *out)
-{
-	size_t n = 0;
-
-	for (; *s; s++) {
-		if (*s == ' ')
-			continue;
-		/* A vector typed with an odd digit count is the test's bug. */
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]))
-			fail_msg("hex vector broken at \"%.8s\"", s);
-		out[n++] = hx(s[0]) << 4 | hx(s[1]);
-		s++;
-	}
-	return n;
-}
 
 /*
  * An IPv4 packet (IHL 5, DF, TTL 64, 10.0.0.1 -> 10.0.0.2; the header
@@ -114,7 +91,7 @@ static size_t udp(__u8 *buf, __u16 dport, size_t len)
  */
 static size_t stack_6_1(__u8 *o)
 {
-	return unhex("00000002 02000200 00000001 01000100", o);
+	return hm_test_unhex("00000002 02000200 00000001 01000100", o);
 }
 
 static void expect_hop(const struct int_pkt *p, __u32 i, __u32 node, __u8 qid, __u32 qocc)
@@ -135,7 +112,7 @@ static void int_6_1_md_over_tcp_dscp(void **state)
 	size_t n = tcp(l4, 5), plen;
 	struct int_pkt p;
 
-	n += unhex("10 07 00 28  20000206 90000000 00000000", l4 + n);	/* orig DSCP 10 */
+	n += hm_test_unhex("10 07 00 28  20000206 90000000 00000000", l4 + n);	/* orig DSCP 10 */
 	n += stack_6_1(l4 + n);
 	memcpy(l4 + n, "payload", 7);
 	n += 7;
@@ -160,7 +137,7 @@ static void int_6_1_md_over_tcp_dscp(void **state)
 
 	/* The same over IPv6 with a Hop-by-Hop header, TCP options 12 octets. */
 	n = tcp(l4, 8);
-	n += unhex("10 07 00 28  20000206 90000000 00000000", l4 + n);
+	n += hm_test_unhex("10 07 00 28  20000206 90000000 00000000", l4 + n);
 	n += stack_6_1(l4 + n);
 	plen = ipv6(pkt, DSCP_INT, 6, true, l4, n);
 	assert_int_equal(int_decode_ip(pkt, plen, &sig_dscp, &p), 0);
@@ -177,7 +154,7 @@ static void int_6_2_mx_over_tcp_dscp(void **state)
 	size_t n = tcp(l4, 5), plen;
 	struct int_pkt p;
 
-	n += unhex("30 03 00 00  20000000 90000000 00000000", l4 + n);
+	n += hm_test_unhex("30 03 00 00  20000000 90000000 00000000", l4 + n);
 	plen = ipv4(pkt, DSCP_INT, 6, l4, n);
 	assert_int_equal(int_decode_ip(pkt, plen, &sig_dscp, &p), 0);
 	assert_int_equal(p.type, INT_TYPE_MX);
@@ -199,7 +176,7 @@ static void int_6_3_6_4_npt2_new_udp_before_tcp(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("18070006  20000206 90000000 00000000", l4 + n);
+	n += hm_test_unhex("18070006  20000206 90000000 00000000", l4 + n);
 	n += stack_6_1(l4 + n);
 	n += tcp(l4 + n, 5);
 	udp(l4, PORT_INT, n);
@@ -214,7 +191,7 @@ static void int_6_3_6_4_npt2_new_udp_before_tcp(void **state)
 	assert_int_equal(p.inner_dport, 80);
 
 	n = 8;
-	n += unhex("38030006  20000000 90000000 00000000", l4 + n);
+	n += hm_test_unhex("38030006  20000000 90000000 00000000", l4 + n);
 	n += tcp(l4 + n, 5);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -232,7 +209,7 @@ static void int_6_5_6_6_npt1_udp_port_kept(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("140712b5  20000206 90000000 00000000", l4 + n);
+	n += hm_test_unhex("140712b5  20000206 90000000 00000000", l4 + n);
 	n += stack_6_1(l4 + n);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -242,7 +219,7 @@ static void int_6_5_6_6_npt1_udp_port_kept(void **state)
 	assert_int_equal(p.n_hops, 2);
 
 	n = 8;
-	n += unhex("340312b5  20000000 90000000 00000000", l4 + n);
+	n += hm_test_unhex("340312b5  20000000 90000000 00000000", l4 + n);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
 	assert_int_equal(int_decode_ip(pkt, plen, &sig_port, &p), 0);
@@ -258,7 +235,7 @@ static void int_6_7_mx_before_ipsec_orig_proto_4(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("38030004  20000000 90000000 00000000", l4 + n);
+	n += hm_test_unhex("38030004  20000000 90000000 00000000", l4 + n);
 	n += 20;	/* the inner IPv4 header, not looked at */
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -281,8 +258,8 @@ static void int_6_12_md_header_six_words_three_hops(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("14091234  20000205 90000000 00000000", l4 + n);
-	n += unhex("00000003 03000300", l4 + n);
+	n += hm_test_unhex("14091234  20000205 90000000 00000000", l4 + n);
+	n += hm_test_unhex("00000003 03000300", l4 + n);
 	n += stack_6_1(l4 + n);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -333,7 +310,7 @@ static void int_6_16_mx_source_inserted(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("38050006  20000000 9000ABCD C0000000 0000000F 12345678", l4 + n);
+	n += hm_test_unhex("38050006  20000000 9000ABCD C0000000 0000000F 12345678", l4 + n);
 	n += tcp(l4 + n, 5);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -366,8 +343,8 @@ static void int_6_17_md_source_only(void **state)
 	struct int_pkt p;
 
 	n = 8;
-	n += unhex("18080006  20000105 80005453 80004000", l4 + n);
-	n += unhex("00000012 00000011 000000aa  A61AF6B1 647D0000", l4 + n);
+	n += hm_test_unhex("18080006  20000105 80005453 80004000", l4 + n);
+	n += hm_test_unhex("00000012 00000011 000000aa  A61AF6B1 647D0000", l4 + n);
 	n += tcp(l4 + n, 5);
 	udp(l4, PORT_INT, n);
 	plen = ipv4(pkt, 0, 17, l4, n);
@@ -416,8 +393,8 @@ static void report_4_4_shim_length_7_over_six_words(void **state)
 	struct int_hop h;
 
 	n = 8;
-	n += unhex("140712B5  20000205 C0000000 00000000", l4 + n);
-	n += unhex("00000003 00030004  00000002 00020003  00000001 00010002", l4 + n);
+	n += hm_test_unhex("140712B5  20000205 C0000000 00000000", l4 + n);
+	n += hm_test_unhex("00000003 00030004  00000002 00020003  00000001 00010002", l4 + n);
 	n += 8;	/* VXLAN header, payload to INT */
 	memset(l4 + n - 8, 0, 8);
 	udp(l4, PORT_INT, n);
@@ -444,8 +421,8 @@ static size_t md_tcp(__u8 *pkt, const char *hdr, const char *stack_hex)
 	__u8 l4[1200];
 	size_t n = tcp(l4, 5);
 
-	n += unhex(hdr, l4 + n);
-	n += unhex(stack_hex, l4 + n);
+	n += hm_test_unhex(hdr, l4 + n);
+	n += hm_test_unhex(stack_hex, l4 + n);
 	return ipv4(pkt, DSCP_INT, 6, l4, n);
 }
 
@@ -573,7 +550,7 @@ static void int_shim_type_and_npt_checked(void **state)
 	n = md_tcp(pkt, "14030000  20000206 90000000 00000000", "");
 	expect_err("NPT 1 under DSCP", int_decode_ip(pkt, n, &sig_dscp, &p), -INT_E_NPT);
 	n = 8;
-	n += unhex("10030000  20000206 90000000 00000000", l4 + n);
+	n += hm_test_unhex("10030000  20000206 90000000 00000000", l4 + n);
 	udp(l4, PORT_INT, n);
 	n = ipv4(pkt, 0, 17, l4, n);
 	expect_err("NPT 0 under the port", int_decode_ip(pkt, n, &sig_port, &p), -INT_E_NPT);
@@ -615,7 +592,7 @@ static void int_stack_at_255_words(void **state)
 	size_t n = 8, plen;
 	unsigned int i;
 
-	n += unhex("14ff0000  200001ff 80000000 00000000", l4 + n);
+	n += hm_test_unhex("14ff0000  200001ff 80000000 00000000", l4 + n);
 	for (i = 0; i < 252; i++, n += 4)
 		hm_put_be32(l4 + n, 1000 + i);
 	udp(l4, PORT_INT, n);
@@ -768,7 +745,7 @@ static void int_encode_fields_and_errors(void **state)
 	__u8 buf[2048], want[64];
 	size_t n;
 
-	n = unhex("100900b8  28000304 80010009 00000000"
+	n = hm_test_unhex("100900b8  28000304 80010009 00000000"
 		  "00000007 ffffffff c0c0c0c0  00000006 ffffffff d0d0d0d0", want);
 	assert_int_equal(int_encode(&e, buf, sizeof(buf)), n);
 	assert_memory_equal(buf, want, n);

@@ -7,7 +7,6 @@
  * example disagrees with the rest of the spec the test checks what the
  * example says and what the consistent reading gives.
  */
-#include <ctype.h>
 #include <stdlib.h>
 
 #include "hm_test.h"
@@ -18,27 +17,6 @@
 #define PORT_INT	5000	/* INT_TBD of the examples */
 
 static const struct int_signal sig_port = { .udp_port = PORT_INT };
-
-static __u8 hx(char c)
-{
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-static size_t unhex(const char *s, __u8 *out)
-{
-	size_t n = 0;
-
-	for (; *s; s++) {
-		if (*s == ' ')
-			continue;
-		/* A vector typed with an odd digit count is the test's bug. */
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]))
-			fail_msg("hex vector broken at \"%.8s\"", s);
-		out[n++] = hx(s[0]) << 4 | hx(s[1]);
-		s++;
-	}
-	return n;
-}
 
 /* IPv4 192.168.1.1 -> 192.168.2.2, DF, TTL 64, Total Length @len. */
 static size_t ipv4_hdr(__u8 *b, __u8 proto, size_t len)
@@ -79,7 +57,7 @@ static void report_group_header_20400005(void **state)
 	__u8 b[8];
 
 	assert_int_equal(int_rpt_group_w0(1, 5), 0x20400005);
-	unhex("20400005 00000003", b);
+	hm_test_unhex("20400005 00000003", b);
 	assert_int_equal(int_rpt_group_decode(b, 8, &g), 0);
 	assert_int_equal(g.ver, 2);
 	assert_int_equal(g.hw_id, 1);
@@ -98,9 +76,9 @@ static void report_group_header_20400005(void **state)
  */
 static size_t vec_4_1(__u8 *b)
 {
-	size_t n = unhex("20400005 00000003  140E0220 5000 0000 0000 0000", b);
+	size_t n = hm_test_unhex("20400005 00000003  140E0220 5000 0000 0000 0000", b);
 
-	n += unhex("00050006 07000123", b + n);
+	n += hm_test_unhex("00050006 07000123", b + n);
 	n += ipv4_hdr(b + n, 6, 40);
 	n += tcp_hdr(b + n);
 	return n;
@@ -143,10 +121,10 @@ static void report_4_2_tlv_inner(void **state)
 	size_t n, off = INT_RPT_GROUP_LEN, ip_off = 0;
 	struct int_rpt r;
 
-	n = unhex("20400005 00000003  11110220 5000 0001 8000 0000", b);
-	n += unhex("00050006 07000123", b + n);
-	n += unhex("00010000 cafef00d", b + n);		/* TLV 0, 1 word */
-	n += unhex("200a0000", b + n);			/* TLV 2, 10 words */
+	n = hm_test_unhex("20400005 00000003  11110220 5000 0001 8000 0000", b);
+	n += hm_test_unhex("00050006 07000123", b + n);
+	n += hm_test_unhex("00010000 cafef00d", b + n);		/* TLV 0, 1 word */
+	n += hm_test_unhex("200a0000", b + n);			/* TLV 2, 10 words */
 	n += ipv4_hdr(b + n, 6, 40);
 	n += tcp_hdr(b + n);
 	assert_int_equal(int_rpt_next(b, n, &off, &r), 1);
@@ -168,13 +146,13 @@ static void report_4_2_tlv_inner(void **state)
  */
 static size_t vec_4_3(__u8 *b)
 {
-	size_t n = unhex("20400005 00000003  14170120 1000 0000 0000 0000", b);
+	size_t n = hm_test_unhex("20400005 00000003  14170120 1000 0000 0000 0000", b);
 
-	n += unhex("03000456", b + n);
+	n += hm_test_unhex("03000456", b + n);
 	n += ipv4_hdr(b + n, 17, 20 + 8 + 4 + 12 + 16 + 20);
-	n += unhex("04d21388 003c0000", b + n);	/* 1234 -> 5000, length 56 */
-	n += unhex("18070006 20000206 90000000 00000000", b + n);
-	n += unhex("00000002 02000200 00000001 01000100", b + n);
+	n += hm_test_unhex("04d21388 003c0000", b + n);	/* 1234 -> 5000, length 56 */
+	n += hm_test_unhex("18070006 20000206 90000000 00000000", b + n);
+	n += hm_test_unhex("00000002 02000200 00000001 01000100", b + n);
 	n += tcp_hdr(b + n);
 	return n;
 }
@@ -220,19 +198,19 @@ static void report_4_3_inner_int_md_npt2(void **state)
  */
 static size_t vec_4_4(__u8 *b, __u8 shim_len)
 {
-	size_t n = unhex("20400005 00000003  04210020", b), ip;
+	size_t n = hm_test_unhex("20400005 00000003  04210020", b), ip;
 
 	ip = n;
 	n += ipv4_hdr(b + n, 17, 130);
-	n += unhex("DDD51388 006e0000", b + n);
-	n += unhex("140012B5 20000205 C0000000 00000000", b + n);
+	n += hm_test_unhex("DDD51388 006e0000", b + n);
+	n += hm_test_unhex("140012B5 20000205 C0000000 00000000", b + n);
 	b[ip + 20 + 8 + 1] = shim_len;
-	n += unhex("00000003 00030004 00000002 00020003 00000001 00010002", b + n);
-	n += unhex("08000000 00007b00", b + n);		/* VXLAN, VNI 123 */
-	n += unhex("020000000002 020000000001 0800", b + n);
+	n += hm_test_unhex("00000003 00030004 00000002 00020003 00000001 00010002", b + n);
+	n += hm_test_unhex("08000000 00007b00", b + n);		/* VXLAN, VNI 123 */
+	n += hm_test_unhex("020000000002 020000000001 0800", b + n);
 	n += ipv4_hdr(b + n, 17, 40);	/* the example's Proto=17 over TCP */
 	n += tcp_hdr(b + n);
-	n += unhex("0000", b + n);	/* the 4th word of the Ethernet header */
+	n += hm_test_unhex("0000", b + n);	/* the 4th word of the Ethernet header */
 	return n;
 }
 
@@ -280,7 +258,7 @@ static void report_coalesced(void **state)
 	int i;
 
 	k = vec_4_1(one);
-	n = unhex("20400009 00000003", b);
+	n = hm_test_unhex("20400009 00000003", b);
 	for (i = 0; i < 3; i++) {
 		memcpy(b + n, one + 8, k - 8);
 		b[n + 4 + 8 + 3] = 0x10 + i;	/* l1_egress of each */
@@ -336,10 +314,10 @@ static void report_drop_reason_bit_15(void **state)
 	char out[1024];
 	struct hm_jw w;
 
-	n = unhex("20400005 00000003  14060380 5001 0000 0000 0000", b);
-	n += unhex("00050006 07000123 09210000", b + n);
+	n = hm_test_unhex("20400005 00000003  14060380 5001 0000 0000 0000", b);
+	n += hm_test_unhex("00050006 07000123 09210000", b + n);
 	/* One inner word: too short for IPv4, not decoded. */
-	n += unhex("45000000", b + n);
+	n += hm_test_unhex("45000000", b + n);
 	assert_int_equal(int_rpt_next(b, n, &off, &r), 1);
 	assert_int_equal(r.flags, INT_RPT_F_D);
 	assert_int_equal(r.md.queue_id, 7);
@@ -365,8 +343,8 @@ static void report_md_length_beyond_bits_is_ds_metadata(void **state)
 	size_t n, off = INT_RPT_GROUP_LEN;
 	struct int_rpt r;
 
-	n = unhex("20400005 00000003  14040220 1000 0009 8000 0000", b);
-	n += unhex("07000123 abcdef01", b + n);
+	n = hm_test_unhex("20400005 00000003  14040220 1000 0009 8000 0000", b);
+	n += hm_test_unhex("07000123 abcdef01", b + n);
 	assert_int_equal(int_rpt_next(b, n, &off, &r), 1);
 	assert_int_equal(r.md.ds_words, 1);
 	assert_int_equal(hm_get_be32(r.md.ds), 0xabcdef01);
@@ -380,7 +358,7 @@ static void report_errors_named(void **state)
 	struct int_rpt r;
 
 	/* 1-3 octets after the group header: a truncated report header. */
-	n = unhex("20400005 00000003 140E02", b);
+	n = hm_test_unhex("20400005 00000003 140E02", b);
 	off = INT_RPT_GROUP_LEN;
 	expect_err("3-octet header", int_rpt_next(b, n, &off, &r), -INT_E_RPT_HDR);
 	assert_int_equal(off, INT_RPT_GROUP_LEN);
@@ -390,16 +368,16 @@ static void report_errors_named(void **state)
 	expect_err("Report Length past the payload", int_rpt_next(b, n, &off, &r),
 		   -INT_E_RPT_LEN);
 	/* RepType 1 with Report Length 1: no room for the main contents. */
-	n = unhex("20400005 00000003 14010000 50000000", b);
+	n = hm_test_unhex("20400005 00000003 14010000 50000000", b);
 	off = INT_RPT_GROUP_LEN;
 	expect_err("main contents cut", int_rpt_next(b, n, &off, &r), -INT_E_RPT_MAIN);
 	/* MD Length 1 for RepMdBits 0x5000's 2 words. */
-	n = unhex("20400005 00000003 14030100 5000 0000 0000 0000 00050006", b);
+	n = hm_test_unhex("20400005 00000003 14030100 5000 0000 0000 0000 00050006", b);
 	off = INT_RPT_GROUP_LEN;
 	expect_err("MD Length below RepMdBits", int_rpt_next(b, n, &off, &r),
 		   -INT_E_RPT_MD_LEN);
 	/* Inner Only with MD Length 1. */
-	n = unhex("20400005 00000003 04010100 45000000", b);
+	n = hm_test_unhex("20400005 00000003 04010100 45000000", b);
 	off = INT_RPT_GROUP_LEN;
 	expect_err("Inner Only with MD Length", int_rpt_next(b, n, &off, &r),
 		   -INT_E_RPT_MD_LEN);

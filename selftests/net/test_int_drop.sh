@@ -39,43 +39,8 @@ hm_tmpdir
 
 setup()
 {
-	local n
-	HM_TOPO_UP=1
-	for n in $HM_NODES; do
-		ip netns add "$(hm_ns "$n")" || return 1
-		mkdir -p "$(hm_bpffs "$n")"
-		mount -t bpf bpf "$(hm_bpffs "$n")" || return 1
-		hm_on "$n" ip link set lo up
-		hm_sysctl "$n" net.ipv6.conf.all.accept_dad=0
-		hm_sysctl "$n" net.ipv6.conf.default.accept_dad=0
-	done
-	ip link add s-r netns "$(hm_ns s)" type veth peer name r-s netns "$(hm_ns r)"
-	ip link add r-d netns "$(hm_ns r)" type veth peer name d-r netns "$(hm_ns d)"
-	hm_on s ip addr add 10.1.0.1/24 dev s-r
-	hm_on s ip addr add fd01::1/64 dev s-r nodad
-	hm_on r ip addr add 10.1.0.2/24 dev r-s
-	hm_on r ip addr add fd01::2/64 dev r-s nodad
-	hm_on r ip addr add 10.2.0.1/24 dev r-d
-	hm_on r ip addr add fd02::1/64 dev r-d nodad
-	hm_on d ip addr add 10.2.0.2/24 dev d-r
-	hm_on d ip addr add fd02::2/64 dev d-r nodad
-	hm_on s ip link set s-r up
-	hm_on r ip link set r-s up
-	hm_on r ip link set r-d up
-	hm_on d ip link set d-r up
-	hm_on s ip route add default via 10.1.0.2
-	hm_on s ip -6 route add default via fd01::2
-	hm_on d ip route add default via 10.2.0.1
-	hm_on d ip -6 route add default via fd02::1
-	hm_sysctl r net.ipv4.ip_forward=1
-	hm_sysctl r net.ipv6.conf.all.forwarding=1
 	# Resolve the neighbours now: the drops below must be the ones we make.
-	for n in 1 2 3 4 5; do
-		hm_on s ping -c1 -W1 10.2.0.2 >/dev/null &&
-			hm_on s ping -6 -c1 -W1 fd02::2 >/dev/null && return 0
-		sleep 0.5
-	done
-	return 1
+	hm_line_create s r d && hm_line_wait s
 }
 
 setup || { echo "Bail out! topology"; exit 1; }

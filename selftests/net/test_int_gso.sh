@@ -50,47 +50,13 @@ n_tx() { ip netns exec "$(hm_ns n)" cat /sys/class/net/n-d/statistics/tx_packets
 
 setup()
 {
-	local n
-	HM_TOPO_UP=1
-	for n in $HM_NODES; do
-		ip netns add "$(hm_ns "$n")" || return 1
-		mkdir -p "$(hm_bpffs "$n")"
-		mount -t bpf bpf "$(hm_bpffs "$n")" || return 1
-		hm_on "$n" ip link set lo up
-		hm_sysctl "$n" net.ipv6.conf.all.accept_dad=0
-		hm_sysctl "$n" net.ipv6.conf.default.accept_dad=0
-	done
-	ip link add s-n netns "$(hm_ns s)" type veth peer name n-s netns "$(hm_ns n)"
-	ip link add n-d netns "$(hm_ns n)" type veth peer name d-n netns "$(hm_ns d)"
-	hm_on s ip addr add 10.1.0.1/24 dev s-n
-	hm_on s ip addr add fd01::1/64 dev s-n nodad
-	hm_on n ip addr add 10.1.0.2/24 dev n-s
-	hm_on n ip addr add fd01::2/64 dev n-s nodad
-	hm_on n ip addr add 10.2.0.1/24 dev n-d
-	hm_on n ip addr add fd02::1/64 dev n-d nodad
-	hm_on d ip addr add 10.2.0.2/24 dev d-n
-	hm_on d ip addr add fd02::2/64 dev d-n nodad
-	hm_on s ip link set s-n up
-	hm_on n ip link set n-s up
-	hm_on n ip link set n-d up
-	hm_on d ip link set d-n up
 	# Room for UDP (8) + shim and MD header (16) + 2 words of metadata.
-	hm_on s ip route add default via 10.1.0.2 mtu 1468
-	hm_on s ip -6 route add default via fd01::2 mtu 1500
-	hm_on d ip route add default via 10.2.0.1
-	hm_on d ip -6 route add default via fd02::1
-	hm_sysctl n net.ipv4.ip_forward=1
-	hm_sysctl n net.ipv6.conf.all.forwarding=1
+	hm_line_create s n d 1468 1500 || return
 	# Static neighbours: N itself sends nothing towards D during the
 	# transfers, so n-d's tx_packets are the packets it forwarded from S.
 	hm_on n ip neigh replace 10.2.0.2 lladdr "$(mac_of d d-n)" dev n-d nud permanent
 	hm_on n ip -6 neigh replace fd02::2 lladdr "$(mac_of d d-n)" dev n-d nud permanent
-	for n in 1 2 3 4 5; do
-		hm_on s ping -c1 -W1 10.2.0.2 >/dev/null &&
-			hm_on s ping -6 -c1 -W1 fd02::2 >/dev/null && return 0
-		sleep 0.5
-	done
-	return 1
+	hm_line_wait s
 }
 
 # domain NODE [DPORT]: UDP-port signalling, INT-MD, bitmap 0x9000; with

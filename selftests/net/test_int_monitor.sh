@@ -33,43 +33,14 @@ PORT=5555
 hm_require_root_netns
 hm_require_built "$HOPMARK" "$HOPMARKD" "$FEED" "$FEED_OBJ"
 
-hm_solo_cleanup_hook()
-{
-	local p
-	for p in ${HM_BG_PIDS:-}; do
-		kill -CONT "$p" 2>/dev/null
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in ${HM_BG_PIDS:-}; do
-		wait "$p" 2>/dev/null
-	done
-}
+hm_solo_cleanup_hook() { hm_bg_stop; }
 hm_solo_node
 T=$HM_TMP
 
 feed() { x "$FEED" "$FEED_OBJ" "$@"; }
 
-# agent_stat KEY - KEY of the int_reports part of the statistics line now.
-agent_stat()
-{
-	local n
-	n=$(grep -c 'hopmarkd: stats: agent' "$T/agent.log")
-	kill -USR1 "$AGENT"
-	for _ in $(seq 50); do
-		[ "$(grep -c 'hopmarkd: stats: agent' "$T/agent.log")" -gt "$n" ] && break
-		sleep 0.1
-	done
-	grep 'hopmarkd: stats: agent' "$T/agent.log" | tail -n 1 | "$PY" -c '
-import sys
-line = sys.stdin.read().strip().split(": ", 2)[2]
-for part in line.split("; "):
-	label, _, kv = part.partition(": ")
-	if label.split(" ")[0] == sys.argv[1]:
-		kv = kv.split()
-		print(dict(zip(kv[::2], kv[1::2])).get(sys.argv[2], "missing"))
-		break
-' "${2:-int_reports}" "$1"
-}
+# agent_stat KEY [PART] - KEY of the PART (int_reports) part of the statistics line now.
+agent_stat() { hm_agent_stat "$T/agent.log" "$AGENT" "${2:-int_reports}" "$1"; }
 
 # monitor OUT ARGS... - `hopmark ARGS...` in the background until it has
 # connected (clients_connected 1 in the agent's statistics), pid in MON.

@@ -49,14 +49,7 @@ C=$HM_PFX-c
 
 hm_solo_cleanup_hook()
 {
-	local p
-	for p in ${HM_BG_PIDS:-}; do
-		kill -CONT "$p" 2>/dev/null
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in ${HM_BG_PIDS:-}; do
-		wait "$p" 2>/dev/null
-	done
+	hm_bg_stop
 	ip netns del "$C" 2>/dev/null
 }
 hm_solo_node
@@ -105,28 +98,7 @@ wait_lines()
 }
 
 # int_stat KEY - KEY of the int_reports part of the agent's statistics line now.
-int_stat()
-{
-	local n
-	n=$(grep -c 'hopmarkd: stats: agent' "$T/agent.log")
-	kill -USR1 "$AGENT"
-	for _ in $(seq 50); do
-		[ "$(grep -c 'hopmarkd: stats: agent' "$T/agent.log")" -gt "$n" ] && break
-		sleep 0.1
-	done
-	grep 'hopmarkd: stats: agent' "$T/agent.log" | tail -n 1 | "$PY" -c '
-import sys
-line = sys.stdin.read().strip().split(": ", 2)[2]
-for part in line.split("; "):
-	label, _, kv = part.partition(": ")
-	if label.split(" ")[0] == sys.argv[1]:
-		kv = kv.split()
-		print(dict(zip(kv[::2], kv[1::2])).get(sys.argv[2], "missing"))
-		break
-else:
-	print("no part " + sys.argv[1])
-' "${2:-int_reports}" "$1"
-}
+int_stat() { hm_agent_stat "$T/agent.log" "$AGENT" "${2:-int_reports}" "$1"; }
 
 # run_case NAME CASE RX [REPEAT] [CHECK OPTIONS...] - feed CASE with the
 # agent stopped (so that one drain sees every record), wait for the
