@@ -666,7 +666,7 @@ static int report_set(int argc, char **argv)
 			NEXT_ARG();
 			if (have_coalesce)
 				duparg("coalesce", *argv);
-			coalesce = get_u32_arg(*argv, 255, "coalesce (reports per datagram)");
+			coalesce = get_u32_arg(*argv, INT_RPT_COALESCE_MAX, "coalesce (reports per datagram)");
 			if (!coalesce)
 				invarg("coalesce is at least 1", *argv);
 			have_coalesce = true;

@@ -102,6 +102,8 @@ struct int_domain_cfg {
 	struct hm_sel_cfg	sel;
 };
 #define INT_DOM_F_CONFIGURED	(1U << 0)
+/* Most Individual Reports per datagram: rpt_coalesce is 8 bits. */
+#define INT_RPT_COALESCE_MAX	255
 
 /**
  * struct int_if_cfg - INT roles of an interface (int_ifcfg[ifindex])

@@ -206,7 +206,7 @@ int int_cfg_commit(struct int_domain_cfg *cfg, char *msg, size_t len)
 		return fail(-EINVAL, msg, len, "queue-threshold is at most %u bytes (the 24-bit "
 			    "queue occupancy field)", INT_Q_THRESHOLD_MAX);
 	if (!cfg->rpt_coalesce)
-		return fail(-EINVAL, msg, len, "coalesce is 1..255");
+		return fail(-EINVAL, msg, len, "coalesce is 1..%u", INT_RPT_COALESCE_MAX);
 	if (cfg->sel.nr_rules > HM_SEL_MAX_RULES || cfg->sel.sample > HM_SAMPLE_FLOW ||
 	    !cfg->sel.sample_n)
 		return fail(-EINVAL, msg, len, "the selection is inconsistent");

@@ -35,8 +35,6 @@
 #define INT_RPT_UDP_HDR_LEN	8
 /* Largest UDP payload on that path: IPv4 (20-octet header, no options). */
 #define INT_RPT_DGRAM_MAX	(INT_RPT_PATH_MTU - 20 - INT_RPT_UDP_HDR_LEN)
-/* Most Individual Reports coalesced per datagram (rpt_coalesce is 8 bits). */
-#define INT_RPT_COALESCE_MAX	255
 
 /**
  * int_rpt_dgram_max() - the largest datagram (UDP payload) for a family
