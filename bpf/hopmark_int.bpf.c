@@ -466,6 +466,31 @@ static __always_inline int int_csum_partial(struct int_scratch *s, const struct 
 	return p->csum == cs_fold(int_pseudo_sum(s, p, p->proto, p->iplen - p->l3len));
 }
 
+/*
+ * int_cannot_edit() - whether this hook must leave a packet's INT region
+ * alone, counted: a GSO superpacket (tc runs before segmentation, and GSO
+ * copies headers only to the end of the TCP header), or, for NPT 0/1 (INT
+ * after the L4 header), a CHECKSUM_PARTIAL skb, whose csum_start tc BPF
+ * cannot move (Documentation/int.rst, "Checksums"). @gso_cnt is the
+ * counter for a GSO packet (the source has its own).
+ *
+ * Return: 1 when the packet is to go on unchanged, 0 to edit it.
+ */
+static __always_inline int int_cannot_edit(struct __sk_buff *skb, struct int_scratch *s,
+					   const struct int_pkt *p, __u32 npt, __u32 ifindex,
+					   __u32 gso_cnt)
+{
+	if (skb->gso_segs > 1 || skb->gso_size) {
+		int_count(ifindex, gso_cnt);
+		return 1;
+	}
+	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
+		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
+		return 1;
+	}
+	return 0;
+}
+
 /* ---------------- finding INT in a packet ---------------- */
 
 enum {
@@ -1302,16 +1327,10 @@ int hm_int_source(struct __sk_buff *skb)
 		int_count(ifindex, INT_CNT_SRC_NOT_SAMPLED);
 		return TC_ACT_UNSPEC;
 	}
-	if (skb->gso_segs > 1 || skb->gso_size) {
-		int_count(ifindex, INT_CNT_SRC_GSO);
-		return TC_ACT_UNSPEC;
-	}
 	npt = cfg->signal == INT_SIG_DSCP ? INT_NPT_DSCP :
 	      p->proto == HM_IPPROTO_UDP ? INT_NPT_UDP : INT_NPT_L4;
-	if (npt != INT_NPT_L4 && int_csum_partial(s, p)) {
-		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
+	if (int_cannot_edit(skb, s, p, npt, ifindex, INT_CNT_SRC_GSO))
 		return TC_ACT_UNSPEC;
-	}
 
 	int_src_insert(skb, s, cfg, ifc, (__u32)idx << 8 | npt);
 	return TC_ACT_UNSPEC;
@@ -1452,6 +1471,41 @@ static __always_inline void int_transit_md(struct __sk_buff *skb, struct int_scr
 	int_count(ifindex, cnt);
 }
 
+/*
+ * int_enter() - what hm_int_transit() and hm_int_sink() start from: the
+ * packet parsed, the domain, and the INT the domain's signalling finds.
+ * Packets that are not IP, TCP or UDP, reports (never instrumented) and,
+ * counted, packets of an unconfigured domain or with malformed INT go on
+ * unchanged: NULL.
+ *
+ * Return: the scratch area, with *@cfg set and *@found I_INT or I_NONE;
+ * NULL to pass the packet on.
+ */
+static __always_inline struct int_scratch *int_enter(struct __sk_buff *skb, __u32 ifindex,
+						     struct int_domain_cfg **cfg, int *found)
+{
+	struct int_scratch *s = int_scratch_get();
+
+	if (!s)
+		return NULL;
+	__builtin_memset(&s->l, 0, sizeof(s->l));
+	if (int_parse(skb, s) != I_OK)
+		return NULL;
+	*cfg = int_domain();
+	if (!*cfg) {
+		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
+		return NULL;
+	}
+	if (int_is_report(*cfg, &s->p))
+		return NULL;
+	*found = int_find(*cfg, s);
+	if (*found == I_BAD) {
+		int_count(ifindex, INT_CNT_MALFORMED);
+		return NULL;
+	}
+	return s;
+}
+
 /**
  * hm_int_transit() - this node's INT hop (tc egress)
  * @skb:	packet leaving through this interface
@@ -1483,28 +1537,12 @@ int hm_int_transit(struct __sk_buff *skb)
 		return TC_ACT_UNSPEC;
 	if (ifc->rate_bps)
 		int_tx_account(ifindex, skb->len);
-	s = int_scratch_get();
+	s = int_enter(skb, ifindex, &cfg, &ret);
 	if (!s)
 		return TC_ACT_UNSPEC;
 	p = &s->p;
 	l = &s->l;
 	v = &s->v;
-	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s);
-	if (ret != I_OK)
-		return TC_ACT_UNSPEC;
-	cfg = int_domain();
-	if (!cfg) {
-		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_UNSPEC;
-	}
-	if (int_is_report(cfg, p))
-		return TC_ACT_UNSPEC;
-	ret = int_find(cfg, s);
-	if (ret == I_BAD) {
-		int_count(ifindex, INT_CNT_MALFORMED);
-		return TC_ACT_UNSPEC;
-	}
 	if (ret == I_NONE) {
 		if (!(ifc->flags & INT_IF_F_XD))
 			return TC_ACT_UNSPEC;
@@ -1526,14 +1564,8 @@ int hm_int_transit(struct __sk_buff *skb)
 		int_queue_report(skb, s, cfg, p, v);
 		return TC_ACT_UNSPEC;
 	}
-	if (skb->gso_segs > 1 || skb->gso_size) {
-		int_count(ifindex, INT_CNT_GSO);
+	if (int_cannot_edit(skb, s, p, l->npt, ifindex, INT_CNT_GSO))
 		return TC_ACT_UNSPEC;
-	}
-	if (l->npt != INT_NPT_L4 && int_csum_partial(s, p)) {
-		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_UNSPEC;
-	}
 	int_transit_md(skb, s, cfg, ifc, p, l, v);
 	int_queue_report(skb, s, cfg, p, v);
 	return TC_ACT_UNSPEC;
@@ -1576,24 +1608,12 @@ int hm_int_sink(struct __sk_buff *skb)
 	ifc = bpf_map_lookup_elem(&int_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & INT_IF_F_SINK))
 		return TC_ACT_UNSPEC;
-	s = int_scratch_get();
+	s = int_enter(skb, ifindex, &cfg, &ret);
 	if (!s)
 		return TC_ACT_UNSPEC;
 	p = &s->p;
 	l = &s->l;
 	v = &s->v;
-	__builtin_memset(l, 0, sizeof(*l));
-	ret = int_parse(skb, s);
-	if (ret != I_OK)
-		return TC_ACT_UNSPEC;
-	cfg = int_domain();
-	if (!cfg) {
-		int_count(ifindex, INT_CNT_NOT_CONFIGURED);
-		return TC_ACT_UNSPEC;
-	}
-	if (int_is_report(cfg, p))
-		return TC_ACT_UNSPEC;
-	ret = int_find(cfg, s);
 	if (ret == I_NONE) {
 		/*
 		 * INT-XD: the end host is the domain's last node; it reports
@@ -1609,18 +1629,8 @@ int hm_int_sink(struct __sk_buff *skb)
 		int_count(ifindex, INT_CNT_XD_REPORT);
 		return TC_ACT_UNSPEC;
 	}
-	if (ret == I_BAD) {
-		int_count(ifindex, INT_CNT_MALFORMED);
+	if (int_cannot_edit(skb, s, p, l->npt, ifindex, INT_CNT_GSO))
 		return TC_ACT_UNSPEC;
-	}
-	if (skb->gso_segs > 1 || skb->gso_size) {
-		int_count(ifindex, INT_CNT_GSO);
-		return TC_ACT_UNSPEC;
-	}
-	if (l->npt != INT_NPT_L4 && int_csum_partial(s, p)) {
-		int_count(ifindex, INT_CNT_CSUM_PARTIAL);
-		return TC_ACT_UNSPEC;
-	}
 
 	/* The record, before anything changes. */
 	rep = l->bitmap & 0x7f80;
