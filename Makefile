@@ -37,7 +37,9 @@ DEB_PKGS	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 		   libmnl-dev libpcap-dev libcmocka-dev libjson-c-dev pkg-config \
 		   iproute2 ethtool tcpdump tshark iperf3 socat procps iputils-ping nftables \
 		   perl python3 qemu-system-x86 busybox-static linux-headers-amd64 \
-		   libclang-rt-14-dev
+		   libclang-rt-14-dev \
+		   libfixbuf-dev libfixbuf-tools pmacct nfdump nats-server libnats-dev \
+		   libmicrohttpd-dev prometheus postgresql libpq-dev curl
 
 .PHONY: all deps demo check install clean
 HM_TESTS	:=
@@ -52,10 +54,13 @@ include lib/postcard/build.mk
 include lib/pint/build.mk
 include lib/int/build.mk
 include lib/budget/build.mk
+include lib/pbt/build.mk
+include lib/ipfix/build.mk
 include lib/build.mk
 include bpf/build.mk
 include iproute2-ext/build.mk
 include agent/build.mk
+include collector/build.mk
 include kernel/build.mk
 include bench/build.mk
 include fuzz/build.mk

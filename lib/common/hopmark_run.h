@@ -57,5 +57,11 @@ int hm_run_path(char *buf, size_t len, const char *name);
 #define HM_INT_TC_PRIO_SOURCE	0x4821
 #define HM_INT_TC_PRIO_TRANSIT	0x4822
 #define HM_INT_TC_PRIO_SINK	0x4823
+#define HM_PBT_TC_HANDLE	0x7062	/* "pb": PBT-M roles */
+#define HM_PBT_TC_PRIO_INGRESS	0x4830	/* postcard, then the end node's clear */
+#define HM_PBT_TC_PRIO_EGRESS	0x4831	/* head's mark, postcard, end's clear */
+
+/* IPFIX (RFC 7011 §10): the IANA port of a collector, UDP and TCP. */
+#define HM_IPFIX_PORT		4739
 
 #endif /* __HOPMARK_RUN_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * output.h - where hopmark-collector's stitched paths go. Each output
+ * (JSON lines, PostgreSQL, IPFIX re-export) implements these operations
+ * in its own file; the collector calls them for every path, in order.
+ */
+#ifndef __HOPMARK_COLLECTOR_OUTPUT_H
+#define __HOPMARK_COLLECTOR_OUTPUT_H
+
+#include "collector/path.h"
+
+/**
+ * struct hmc_output_ops - one kind of output
+ * @name:	"json", "pg", "ipfix"
+ * @open:	start the output with its argument (a file name, a libpq
+ *		connection string, HOST:PORT); store its state in *@ctx.
+ *		Return 0 or a negative errno, with the reason logged.
+ * @path:	one path; may buffer. Return 0 or a negative errno (the
+ *		collector counts the failure and goes on).
+ * @flush:	write what is buffered (called at least once a second and
+ *		at exit). Return 0 or a negative errno.
+ * @close:	flush and free.
+ */
+struct hmc_output_ops {
+	const char	*name;
+	int		(*open)(void **ctx, const char *arg);
+	int		(*path)(void *ctx, const struct hmc_path *p);
+	int		(*flush)(void *ctx);
+	void		(*close)(void *ctx);
+};
+
+#endif /* __HOPMARK_COLLECTOR_OUTPUT_H */
