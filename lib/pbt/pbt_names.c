@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * pbt_names.c - display names of the PBT-M counters (enum pbt_counter in
- * pbt/pbt_maps.h), of the per-flow template fields (PBT_FLD_*), of the
- * sampling modes and of the interface roles. The counter table is indexed
- * by counter, so a counter added to the enum without a name here fails to
- * build (the static assertion below). Documentation/pbt.rst says what
+ * pbt_names.c - display names of the PBT-M datapath counters (enum
+ * pbt_counter in pbt/pbt_maps.h), as `hopmark postcard show -s` and
+ * `hopmark -s link show` print them, and of the per-flow template fields
+ * (PBT_FLD_*), the sampling modes and the interface roles, as `hopmark
+ * postcard` takes and prints them (pbt_settings.h). The table is indexed by counter, so
+ * a counter added to the enum without a name here fails to build (the
+ * static assertion below). Documentation/pbt.rst, "Datapath", says what
  * each one counts.
  */
 #include "pbt/pbt_names.h"
@@ -29,10 +31,15 @@ const char *const pbt_counter_names[PBT_CNT_MAX] = {
 	[PBT_CNT_ERR]			= "err",
 	[PBT_CNT_NOT_CONFIGURED]	= "not_configured",
 	[PBT_CNT_ALTMARK]		= "altmark",
+	[PBT_CNT_GSO]			= "gso",
+	[PBT_CNT_BAD_BIT]		= "bad_bit",
+	[PBT_CNT_NOT_TRIGGERED]		= "not_triggered",
+	[PBT_CNT_NO_NEXTHOP]		= "no_nexthop",
+	[PBT_CNT_NO_SOJOURN]		= "no_sojourn",
 };
 
 /* One name per counter: a new enum value must get its name above. */
-_Static_assert(PBT_CNT_ALTMARK + 1 == PBT_CNT_MAX,
+_Static_assert(PBT_CNT_NO_SOJOURN + 1 == PBT_CNT_MAX,
 	       "enum pbt_counter changed: update pbt_counter_names[]");
 
 /* By bit number of PBT_FLD_*: bit 0 is PBT_FLD_NEXTHOP. */

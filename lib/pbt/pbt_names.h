@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * pbt_names.h - display names of the PBT-M datapath counters (pbt_names.c),
- * as `hopmark -s postcard show`, `hopmark -s link show`, hopmarkd's
- * metrics and their JSON print them.
+ * pbt_names.h - display names of the PBT-M datapath counters (pbt_names.c).
  */
 #ifndef __HOPMARK_PBT_NAMES_H
 #define __HOPMARK_PBT_NAMES_H
