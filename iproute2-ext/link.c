@@ -106,16 +106,18 @@ static void print_id(const char *key, const char *label, __u64 id, __u64 unavail
 }
 
 /*
- * The IOAM role a program of ours plays, by name; HM_ROLE_MAX if none.
- * hopmark_ifcfg, which this command lists, holds IOAM settings: PINT's
- * programs are shown as any other program of ours attached with tc.
+ * The IOAM or PBT-M role a program of ours plays, by name; HM_ROLE_MAX if
+ * none. This command lists hopmark_ifcfg (IOAM settings) and pbt_ifcfg
+ * (PBT-M roles): PINT's programs are shown as any other program of ours
+ * attached with tc.
  */
 static enum hm_role role_of(const char *name)
 {
 	enum hm_role role = hm_role_of_prog(name);
 
-	return role < HM_ROLE_MAX && hm_roles[role].family == HM_FAMILY_IOAM ? role :
-									     HM_ROLE_MAX;
+	return role < HM_ROLE_MAX && (hm_roles[role].family == HM_FAMILY_IOAM ||
+				      hm_roles[role].family == HM_FAMILY_PBT) ? role :
+										HM_ROLE_MAX;
 }
 
 /* Start one program's line (text) / object (JSON): hook, name, id, role. */
