@@ -520,7 +520,8 @@ static __always_inline int pbt_is_export(const struct pbt_domain_cfg *cfg, const
  *
  * Refilled at meter_rate per second up to meter_burst (0: 1 packet),
  * under the bucket's bpf_spin_lock: every CPU's head shares it. A bucket
- * never used starts full.
+ * never used starts full. A GSO skb of more segments than the burst takes
+ * a full bucket (it could never be marked otherwise).
  *
  * Return: 1 when the tokens were taken (or there is no meter), 0 when not
  * enough were left (nothing taken).
@@ -541,6 +542,8 @@ static __always_inline int pbt_meter_take(const struct pbt_domain_cfg *cfg, __u3
 	if (cap > 0xffffffffULL)
 		cap = 0xffffffffULL;
 	need = (__u64)pkts * PBT_TOKEN;
+	if (need > cap)
+		need = cap;
 	bpf_spin_lock(&m->lock);
 	tok = m->tokens;
 	if (!m->last_ns) {

@@ -929,6 +929,18 @@ static void t_meter(const struct hm_test *test)
 			return;
 		same("packet takes the last token", &exp, &r);
 		COUNTERS(env.if_out, PBT_CNT_MARKED, 2, PBT_CNT_METERED, 1, PBT_CNT_GSO, 1);
+		/* Burst 1 < 2 segments: a full bucket lets a GSO skb through. */
+		c.meter_burst = 1;
+		if (!dom_set(&c) || !pbt_env() || !dom_set(&c))
+			return;
+		set_if(env.if_out, PBT_IF_F_HEAD);
+		if (!EGRESS_GSO(&in, &r))
+			return;
+		same("GSO skb of more segments than the burst, bucket full: marked", &exp, &r);
+		if (!EGRESS(&in, &r))
+			return;
+		same("bucket empty after it", &in, &r);
+		COUNTERS(env.if_out, PBT_CNT_MARKED, 1, PBT_CNT_METERED, 1, PBT_CNT_GSO, 1);
 		return;
 	}
 	for (i = 0; i < 3; i++) {
