@@ -39,10 +39,16 @@
 #define IPFIX_IE_IP_TOTAL_LENGTH	224	/* unsigned64 */
 #define IPFIX_IE_IP_HEADER_PACKET_SECTION 313	/* octetArray */
 #define IPFIX_IE_OBSERVATION_TIME_NANOSECONDS 325 /* dateTimeNanoseconds */
-/* RFC 9487 (SRv6 SRH); lib/ipfix checks these against the IANA text. */
-#define IPFIX_IE_SRH_FLAGS_IPV6		500	/* unsigned8 */
-#define IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6 503	/* ipv6Address */
-#define IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT	506	/* unsigned8 */
+/*
+ * RFC 9487 (SRv6 SRH), as the IANA registry lists them: 492 srhFlagsIPv6,
+ * 495 srhActiveSegmentIPv6, 498 srhSegmentsIPv6Left (500 is
+ * srhIPv6ActiveSegmentType, the registry's "IPFIX IPv6 SRH Segment Type
+ * (Value 500)" subregistry). libfixbuf 2.4.1 predates them:
+ * lib/ipfix/ipfix_model.c adds them to its model.
+ */
+#define IPFIX_IE_SRH_FLAGS_IPV6		492	/* unsigned8 */
+#define IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6 495	/* ipv6Address */
+#define IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT	498	/* unsigned8 */
 
 /*
  * hopmark's enterprise elements (under the PEN above). Append only; the
