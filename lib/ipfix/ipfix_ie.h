@@ -34,6 +34,10 @@
 #define IPFIX_IE_SOURCE_IPV6_ADDRESS	27	/* ipv6Address */
 #define IPFIX_IE_DESTINATION_IPV6_ADDRESS 28	/* ipv6Address */
 #define IPFIX_IE_IP_NEXT_HOP_IPV6_ADDRESS 62	/* ipv6Address */
+#define IPFIX_IE_IP_VERSION		60	/* unsigned8 */
+#define IPFIX_IE_EXPORTED_MESSAGE_TOTAL_COUNT 41 /* unsigned64 (options) */
+#define IPFIX_IE_EXPORTED_FLOW_RECORD_TOTAL_COUNT 42 /* unsigned64 (options) */
+#define IPFIX_IE_PADDING_OCTETS		210	/* octetArray */
 #define IPFIX_IE_OBSERVATION_DOMAIN_ID	149	/* unsigned32 */
 #define IPFIX_IE_IP_TTL			192	/* unsigned8 */
 #define IPFIX_IE_IP_TOTAL_LENGTH	224	/* unsigned64 */
@@ -70,6 +74,7 @@
 #define HM_IE_INT_METADATA	14	/* hopmarkIntMetadata, octetArray */
 #define HM_IE_DROP_REASON	15	/* hopmarkDropReason, unsigned8 */
 #define HM_IE_EXPORT_LOST	16	/* hopmarkRecordsNotSent, unsigned64 (options record) */
+#define HM_IE_TEMPLATE_FIELDS	17	/* hopmarkTemplateFields, unsigned32: PBT_FLD_* valid */
 
 /* Template IDs of hopmark's Data Sets (RFC 7011 §3.4.1: 256 and up). */
 #define HM_TID_PBT_V4		256	/* PBT-M postcard, IPv4, basic set */
