@@ -345,11 +345,11 @@ static void send_templates(struct hm_ipfix_exp *x)
 	size_t i, n;
 
 	emit(x);
-	for (i = 0; i < sizeof(ext_tids) / sizeof(ext_tids[0]); i++)
-		if (!WITH_ROOM(x, fbSessionExportTemplate(x->sess, ext_tids[i], &err), &err)) {
-			hm_log("IPFIX: template %u: %s", ext_tids[i], err->message);
-			g_clear_error(&err);
-		}
+	/*
+	 * Type records first: a collector that reads them (ipfixDump
+	 * --rfc5610) then knows the names when the templates arrive. The
+	 * IANA elements libfixbuf 2.4.1 lacks (RFC 9487's) are described too.
+	 */
 	if (x->type_tid &&
 	    !WITH_ROOM(x, fbSessionExportTemplate(x->sess, x->type_tid, &err), &err)) {
 		hm_log("IPFIX: RFC 5610 template: %s", err->message);
@@ -359,7 +359,7 @@ static void send_templates(struct hm_ipfix_exp *x)
 	for (i = 0; x->type_tid && i < n; i++) {
 		const fbInfoElement_t *ie = fbInfoModelGetElementByName(x->model, d[i].name);
 
-		if (!d[i].enterprise || !ie)
+		if (!ie)
 			continue;
 		if (!WITH_ROOM(x, fbInfoElementWriteOptionsRecord(x->fb, ie, x->type_tid,
 								  x->type_tid, &err), &err)) {
@@ -367,6 +367,11 @@ static void send_templates(struct hm_ipfix_exp *x)
 			g_clear_error(&err);
 		}
 	}
+	for (i = 0; i < sizeof(ext_tids) / sizeof(ext_tids[0]); i++)
+		if (!WITH_ROOM(x, fbSessionExportTemplate(x->sess, ext_tids[i], &err), &err)) {
+			hm_log("IPFIX: template %u: %s", ext_tids[i], err->message);
+			g_clear_error(&err);
+		}
 	/* The next Data Record sets its templates again. */
 	x->cur_int = x->cur_ext = 0;
 	emit(x);
@@ -530,9 +535,9 @@ void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 	inet_ntop(c->family == 4 ? AF_INET : AF_INET6, c->addr, a, sizeof(a));
 	if (new_session(x))
 		return;
-	hm_log("IPFIX: exporting to %s port %u over %s, observation domain %u, %s%u records/s, PEN %u",
+	hm_log("IPFIX: exporting to %s port %u over %s, observation domain %u, rate limit %u records/s (0: none), PEN %u",
 	       a, c->port, c->transport == PBT_EXP_TCP ? "TCP" : "UDP", c->domain,
-	       c->rate ? "at most " : "no limit (", c->rate, x->pen);
+	       c->rate, x->pen);
 	x->next_connect_ns = 0;
 	x->backoff_ms = HM_IPFIX_BACKOFF_MIN_MS;
 	if (c->transport == PBT_EXP_TCP) {
