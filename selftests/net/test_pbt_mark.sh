@@ -36,15 +36,20 @@
 #   pbt_trigger_*	trigger ce: a flow is marked after a CE packet for
 #			its hold, another flow not (not_triggered)
 #
-# Postcards are counted by the datapath (postcard_ingress, postcard_egress,
-# events_lost 0); hopmarkd's reading of pbt_events is another test's.
+#   pbt_postcards_*	hopmarkd on A, B and C writes a "pbt" postcard per
+#			packet, node and point, with the node's ID, the
+#			TTL / Hop Limit it saw (one less per hop), head and
+#			end flags, and one packet ID at every node
+#
+# The datapath's counters agree (postcard_ingress, postcard_egress,
+# events_lost 0).
 # TAP output; skip (exit 4, or 0 under prove) without root, netns or tcpdump.
 set -u
 HM_PFX=${HM_PFX:-hmt-pbm$$}
 . "$(dirname "$0")/../lib.sh"
 
 hm_require_root_netns
-hm_require_built "$HOPMARK"
+hm_require_built "$HOPMARK" "$HOPMARKD"
 command -v tcpdump >/dev/null || hm_skip_all "needs tcpdump"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
 HM_NODES="h a b c d"
@@ -138,6 +143,11 @@ delta()
 	echo $(( $(cnt "$n" "$d" "$k") - old ))
 }
 
+# ---- hopmarkd on every node of the domain: the postcards as JSON lines
+for n in a b c; do
+	hm_agent_start "$n" "$HM_TMP/agent.$n" || { echo "Bail out! hopmarkd on $n"; exit 1; }
+done
+
 # ---- captures for the whole test; each phase has its own UDP port
 # cap NODE IF DIR FILE - tcpdump of one direction (-Q) of IF, as
 # hm_capture_start does it; HM_CAP_PID its pid.
@@ -229,6 +239,10 @@ T_TRIG=$(delta a:a-b:triggered)
 T_NOT=$(delta a:a-b:not_triggered)
 pc_all set trigger off
 
+sleep 0.5
+for n in a b c; do
+	hm_agent_stop "$n"
+done
 hm_capture_stop "$IN_PID"
 hm_capture_stop "$MID_PID"
 hm_capture_stop "$OUT_PID"
@@ -240,6 +254,38 @@ for m in v4rsvd v4tos v6tc v6oflag; do
 	hm_checks_from "$HM_TMP/c.$m"
 	hm_check "pbt_mark_${m}_counters_marked_postcards_cleared" \
 		"$N $N $N $N $N $N $N" "${DELTAS[$m]}"
+done
+# The postcards hopmarkd wrote: one per node and point for every packet,
+# with the node's ID, the TTL / Hop Limit it saw, and one packet ID everywhere.
+for m in v4rsvd v4tos v6tc v6oflag; do
+	hm_check "pbt_postcards_${m}_per_node_point_ids_ttl" \
+		"a egress 1 $N 63 head; b ingress 2 $N 63; b egress 2 $N 62; c ingress 3 $N 62; c egress 3 $N 61 end; same $N packet ids" \
+		"$("$PY" -c '
+import json, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+out, ids = [], []
+for node, point in (("a", "egress"), ("b", "ingress"), ("b", "egress"), ("c", "ingress"),
+                    ("c", "egress")):
+    recs = []
+    for l in open(sys.argv[3] + "/agent." + node):
+        try:
+            r = json.loads(l)
+        except ValueError:
+            continue
+        if r.get("postcard") == "pbt" and r["point"] == point and r["packet"]["dport"] == port:
+            recs.append(r)
+    ttl = " ".join(sorted(set(str(r["ttl"]) for r in recs)))
+    nid = " ".join(sorted(set(str(r["node"]["node_id"]) for r in recs)))
+    flag = ""
+    if node == "a":
+        flag = " head" if recs and all(r["head"] for r in recs) else " not head"
+    if node == "c" and point == "egress":
+        flag = " end" if recs and all(r["end"] for r in recs) else " not end"
+    out.append("%s %s %s %d %s%s" % (node, point, nid, len(recs), ttl, flag))
+    ids.append(sorted(r["pkt_id"] for r in recs))
+same = all(i == ids[0] for i in ids) and len(set(ids[0])) == len(ids[0])
+out.append("%s %d packet ids" % ("same" if same else "differ:", len(set(ids[0]))))
+print("; ".join(out))' "${PORT[$m]}" "$N" "$HM_TMP" 2>&1)"
 done
 hm_check "pbt_mark_v6oflag_packets_carry_an_srh" "$N" "$("$PY" -c '
 import sys
