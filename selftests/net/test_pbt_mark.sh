@@ -327,8 +327,10 @@ import sys
 m, first, last = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 secs = (last - first) / 1e9
 rate = (m - 10) / secs if secs > 0 else 0
+print("%.1f/s past the burst (%d marked in %.3f s)" % (rate, m, secs), file=sys.stderr)
 print("yes" if abs(rate - 200) <= 10 else "no: %d marked in %.3f s: %.1f/s past the burst" %
-      (m, secs, rate))' "$mm" "$mf" "$ml" 2>&1)"
+      (m, secs, rate))' "$mm" "$mf" "$ml" 2>"$HM_TMP/rate")"
+hm_log "meter: $(cat "$HM_TMP/rate")"
 hm_check "pbt_trigger_ce_flow_marked_other_not" "5010 20 20 5011 0 20" \
 	"$("$PY" "$PBT_PY" marked-flows "$HM_TMP/mid.pcap" v4rsvd 0 5010 5011 | tr '\n' ' ' | sed 's/ $//')"
 hm_check "pbt_trigger_counters" "triggered 20 not_triggered 20" \
