@@ -10,6 +10,8 @@
  * thread counts what arrives, so both halves do the same receive work.
  *
  *   build/bench/ipfix-bench [-n POSTCARDS] [-r ROUNDS]
+ *   build/bench/ipfix-bench -T    the templates and hopmark's elements
+ *                                 as the model builds them (no timing)
  *
  * Prints one line per round and the best of each: postcards/s of the
  * exporter, Messages/s of the baseline, and the share of the time the
@@ -61,6 +63,41 @@ static long drain(int rx)
 	return n;
 }
 
+/* -T: every template's fields, then the elements hopmark adds. */
+static int print_model(void)
+{
+	static const __u16 tids[] = { HM_TID_PBT_V4, HM_TID_PBT_V6, HM_TID_PBT_V4_EXT,
+		HM_TID_PBT_V6_EXT, HM_TID_DEX, HM_TID_OFLAG, HM_TID_INT, HM_TID_STATS };
+	fbInfoModel_t *m = hm_ipfix_model_new(HM_IPFIX_PEN_DEFAULT);
+	const struct hm_ipfix_ie_def *d;
+	const fbInfoElementSpec_t *sp;
+	size_t i, k, nd;
+
+	for (i = 0; i < sizeof(tids) / sizeof(tids[0]); i++) {
+		printf("template %u:", tids[i]);
+		for (sp = hm_ipfix_tpl_spec(tids[i]); sp->name; sp++) {
+			const fbInfoElement_t *e = fbInfoModelGetElementByName(m, sp->name);
+
+			printf(" %s", sp->name);
+			if (e && e->ent)
+				printf("(%u/%u)", e->ent, e->num);
+			else if (e)
+				printf("(%u)", e->num);
+		}
+		printf("\n");
+	}
+	d = hm_ipfix_ie_defs(&nd);
+	for (k = 0; k < nd; k++)
+		if (d[k].len == FB_IE_VARLEN)
+			printf("element %s pen %u id %u length variable\n", d[k].name,
+			       d[k].enterprise ? HM_IPFIX_PEN_DEFAULT : 0, d[k].id);
+		else
+			printf("element %s pen %u id %u length %u\n", d[k].name,
+			       d[k].enterprise ? HM_IPFIX_PEN_DEFAULT : 0, d[k].id, d[k].len);
+	fbInfoModelFree(m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 2000000, i, rx_msgs;
@@ -77,7 +114,9 @@ int main(int argc, char **argv)
 	__u64 msgs = 1, bytes = 0;
 	char msg[1400];
 
-	while ((c = getopt(argc, argv, "n:r:")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:T")) != -1) {
+		if (c == 'T')
+			return print_model();
 		if (c == 'n')
 			n = atol(optarg);
 		else if (c == 'r')
