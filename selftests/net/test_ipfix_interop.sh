@@ -28,10 +28,16 @@
 #              enterprise elements it drops): one flow record per postcard
 #   tcp-dump   TCP: the stream recorded with socat, ipfixDump and tshark
 #              (-d tcp.port==P,cflow) as for UDP
+#   rate       UDP, `rate 100` while S sends 200 datagrams/s for 3 s: the
+#              records sent are 100/s (+ the bucket's depth of 10) within
+#              5 %, sent + rate_limited = postcards, and the last options
+#              record's hopmarkRecordsNotSent is rate_limited; a per-flow
+#              template with `timeout 1` is removed by hopmarkd once it
+#              expired (logged, counted)
 set -u
 HM_PFX=${HM_PFX:-hmipx}
-HM_NODES="s m c"
 . "$(dirname "$0")/../lib.sh"
+HM_NODES="s m c"
 
 HM_IPFIX_N=${HM_IPFIX_N:-20}
 C4=10.2.0.2
@@ -285,5 +291,50 @@ hm_check "tcp: hopmarkd connected once" 1 \
 	"$(grep -c 'IPFIX: connected to the collector over TCP' "$T/tcp.json.log")"
 dump_check tcp "$T/tcp.ipfix"
 tshark_check tcp "$T/tcp.pcap" tcp.port==4742,cflow
+
+# ------------------------------------------------------------ rate limit, template expiry
+hm_bg c socat -u UDP-RECV:4743,bind=$C4 "OPEN:$T/rate.ipfix,creat,trunc"
+sleep 0.2
+hm_on s "$HOPMARK" postcard export set collector $C4 port 4743 transport udp domain 7 rate 100 ||
+	{ echo "Bail out! rate export"; exit 1; }
+hm_on s "$HOPMARK" postcard template add src 10.1.0.1 dst 10.2.0.3 proto udp sport 1 dport 2 fields tos timeout 1 ||
+	{ echo "Bail out! template add"; exit 1; }
+hm_agent_start s "$T/rate.json" || { echo "Bail out! rate agent"; exit 1; }
+RATE_T=$(hm_on s "$PY" -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+t0 = time.monotonic()
+for i in range(600):
+	while time.monotonic() < t0 + i / 200.0:
+		time.sleep(0.0005)
+	s.sendto(b"rate-%06d" % i, ("10.2.0.2", 5001))
+print("%.3f" % (time.monotonic() - t0))')
+sleep 1.5
+RATE_PID=$HM_AGENT_PID_s
+RATE_SENT=$(hm_agent_stat "$T/rate.json.log" "$RATE_PID" ipfix sent)
+RATE_LIM=$(hm_agent_stat "$T/rate.json.log" "$RATE_PID" ipfix rate_limited)
+RATE_REC=$(hm_agent_stat "$T/rate.json.log" "$RATE_PID" ipfix records)
+# Let the next tick send the options record of the final count.
+sleep 1.5
+hm_agent_stop s
+hm_check "rate: records sent within 5 % of 100/s over ${RATE_T}s + 10" yes \
+	"$("$PY" -c 'import sys
+t, sent = float(sys.argv[1]), int(sys.argv[2])
+exp = 100 * t + 10
+print("yes" if abs(sent - exp) <= 0.05 * 100 * t else "no: sent %d, expected %.0f" % (sent, exp))' \
+	"$RATE_T" "$RATE_SENT")"
+hm_check "rate: sent + rate_limited = records = postcards" "600 600" \
+	"$((RATE_SENT + RATE_LIM)) $RATE_REC"
+ipfixDump --rfc5610 -i "$T/rate.ipfix" 2>/dev/null >"$T/rate.dump"
+hm_check "rate: the last options record's hopmarkRecordsNotSent" "$RATE_LIM" \
+	"$(grep 'hopmarkRecordsNotSent' "$T/rate.dump" | tail -n 1 | awk '{print $NF}')"
+hm_check "rate: Data Records in the stream = records sent" "$RATE_SENT" \
+	"$(grep -c 'hopmarkPacketId :' "$T/rate.dump")"
+hm_check "template: hopmarkd removed the expired per-flow template" 1 \
+	"$(grep -c 'removed 1 expired per-flow template' "$T/rate.json.log")"
+hm_check "template: pbt_tpl is empty after its expiry" 0 \
+	"$(hm_on s "$HOPMARK" -j postcard template show | "$PY" -c 'import json, sys
+d = json.load(sys.stdin)
+print(len(d) if isinstance(d, list) else len(d.get("templates", [])))')"
 
 hm_done
