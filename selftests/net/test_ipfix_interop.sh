@@ -337,4 +337,47 @@ hm_check "template: pbt_tpl is empty after its expiry" 0 \
 d = json.load(sys.stdin)
 print(len(d) if isinstance(d, list) else len(d.get("templates", [])))')"
 
+# ------------------------------------------------------------ INT-XD/MX through the exporter
+FEED=$HM_BUILD/tests/net/int_feed
+FEED_OBJ=$HM_BUILD/tests/net/int_feed.bpf.o
+if [ -x "$FEED" ] && [ -e "$FEED_OBJ" ]; then
+	hm_on s "$FEED" "$FEED_OBJ" cfg none >/dev/null || { echo "Bail out! int_feed cfg"; exit 1; }
+	"$PY" "$HM_TOP/selftests/net/int_report_case.py" gen kinds "$T/kinds.bin"
+	hm_bg c socat -u UDP-RECV:4744,bind=$C4 "OPEN:$T/int.ipfix,creat,trunc"
+	sleep 0.2
+	hm_on s "$HOPMARK" postcard export set collector $C4 port 4744 transport udp domain 7 ||
+		{ echo "Bail out! int export"; exit 1; }
+	hm_agent_start s "$T/int.json" || { echo "Bail out! int agent"; exit 1; }
+	hm_on s "$FEED" "$FEED_OBJ" run "$T/kinds.bin" 1 >/dev/null
+	sleep 1.5
+	hm_agent_stop s
+	ipfixDump --rfc5610 -i "$T/int.ipfix" 2>/dev/null >"$T/int.dump"
+	"$PY" - "$T/int.dump" >"$T/int.checks" <<'EOF'
+import re, sys
+recs, cur = [], None
+for line in open(sys.argv[1]):
+	if line.startswith("--- data record"):
+		cur = {}
+		recs.append(cur)
+	elif line.startswith("---"):
+		cur = None
+	elif cur is not None:
+		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
+		if m:
+			cur[m.group(2)] = m.group(3).strip()
+pc = [r for r in recs if "hopmarkIntRepMdBits" in r]
+f = lambda k: " ".join(r.get(k, "-") for r in pc)
+# int_report_case.py's "kinds": xd (k 0), mx (k 1), drop (k 2), queue, sink.
+print("int: records of template 262 (xd, mx, drop)\t3\t%d" % len(pc))
+print("int: hopmarkPostcardSource (4 XD, 5 MX)\t4 5 4\t%s" % f("hopmarkPostcardSource"))
+print("int: hopmarkNodeId (the records' node_id)\t5 5 5\t%s" % f("hopmarkNodeId"))
+print("int: ingressInterface (L1 ingress)\t51 51 51\t%s" % f("ingressInterface"))
+print("int: egressInterface (L1 egress)\t50 51 52\t%s" % f("egressInterface"))
+print("int: hopmarkQueueDepthOctets\t7000 7001 7002\t%s" % f("hopmarkQueueDepthOctets"))
+EOF
+	hm_checks_from "$T/int.checks"
+else
+	hm_skip "int: not built: $FEED (make check-build)"
+fi
+
 hm_done
