@@ -380,4 +380,28 @@ else
 	hm_skip "int: not built: $FEED (make check-build)"
 fi
 
+# ------------------------------------------------------------ TCP: no collector yet, then one
+hm_on s "$HOPMARK" postcard export set collector $C4 port 4745 transport tcp domain 7 ||
+	{ echo "Bail out! reconnect export"; exit 1; }
+hm_agent_start s "$T/rec.json" || { echo "Bail out! reconnect agent"; exit 1; }
+sleep 0.5
+send
+hm_wait_lines "$T/rec.json" "$HM_IPFIX_N" 30
+REC_DOWN=$(hm_agent_stat "$T/rec.json.log" "$HM_AGENT_PID_s" ipfix down)
+hm_bg c socat -u TCP-LISTEN:4745,bind=$C4,reuseaddr "OPEN:$T/rec.ipfix,creat,trunc"
+# The backoff doubles from 250 ms: connected within 9 s.
+for _ in $(seq 90); do
+	grep -q 'IPFIX: connected to the collector over TCP' "$T/rec.json.log" && break
+	sleep 0.1
+done
+send
+sleep 1.2
+REC_SENT=$(hm_agent_stat "$T/rec.json.log" "$HM_AGENT_PID_s" ipfix sent)
+hm_agent_stop s
+hm_check "reconnect: postcards while no collector listened counted as down" "$HM_IPFIX_N" "$REC_DOWN"
+hm_check "reconnect: refused connects logged, then connected" "yes 1" \
+	"$(grep -q 'IPFIX: cannot connect to the collector' "$T/rec.json.log" && echo yes) $(grep -c 'IPFIX: connected to the collector over TCP' "$T/rec.json.log")"
+hm_check "reconnect: the postcards after the connect were sent and decoded" "$HM_IPFIX_N $HM_IPFIX_N" \
+	"$REC_SENT $(ipfixDump --rfc5610 -i "$T/rec.ipfix" 2>/dev/null | grep -c 'hopmarkPacketId :')"
+
 hm_done
