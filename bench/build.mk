@@ -160,3 +160,15 @@ HM_TEST_DEPS	+= $(HM_FWD_OBJS)
 $(BUILD)/bench/pbt-id-eval: bench/pbt_id_eval.c bench/bench_rand.h $(HM_LIB_HDRS) | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) $< -o $@
 HM_TEST_DEPS	+= $(BUILD)/bench/pbt-id-eval
+
+# IPFIX export of postcards, postcards/s per core (bench/ipfix_bench.c):
+# hopmarkd's exporter (agent/ipfix_export.c) against pre-built Messages.
+.PHONY: ipfix-bench
+bench: $(BUILD)/bench/ipfix-bench
+ipfix-bench: $(BUILD)/bench/ipfix-bench
+	$(BUILD)/bench/ipfix-bench -n 1000000 -r 3
+
+$(BUILD)/bench/ipfix-bench: bench/ipfix_bench.c agent/ipfix_export.c agent/hopmarkd.h $(HM_IPFIX_LIB) $(HM_LIB) \
+			    $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -Iagent bench/ipfix_bench.c agent/ipfix_export.c -o $@ \
+		$(HM_IPFIX_LIB) $(HM_LIB) $(HM_LDLIBS) $(HM_IPFIX_LDLIBS)

@@ -49,6 +49,51 @@ static void model_has_hopmark_elements_under_pen(void **state)
 	assert_null(hm_ipfix_model_new(0));
 }
 
+/*
+ * The IANA numbers hopmark uses, as the IANA "IPFIX Information Elements"
+ * registry lists them (RFC 9487 for the SRH ones; 500 there is
+ * srhIPv6ActiveSegmentType): the name each number resolves to in the model.
+ */
+static void iana_numbers_are_the_registry_ones(void **state)
+{
+	static const struct { __u16 id; const char *name; } iana[] = {
+		{ 4, "protocolIdentifier" }, { 5, "ipClassOfService" },
+		{ 7, "sourceTransportPort" }, { 8, "sourceIPv4Address" },
+		{ 10, "ingressInterface" }, { 11, "destinationTransportPort" },
+		{ 12, "destinationIPv4Address" }, { 14, "egressInterface" },
+		{ 15, "ipNextHopIPv4Address" }, { 27, "sourceIPv6Address" },
+		{ 28, "destinationIPv6Address" }, { 60, "ipVersion" },
+		{ 62, "ipNextHopIPv6Address" }, { 192, "ipTTL" }, { 224, "ipTotalLength" },
+		{ 313, "ipHeaderPacketSection" }, { 325, "observationTimeNanoseconds" },
+		{ 492, "srhFlagsIPv6" }, { 495, "srhActiveSegmentIPv6" },
+		{ 498, "srhSegmentsIPv6Left" },
+	};
+	const __u16 hdr[] = { IPFIX_IE_PROTOCOL_IDENTIFIER, IPFIX_IE_IP_CLASS_OF_SERVICE,
+		IPFIX_IE_SOURCE_TRANSPORT_PORT, IPFIX_IE_SOURCE_IPV4_ADDRESS,
+		IPFIX_IE_INGRESS_INTERFACE, IPFIX_IE_DESTINATION_TRANSPORT_PORT,
+		IPFIX_IE_DESTINATION_IPV4_ADDRESS, IPFIX_IE_EGRESS_INTERFACE,
+		IPFIX_IE_IP_NEXT_HOP_IPV4_ADDRESS, IPFIX_IE_SOURCE_IPV6_ADDRESS,
+		IPFIX_IE_DESTINATION_IPV6_ADDRESS, IPFIX_IE_IP_VERSION,
+		IPFIX_IE_IP_NEXT_HOP_IPV6_ADDRESS, IPFIX_IE_IP_TTL, IPFIX_IE_IP_TOTAL_LENGTH,
+		IPFIX_IE_IP_HEADER_PACKET_SECTION, IPFIX_IE_OBSERVATION_TIME_NANOSECONDS,
+		IPFIX_IE_SRH_FLAGS_IPV6, IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6,
+		IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT };
+	fbInfoModel_t *m = hm_ipfix_model_new(HM_IPFIX_PEN_DEFAULT);
+	size_t i;
+
+	for (i = 0; i < sizeof(iana) / sizeof(iana[0]); i++) {
+		const fbInfoElement_t *e = fbInfoModelGetElementByID(m, hdr[i], 0);
+
+		if (hdr[i] != iana[i].id)
+			fail_msg("%s: ipfix_ie.h says %u, the registry %u", iana[i].name,
+				 hdr[i], iana[i].id);
+		if (!e || strcmp(e->ref.name, iana[i].name))
+			fail_msg("element %u: expected %s, the model has %s", hdr[i],
+				 iana[i].name, e ? e->ref.name : "none");
+	}
+	fbInfoModelFree(m);
+}
+
 static void internal_templates_match_their_structs(void **state)
 {
 	fbInfoModel_t *m = hm_ipfix_model_new(HM_IPFIX_PEN_DEFAULT);
@@ -454,6 +499,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(model_has_hopmark_elements_under_pen),
+		cmocka_unit_test(iana_numbers_are_the_registry_ones),
 		cmocka_unit_test(internal_templates_match_their_structs),
 		cmocka_unit_test(ntp_time_round_trips_every_ns),
 		cmocka_unit_test(every_template_round_trips_through_libfixbuf),
