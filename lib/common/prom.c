@@ -465,13 +465,10 @@ static char *scrape(struct hm_prom_server *srv, size_t *len)
 		fprintf(stderr, "%s: metrics: refused a sample: %s (further refusals are only counted)\n",
 			srv->prog, w->why);
 	}
-	hm_prom_gauge(w, "hopmark_metrics_collect_duration_seconds",
-		      "Time the collectors of this scrape took", NULL, 0, mono_s() - t0);
-	hm_prom_counter(w, "hopmark_metrics_scrapes_total",
-			"Scrapes of /metrics answered, this one included", NULL, 0, srv->scrapes);
-	hm_prom_counter(w, "hopmark_metrics_samples_refused_total",
-			"Samples the exposition writer refused (bad name, label or a family redefined)",
-			NULL, 0, srv->refused);
+	hm_prom_gauge(w, HM_PROM_SELF_DURATION, HM_PROM_SELF_DURATION_HELP, NULL, 0,
+		      mono_s() - t0);
+	hm_prom_counter(w, HM_PROM_SELF_SCRAPES, HM_PROM_SELF_SCRAPES_HELP, NULL, 0, srv->scrapes);
+	hm_prom_counter(w, HM_PROM_SELF_REFUSED, HM_PROM_SELF_REFUSED_HELP, NULL, 0, srv->refused);
 	pthread_mutex_unlock(&srv->lock);
 	text = hm_prom_writer_finish(w, len);
 	return text;

@@ -173,6 +173,17 @@ bool hm_prom_name_ok(const char *name, bool label);
 /* The only path served (any other gets 404). */
 #define HM_PROM_PATH		"/metrics"
 
+/*
+ * The server's own families, written after the collectors' samples (a
+ * program's list of its families names them with these).
+ */
+#define HM_PROM_SELF_DURATION		"hopmark_metrics_collect_duration_seconds"
+#define HM_PROM_SELF_DURATION_HELP	"Time the collectors of this scrape took"
+#define HM_PROM_SELF_SCRAPES		"hopmark_metrics_scrapes_total"
+#define HM_PROM_SELF_SCRAPES_HELP	"Scrapes of /metrics answered, this one included"
+#define HM_PROM_SELF_REFUSED		"hopmark_metrics_samples_refused_total"
+#define HM_PROM_SELF_REFUSED_HELP	"Samples the exposition writer refused (bad name, label or a family redefined)"
+
 struct hm_prom_server;
 
 /**
