@@ -22,7 +22,7 @@ COLL_LIB	:= $(BUILD)/libhopmark-collector.a
 COLL_BIN	:= $(BUILD)/hopmark-collector
 
 .PHONY: hopmark-collector collector-tests install-collector
-all: $(COLL_LIB)
+all: $(COLL_BIN)
 install: install-collector
 hopmark-collector: $(COLL_BIN)
 
@@ -44,7 +44,7 @@ install-collector: $(COLL_BIN)
 COLL_TEST_SRCS	:= $(wildcard collector/tests/test_*.c)
 COLL_TESTS	:= $(patsubst collector/tests/%.c,$(BUILD)/tests/collector/%,$(COLL_TEST_SRCS))
 
-$(BUILD)/tests/collector/%: collector/tests/%.c lib/tests/hm_test.h $(COLL_LIB) $(HM_LIB)
+$(BUILD)/tests/collector/%: collector/tests/%.c $(wildcard collector/tests/*.h) lib/tests/hm_test.h $(COLL_LIB) $(HM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(COLL_CFLAGS) -Ilib/tests $< -o $@ $(COLL_LIB) $(HM_LIB) -lcmocka $(COLL_LDLIBS)
 
