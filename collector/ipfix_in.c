@@ -12,9 +12,11 @@
  * absent ones, which cannot be told from a zero).
  *
  * libfixbuf decodes the records: one fbSession_t (the templates of one
- * Transport Session) and one fBuf_t per exporter, fed the message in
- * place with fBufSetBuffer(), transcoding into struct hmc_ipfix_rec (the
- * internal template below).
+ * Transport Session) and one fBuf_t per exporter, fed with fBufSetBuffer()
+ * what the walk accepted (the message without the Sets it skips and
+ * without withdrawals, which it applies itself), transcoding into the
+ * shared model's internal template (lib/ipfix/ipfix_model.h, struct
+ * hm_ipfix_rec), turned into a postcard by hm_ipfix_rec_to_obs().
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
 #include "ipfix/ipfix_ie.h"
+#include "ipfix/ipfix_model.h"
 #include "pbt/pbt_maps.h"
 
 #define IPFIX_VERSION		10
@@ -38,11 +41,8 @@
 #define IPFIX_VARLEN		65535
 #define IPFIX_ENTERPRISE_BIT	0x8000
 
-#define HMC_INT_TID		0xff00	/* the internal template's ID */
 #define HMC_DOMAINS		8	/* Sequence Numbers kept per session */
 
-/* Seconds from the NTP era (1900) to the POSIX epoch (RFC 7011 §6.1.10). */
-#define NTP_UNIX_OFFSET		2208988800ULL
 
 /* What a template carries: HM_PC_HAS_* and these. */
 #define TPL_PKT_ID		(1U << 16)
@@ -55,97 +55,6 @@
 #define TPL_PORTS		(1U << 23)
 #define TPL_PROTO		(1U << 24)
 #define TPL_FLAGS		(1U << 25)
-
-/*
- * hopmark's enterprise elements, by the names and types of
- * lib/ipfix/ipfix_ie.h (the PEN is filled in at run time: --pen).
- */
-static const struct {
-	const char	*name;
-	__u16		id;
-	__u16		len;
-	__u8		type;
-	__u32		flags;
-} hmc_ies[] = {
-	{ "hopmarkPacketId", HM_IE_PACKET_ID, 4, FB_UINT_32, FB_IE_IDENTIFIER },
-	{ "hopmarkNodeId", HM_IE_NODE_ID, 4, FB_UINT_32, FB_IE_IDENTIFIER },
-	{ "hopmarkObservationPoint", HM_IE_OBSERVATION_POINT, 1, FB_UINT_8, FB_IE_IDENTIFIER },
-	{ "hopmarkQueueDepthOctets", HM_IE_QUEUE_DEPTH, 4, FB_UINT_32, FB_IE_QUANTITY },
-	{ "hopmarkPostcardSource", HM_IE_POSTCARD_SOURCE, 1, FB_UINT_8, FB_IE_IDENTIFIER },
-	{ "hopmarkPostcardFlags", HM_IE_POSTCARD_FLAGS, 2, FB_UINT_16, FB_IE_FLAGS },
-	{ "hopmarkPacketIdKind", HM_IE_PACKET_ID_KIND, 1, FB_UINT_8, FB_IE_IDENTIFIER },
-	{ "hopmarkFlowTemplateId", HM_IE_TEMPLATE_ID, 4, FB_UINT_32, FB_IE_IDENTIFIER },
-	{ "hopmarkSojournNanoseconds", HM_IE_SOJOURN_NS, 4, FB_UINT_32, FB_IE_QUANTITY },
-};
-
-/*
- * The internal record: the fields in the order of the spec below, each at
- * its natural alignment so that the struct has no hole libfixbuf would
- * not know about. Integers in host order (libfixbuf converts them, IPv4
- * addresses included); IPv6 addresses as on the wire.
- */
-struct hmc_ipfix_rec {
-	__u64	obs_time;	/* NTP format: s since 1900 << 32 | fraction */
-	__u64	ip_len;
-	__u32	node_id;
-	__u32	pkt_id;
-	__u32	in_if;
-	__u32	out_if;
-	__u32	qdepth;
-	__u32	sojourn;
-	__u32	tpl_id;
-	__u32	src4;
-	__u32	dst4;
-	__u32	nh4;
-	__u8	src6[16];
-	__u8	dst6[16];
-	__u8	nh6[16];
-	__u8	srh_active[16];
-	__u16	sport;
-	__u16	dport;
-	__u16	flags;
-	__u8	proto;
-	__u8	tos;
-	__u8	ttl;
-	__u8	point;
-	__u8	source;
-	__u8	srh_flags;
-	__u8	srh_sl;
-	__u8	id_kind;
-	__u8	pad[4];
-};
-
-static fbInfoElementSpec_t hmc_rec_spec[] = {
-	{ "observationTimeNanoseconds", 8, 0 },
-	{ "ipTotalLength", 8, 0 },
-	{ "hopmarkNodeId", 4, 0 },
-	{ "hopmarkPacketId", 4, 0 },
-	{ "ingressInterface", 4, 0 },
-	{ "egressInterface", 4, 0 },
-	{ "hopmarkQueueDepthOctets", 4, 0 },
-	{ "hopmarkSojournNanoseconds", 4, 0 },
-	{ "hopmarkFlowTemplateId", 4, 0 },
-	{ "sourceIPv4Address", 4, 0 },
-	{ "destinationIPv4Address", 4, 0 },
-	{ "ipNextHopIPv4Address", 4, 0 },
-	{ "sourceIPv6Address", 16, 0 },
-	{ "destinationIPv6Address", 16, 0 },
-	{ "ipNextHopIPv6Address", 16, 0 },
-	{ "srhActiveSegmentIPv6", 16, 0 },
-	{ "sourceTransportPort", 2, 0 },
-	{ "destinationTransportPort", 2, 0 },
-	{ "hopmarkPostcardFlags", 2, 0 },
-	{ "protocolIdentifier", 1, 0 },
-	{ "ipClassOfService", 1, 0 },
-	{ "ipTTL", 1, 0 },
-	{ "hopmarkObservationPoint", 1, 0 },
-	{ "hopmarkPostcardSource", 1, 0 },
-	{ "srhFlagsIPv6", 1, 0 },
-	{ "srhSegmentsIPv6Left", 1, 0 },
-	{ "hopmarkPacketIdKind", 1, 0 },
-	{ "paddingOctets", 4, 0 },
-	FB_IESPEC_NULL
-};
 
 struct hmc_tpl {
 	__u32	domain;
@@ -202,42 +111,6 @@ static void hmc_glib_log(const gchar *domain, GLogLevelFlags level, const gchar 
 	hmc_log(HMC_LOG_IPFIX, "libfixbuf: %s", msg);
 }
 
-/*
- * IANA elements libfixbuf 2.4.1's built-in model predates: RFC 9487's SRH
- * elements (IANA, 2023).
- */
-static fbInfoElement_t hmc_iana_new[] = {
-	FB_IE_INIT_FULL("srhFlagsIPv6", 0, IPFIX_IE_SRH_FLAGS_IPV6, 1, FB_IE_FLAGS, 0, 0,
-			FB_UINT_8, NULL),
-	FB_IE_INIT_FULL("srhActiveSegmentIPv6", 0, IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6, 16,
-			FB_IE_DEFAULT, 0, 0, FB_IP6_ADDR, NULL),
-	FB_IE_INIT_FULL("srhSegmentsIPv6Left", 0, IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT, 1,
-			FB_IE_QUANTITY, 0, 0, FB_UINT_8, NULL),
-	FB_IE_NULL
-};
-
-static fbInfoModel_t *hmc_model_new(__u32 pen)
-{
-	fbInfoElement_t ies[sizeof(hmc_ies) / sizeof(hmc_ies[0]) + 1];
-	fbInfoModel_t *m = fbInfoModelAlloc();
-	size_t i;
-
-	if (!m)
-		return NULL;
-	memset(ies, 0, sizeof(ies));
-	for (i = 0; i < sizeof(hmc_ies) / sizeof(hmc_ies[0]); i++) {
-		fbInfoElement_t e = FB_IE_INIT_FULL(hmc_ies[i].name, pen, hmc_ies[i].id,
-						    hmc_ies[i].len,
-						    hmc_ies[i].flags | (hmc_ies[i].len > 1 ? FB_IE_F_ENDIAN : 0),
-						    0, 0, hmc_ies[i].type, NULL);
-		ies[i] = e;
-	}
-	fbInfoModelAddElementArray(m, ies);
-	if (!fbInfoModelGetElementByName(m, "srhActiveSegmentIPv6"))
-		fbInfoModelAddElementArray(m, hmc_iana_new);
-	return m;
-}
-
 struct hmc_ipfix *hmc_ipfix_new(const struct hmc_ipfix_cfg *cfg, hmc_obs_fn fn, void *arg)
 {
 	struct hmc_ipfix *x = calloc(1, sizeof(*x));
@@ -258,7 +131,7 @@ struct hmc_ipfix *hmc_ipfix_new(const struct hmc_ipfix_cfg *cfg, hmc_obs_fn fn, 
 	x->fn = fn;
 	x->arg = arg;
 	g_log_set_handler(NULL, G_LOG_LEVEL_MASK, hmc_glib_log, NULL);
-	x->model = hmc_model_new(x->cfg.pen);
+	x->model = hm_ipfix_model_new(x->cfg.pen);
 	x->exp = calloc(x->cfg.max_exporters, sizeof(*x->exp));
 	if (!x->model || !x->exp) {
 		hmc_ipfix_free(x);
@@ -344,16 +217,16 @@ static int hmc_exporter_init(struct hmc_ipfix *x, struct hmc_exporter *e)
 	e->session = fbSessionAlloc(x->model);
 	if (!e->tpl || !e->session)
 		return -ENOMEM;
-	t = fbTemplateAlloc(x->model);
-	if (!fbTemplateAppendSpecArray(t, hmc_rec_spec, UINT32_MAX, &err) ||
-	    !fbSessionAddTemplate(e->session, TRUE, HMC_INT_TID, t, &err)) {
+	t = hm_ipfix_tpl_new(x->model, HM_IPFIX_TID_INTERNAL, &err);
+	if (!t || !fbSessionAddTemplate(e->session, TRUE, HM_IPFIX_TID_INTERNAL, t, &err)) {
 		hmc_log(HMC_LOG_IPFIX, "internal template: %s", err ? err->message : "?");
 		g_clear_error(&err);
-		fbTemplateFreeUnused(t);
+		if (t)
+			fbTemplateFreeUnused(t);
 		return -EINVAL;
 	}
 	e->fbuf = fBufAllocForCollection(e->session, NULL);
-	if (!e->fbuf || !fBufSetInternalTemplate(e->fbuf, HMC_INT_TID, &err)) {
+	if (!e->fbuf || !fBufSetInternalTemplate(e->fbuf, HM_IPFIX_TID_INTERNAL, &err)) {
 		g_clear_error(&err);
 		return -ENOMEM;
 	}
@@ -745,62 +618,9 @@ static void hmc_seq_check(struct hmc_ipfix *x, struct hmc_exporter *e, const __u
 	q->next = seq + (__u32)records;
 }
 
-static __u64 hmc_ntp_to_ns(__u64 ntp)
-{
-	__u64 sec = ntp >> 32, frac = ntp & 0xffffffffULL;
-
-	if (sec < NTP_UNIX_OFFSET)
-		return 0;
-	return (sec - NTP_UNIX_OFFSET) * 1000000000ULL + ((frac * 1000000000ULL + (1ULL << 31)) >> 32);
-}
-
-static void hmc_rec_to_obs(const struct hmc_ipfix_rec *r, __u32 carries, __u32 domain,
-			   struct hm_pc_obs *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->ts_ns = hmc_ntp_to_ns(r->obs_time);
-	o->node_id = r->node_id;
-	o->pkt_id = r->pkt_id;
-	o->in_if = r->in_if;
-	o->out_if = r->out_if;
-	o->qdepth = r->qdepth;
-	o->sojourn_ns = r->sojourn;
-	o->tpl_id = r->tpl_id;
-	o->obs_domain = domain;
-	o->present = carries & 0xffff;
-	o->source = (carries & TPL_SOURCE) ? r->source : HM_PC_SRC_PBT;
-	o->point = (carries & TPL_POINT) ? r->point : PBT_PT_EGRESS;
-	o->ttl = r->ttl;
-	o->tos = r->tos;
-	o->flags = r->flags;
-	o->length = r->ip_len > 0xffff ? 0xffff : r->ip_len;
-	o->srh_flags = r->srh_flags;
-	o->srh_sl = r->srh_sl;
-	o->key.proto = r->proto;
-	o->key.sport = htons(r->sport);
-	o->key.dport = htons(r->dport);
-	if (carries & TPL_V6) {
-		o->key.family = 6;
-		memcpy(o->key.saddr, r->src6, 16);
-		memcpy(o->key.daddr, r->dst6, 16);
-		memcpy(o->nexthop, r->nh6, 16);
-	} else {
-		__u32 a;
-
-		o->key.family = 4;
-		a = htonl(r->src4);
-		memcpy(o->key.saddr, &a, 4);
-		a = htonl(r->dst4);
-		memcpy(o->key.daddr, &a, 4);
-		a = htonl(r->nh4);
-		memcpy(o->nexthop, &a, 4);
-	}
-	memcpy(o->srh_active, r->srh_active, 16);
-}
-
 int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, size_t len)
 {
-	struct hmc_ipfix_rec rec;
+	struct hm_ipfix_rec rec;
 	GError *err = NULL;
 	long records;
 	int n = 0;
@@ -815,6 +635,7 @@ int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, si
 	for (;;) {
 		size_t rlen = sizeof(rec);
 		const struct hmc_tpl *t;
+		fbTemplate_t *ext;
 		uint16_t ext_tid = 0;
 		struct hm_pc_obs o;
 		__u32 domain;
@@ -831,13 +652,14 @@ int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, si
 		}
 		x->st.records++;
 		domain = fbSessionGetDomain(e->session);
-		fBufGetCollectionTemplate(e->fbuf, &ext_tid);
+		ext = fBufGetCollectionTemplate(e->fbuf, &ext_tid);
 		t = hmc_tpl_find(e, domain, ext_tid);
-		if (!t || (t->carries & (TPL_PKT_ID | TPL_NODE_ID)) != (TPL_PKT_ID | TPL_NODE_ID)) {
+		if (!t || !ext ||
+		    (t->carries & (TPL_PKT_ID | TPL_NODE_ID)) != (TPL_PKT_ID | TPL_NODE_ID) ||
+		    hm_ipfix_rec_to_obs(&rec, hm_ipfix_tpl_elems(ext), domain, &o, NULL)) {
 			x->st.not_postcard++;
 			continue;
 		}
-		hmc_rec_to_obs(&rec, t->carries, domain, &o);
 		x->st.postcards++;
 		n++;
 		x->fn(x->arg, &o);
