@@ -141,6 +141,11 @@ static const char *const pbt_help[PBT_CNT_MAX] = {
 	[PBT_CNT_ERR]			= "PBT-M: helper failed, packet unchanged",
 	[PBT_CNT_NOT_CONFIGURED]	= "PBT-M: role enabled, domain not configured",
 	[PBT_CNT_ALTMARK]		= "PBT-M: the mark bit is an Alternate Marking bit, refused",
+	[PBT_CNT_GSO]			= "PBT-M: a GSO skb marked, postcarded or cleared as one",
+	[PBT_CNT_BAD_BIT]		= "PBT-M: the configured TOS / TC bit is not one DSCP bit, nothing done",
+	[PBT_CNT_NOT_TRIGGERED]		= "PBT-M head: triggers set, the flow is not triggered",
+	[PBT_CNT_NO_NEXTHOP]		= "PBT-M: template's next hop, the FIB lookup gave none",
+	[PBT_CNT_NO_SOJOURN]		= "PBT-M: template's sojourn, no ingress stamp of the packet",
 };
 #endif
 
@@ -338,6 +343,7 @@ enum {
 	AM_RECORDS,	/* the IOAM ring buffer is read (not --no-records) */
 	AM_GENL,	/* the generic netlink side runs */
 	AM_IPFIX,	/* the IPFIX exporter runs */
+	AM_PBT,		/* the PBT-M postcard consumer runs */
 };
 
 /**
@@ -345,7 +351,7 @@ enum {
  * @name:	metric name
  * @type:	counter or gauge
  * @kind:	AM_U64, AM_UINT or AM_BOOL
- * @when:	AM_ALWAYS, AM_RECORDS, AM_GENL, AM_IPFIX
+ * @when:	AM_ALWAYS, AM_RECORDS, AM_GENL, AM_IPFIX, AM_PBT
  * @off:	offset of the value in struct hm_metrics_agent
  * @help:	help text
  */
@@ -439,14 +445,56 @@ static const struct agent_metric agent_metrics[] = {
 	      "INT records written as JSON lines"),
 	AGENT("int_json_bad_total", COUNTER, U64, ALWAYS, intr.json_bad,
 	      "INT records no JSON line could be made of"),
-	AGENT("ipfix_records_exported_total", COUNTER, U64, IPFIX, ipfix.records,
-	      "IPFIX Data Records sent (exportedFlowRecordTotalCount)"),
-	AGENT("ipfix_messages_exported_total", COUNTER, U64, IPFIX, ipfix.messages,
-	      "IPFIX Messages sent (exportedMessageTotalCount)"),
-	AGENT("ipfix_records_lost_total", COUNTER, U64, IPFIX, ipfix.lost,
-	      "IPFIX records not sent: queue full, transport down or send failed"),
+	AGENT("ipfix_records_total", COUNTER, U64, IPFIX, ipfix.records,
+	      "Postcards and records offered to the IPFIX exporter"),
+	AGENT("ipfix_records_exported_total", COUNTER, U64, IPFIX, ipfix.sent,
+	      "IPFIX Data Records in Messages the kernel took"),
+	AGENT("ipfix_records_not_sent_total", COUNTER, U64, IPFIX, ipfix.not_sent,
+	      "IPFIX records not sent, for any of the reasons below"),
 	AGENT("ipfix_records_rate_limited_total", COUNTER, U64, IPFIX, ipfix.rate_limited,
-	      "IPFIX records not sent because of the export rate limit"),
+	      "IPFIX records not sent: above the export rate limit (pbt_cfg.exp_rate)"),
+	AGENT("ipfix_records_no_collector_total", COUNTER, U64, IPFIX, ipfix.no_collector,
+	      "IPFIX records not sent: no collector configured"),
+	AGENT("ipfix_records_transport_down_total", COUNTER, U64, IPFIX, ipfix.down,
+	      "IPFIX records not sent: TCP not connected, or the stream broke with them queued"),
+	AGENT("ipfix_records_send_failed_total", COUNTER, U64, IPFIX, ipfix.send_failed,
+	      "IPFIX records not sent: UDP datagrams the kernel refused"),
+	AGENT("ipfix_records_queue_full_total", COUNTER, U64, IPFIX, ipfix.queue_full,
+	      "IPFIX records not sent: the TCP stream was too far behind"),
+	AGENT("ipfix_records_bad_total", COUNTER, U64, IPFIX, ipfix.bad,
+	      "IPFIX records not sent: no template, or libfixbuf could not encode them"),
+	AGENT("ipfix_messages_total", COUNTER, U64, IPFIX, ipfix.messages,
+	      "IPFIX Messages sent (templates and options included)"),
+	AGENT("ipfix_sent_bytes_total", COUNTER, U64, IPFIX, ipfix.bytes,
+	      "Octets of the IPFIX Messages sent"),
+	AGENT("ipfix_template_sends_total", COUNTER, U64, IPFIX, ipfix.template_sends,
+	      "Times the IPFIX templates and type records were sent"),
+	AGENT("ipfix_options_sent_total", COUNTER, U64, IPFIX, ipfix.options_sent,
+	      "IPFIX options records of the not-sent count sent"),
+	AGENT("ipfix_connects_total", COUNTER, U64, IPFIX, ipfix.connects,
+	      "IPFIX TCP connections made"),
+	AGENT("ipfix_connect_failures_total", COUNTER, U64, IPFIX, ipfix.connect_failures,
+	      "IPFIX TCP connection attempts that failed"),
+	AGENT("ipfix_disconnects_total", COUNTER, U64, IPFIX, ipfix.disconnects,
+	      "IPFIX TCP connections that broke"),
+	AGENT("ipfix_send_errors_total", COUNTER, U64, IPFIX, ipfix.send_errors,
+	      "Failed send(2) calls of the IPFIX exporter"),
+	AGENT("ipfix_encode_errors_total", COUNTER, U64, IPFIX, ipfix.encode_errors,
+	      "libfixbuf errors of the IPFIX exporter"),
+	AGENT("module_postcards_not_ipfix_total", COUNTER, U64, GENL, postcards_not_ipfix,
+	      "Module postcards whose headers did not parse: shown as JSON, not exported as IPFIX"),
+	AGENT("pbt_postcards_total", COUNTER, U64, PBT, pbt.postcards,
+	      "PBT-M postcards read from pbt_events"),
+	AGENT("pbt_bad_records_total", COUNTER, U64, PBT, pbt.bad_records,
+	      "pbt_events records too short or that do not convert"),
+	AGENT("pbt_json_lines_total", COUNTER, U64, PBT, pbt.json_lines,
+	      "PBT-M postcards written as JSON lines"),
+	AGENT("pbt_ring_lost_total", COUNTER, U64, PBT, pbt.ring_lost,
+	      "PBT-M postcards the datapath could not queue in this run"),
+	AGENT("pbt_templates_expired_total", COUNTER, U64, PBT, pbt.tpl_expired,
+	      "Per-flow templates removed from pbt_tpl after they expired"),
+	AGENT("pbt_cfg_changes_total", COUNTER, U64, PBT, pbt.cfg_changes,
+	      "Readings of pbt_cfg that differed from the previous"),
 };
 
 static const char start_help[] = "When hopmarkd started, POSIX seconds";
@@ -469,7 +517,8 @@ static void collect(struct hm_prom_writer *w, const void *data, void *arg)
 
 		if ((m->when == AM_RECORDS && !s->records) ||
 		    (m->when == AM_GENL && !s->has_genl) ||
-		    (m->when == AM_IPFIX && !s->has_ipfix))
+		    (m->when == AM_IPFIX && !s->has_ipfix) ||
+		    (m->when == AM_PBT && !s->has_pbt))
 			continue;
 		if (m->kind == AM_U64)
 			memcpy(&v, p, sizeof(v));
@@ -526,11 +575,11 @@ void hm_metrics_publish(struct hm_metrics *m, const struct hm_metrics_agent *s)
  * The "source" column of an agent family, which also says when it is
  * shown: agent always; agent/records not with --no-records; agent/module
  * when the generic netlink side runs; agent/ipfix when the IPFIX exporter
- * runs.
+ * runs; agent/pbt when the PBT-M postcard consumer runs.
  */
 static const char *const when_text[] = {
 	[AM_ALWAYS] = "agent", [AM_RECORDS] = "agent/records",
-	[AM_GENL] = "agent/module", [AM_IPFIX] = "agent/ipfix",
+	[AM_GENL] = "agent/module", [AM_IPFIX] = "agent/ipfix", [AM_PBT] = "agent/pbt",
 };
 
 void hm_metrics_list(FILE *f)

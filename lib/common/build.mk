@@ -24,7 +24,8 @@ $(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h
 $(BUILD)/obj/lib/common/bpf_attach.o: $(BUILD)/bpf/hopmark_encap.skel.h \
 	$(BUILD)/bpf/hopmark_transit.skel.h $(BUILD)/bpf/hopmark_decap.skel.h \
 	$(BUILD)/bpf/pint.skel.h $(BUILD)/bpf/hopmark_int.skel.h \
-	$(BUILD)/bpf/hopmark_int_drop.skel.h $(BUILD)/bpf/hopmark_int_xdp.skel.h
+	$(BUILD)/bpf/hopmark_int_drop.skel.h $(BUILD)/bpf/hopmark_int_xdp.skel.h \
+	$(BUILD)/bpf/hopmark_pbt.skel.h
 
 # Prometheus metrics (prom.h): build/libhopmark-prom.a, an archive of its
 # own so that only the programs serving metrics (hopmarkd, hopmark-collector)
