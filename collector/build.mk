@@ -34,8 +34,11 @@ $(COLL_LIB): $(COLL_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(COLL_BIN): $(BUILD)/obj/collector/hopmark_collector.o $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
-	$(CC) $(COLL_CFLAGS) -o $@ $< $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
+# --metrics (metrics.c) serves through build/libhopmark-prom.a and
+# libmicrohttpd; the unit tests do not call it and do not link them.
+$(COLL_BIN): $(BUILD)/obj/collector/hopmark_collector.o $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_PROM_LIB) $(HM_LIB)
+	$(CC) $(COLL_CFLAGS) -o $@ $< $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_PROM_LIB) $(HM_LIB) \
+		$(COLL_LDLIBS) $(HM_PROM_LDLIBS)
 
 install-collector: $(COLL_BIN)
 	install -d $(DESTDIR)$(SBINDIR)

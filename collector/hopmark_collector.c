@@ -4,7 +4,8 @@
  *
  *   hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]
  *                     [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]
- *                     [ --max-exporters N ] [ --allow PREFIX ]...
+ *                     [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]
+ *   hopmark-collector --list-metrics
  *   hopmark-collector show [ --paths | --flows ] [ FILE | - ]
  *
  * One thread, one epoll loop. The inputs (IPFIX on UDP and TCP, Telemetry
@@ -31,12 +32,14 @@
 #include "collector/counters.h"
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
+#include "collector/metrics.h"
 #include "collector/out_json.h"
 #include "collector/output.h"
 #include "collector/report_in.h"
 #include "collector/show.h"
 #include "collector/stitch.h"
 #include "common/hopmark_run.h"
+#include "common/prom.h"
 #include "ipfix/ipfix_ie.h"
 
 #define HMC_MAX_OUTPUTS		4
@@ -64,6 +67,7 @@ struct hmc_main {
 	int			tcp_port;
 	int			rpt_port;
 	const char		*stats_file;
+	const char		*metrics_addr;
 	struct hmc_ipfix_cfg	icfg;
 	struct hmc_stitch_cfg	scfg;
 
@@ -74,6 +78,7 @@ struct hmc_main {
 	struct hmc_out		out[HMC_MAX_OUTPUTS];
 	unsigned int		nr_out;
 	struct hmc_output_stats	ost;
+	struct hmc_metrics	*metrics;
 
 	/* where every postcard goes (the stitcher; a broker front's publisher) */
 	hmc_obs_fn		sink;
@@ -308,17 +313,32 @@ static void hmc_tcp_read(struct hmc_main *m, struct hmc_tcp_conn *c)
 
 /* --- the loop ---------------------------------------------------------- */
 
+static void hmc_counters_of(struct hmc_main *m, struct hmc_counters *c)
+{
+	c->ipfix = m->ipfix ? hmc_ipfix_stats(m->ipfix) : NULL;
+	c->report = m->rpt_fd >= 0 ? &m->rpt : NULL;
+	c->stitch = m->stitch ? hmc_stitch_stats(m->stitch) : NULL;
+	c->output = &m->ost;
+}
+
+/* --metrics: the counters as they are after this iteration of the loop. */
+static void hmc_publish_metrics(struct hmc_main *m)
+{
+	struct hmc_counters c;
+
+	if (!m->metrics)
+		return;
+	hmc_counters_of(m, &c);
+	hmc_metrics_publish(m->metrics, &c);
+}
+
 static void hmc_write_stats(struct hmc_main *m)
 {
-	struct hmc_counters c = {
-		.ipfix = m->ipfix ? hmc_ipfix_stats(m->ipfix) : NULL,
-		.report = m->rpt_fd >= 0 ? &m->rpt : NULL,
-		.stitch = m->stitch ? hmc_stitch_stats(m->stitch) : NULL,
-		.output = &m->ost,
-	};
+	struct hmc_counters c;
 	char tmp[4096];
 	FILE *f;
 
+	hmc_counters_of(m, &c);
 	if (!m->stats_file)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", m->stats_file);
@@ -371,6 +391,7 @@ static int hmc_run(struct hmc_main *m)
 			hmc_write_stats(m);
 			last_flush = m->now_ns;
 		}
+		hmc_publish_metrics(m);
 	}
 	return 0;
 }
@@ -382,7 +403,8 @@ static void hmc_usage(FILE *f)
 	fprintf(f,
 		"Usage: hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]\n"
 		"                         [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]\n"
-		"                         [ --max-exporters N ] [ --allow PREFIX ]...\n"
+		"                         [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]\n"
+		"       hopmark-collector --list-metrics\n"
 		"       hopmark-collector show [ --paths | --flows ] [ FILE | - ]\n"
 		"  -u PORT   IPFIX over UDP (default %d; 0: off)\n"
 		"  -t PORT   IPFIX over TCP (default %d; 0: off)\n"
@@ -394,7 +416,10 @@ static void hmc_usage(FILE *f)
 		"  --max-packets N    packets stitched at once (default 262144)\n"
 		"  --max-flows N      flows whose last path is kept (default 4 x max-packets)\n"
 		"  --max-exporters N  IPFIX Transport Sessions at once (default 64)\n"
-		"  --allow PREFIX     accept IPFIX only from these sources (up to %d)\n",
+		"  --allow PREFIX     accept IPFIX only from these sources (up to %d)\n"
+		"  --metrics ADDR:PORT  Prometheus metrics at http://ADDR:PORT/metrics\n"
+		"                     (IPV4:PORT or [IPV6]:PORT; PORT 0: any free port)\n"
+		"  --list-metrics     print every metric family and exit\n",
 		HM_IPFIX_PORT, HM_IPFIX_PORT, HM_IPFIX_PEN_DEFAULT, HMC_IPFIX_MAX_ALLOW);
 }
 
@@ -455,6 +480,8 @@ enum {
 	OPT_MAX_FLOWS,
 	OPT_MAX_EXPORTERS,
 	OPT_ALLOW,
+	OPT_METRICS,
+	OPT_LIST_METRICS,
 };
 
 static const struct option hmc_opts[] = {
@@ -469,6 +496,8 @@ static const struct option hmc_opts[] = {
 	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "max-exporters", required_argument, NULL, OPT_MAX_EXPORTERS },
 	{ "allow", required_argument, NULL, OPT_ALLOW },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -527,6 +556,21 @@ static int hmc_parse(struct hmc_main *m, int argc, char **argv, const char **jso
 			if (hmc_prefix(&m->icfg, optarg))
 				return -1;
 			break;
+		case OPT_METRICS: {
+			struct sockaddr_storage ss;
+			unsigned int sslen;
+
+			if (hm_prom_parse_addr(optarg, &ss, &sslen)) {
+				fprintf(stderr, "hopmark-collector: --metrics \"%s\": expected IPV4:PORT or [IPV6]:PORT, PORT 0..65535\n",
+					optarg);
+				return -1;
+			}
+			m->metrics_addr = optarg;
+			break;
+		}
+		case OPT_LIST_METRICS:
+			hmc_metrics_list(stdout);
+			exit(0);
 		case 'h':
 			hmc_usage(stdout);
 			exit(0);
@@ -571,6 +615,8 @@ static void hmc_cleanup(struct hmc_main *m)
 		m->out[i].ops->close(m->out[i].ctx);
 	m->nr_out = 0;
 	hmc_write_stats(m);
+	hmc_metrics_free(m->metrics);
+	m->metrics = NULL;
 	while (m->nr_conns)
 		hmc_tcp_close(m, m->conns[0]);
 	free(m->conns);
@@ -646,6 +692,15 @@ int main(int argc, char **argv)
 	hmc_log(HMC_LOG_INFO, "IPFIX udp %d tcp %d, reports udp %d, window %llu ms, output %s",
 		m.udp_port, m.tcp_port, m.rpt_port,
 		(unsigned long long)(m.scfg.window_ns / 1000000), json);
+	if (m.metrics_addr) {
+		m.metrics = hmc_metrics_new(m.metrics_addr);
+		if (!m.metrics)
+			goto out;
+		hmc_publish_metrics(&m);
+		hmc_log(HMC_LOG_INFO, "metrics: http://%.*s:%u%s",
+			(int)(strrchr(m.metrics_addr, ':') - m.metrics_addr), m.metrics_addr,
+			hmc_metrics_port(m.metrics), HM_PROM_PATH);
+	}
 	hmc_write_stats(&m);
 	rc = hmc_run(&m);
 out:
