@@ -15,6 +15,11 @@
 #	"counters"), int_stats and the hopmark_int_* samples; when the CLI
 #	finds no INT maps (its JSON error, errno ENOENT), METRICS must have no
 #	hopmark_int_* sample.
+#   hm_prom_check.py coll METRICS STATS_JSON LIST
+#	Every counter of hopmark-collector's statistics file (-s, STATS_JSON:
+#	{"group": {"name": N}}) equals its sample in METRICS, the family
+#	`hopmark-collector --list-metrics` (LIST) gives "<group>:<name>", and
+#	METRICS has no hopmark_collector_* sample the file does not have.
 #   hm_prom_check.py value METRICS NAME [LABEL=VALUE...]
 #	Print the value of one sample ("missing" when there is none).
 #
@@ -108,6 +113,29 @@ def main():
         return 0
     with open(sys.argv[3]) as f:
         doc = json.load(f)
+    if mode == 'coll':
+        fam = {}
+        with open(sys.argv[4]) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 3 and ':' in w[2]:
+                    fam[w[2]] = w[0]
+        bad = 0
+        seen = set()
+        for group, counters in sorted(doc.items()):
+            for name, want in sorted(counters.items()):
+                key = (fam.get(group + ':' + name, '?'), frozenset())
+                seen.add(key)
+                got = samples.get(key)
+                if got is None or got != want:
+                    print('# %s (%s:%s): expected %s (statistics file) observed %s (metrics)'
+                          % (key[0], group, name, want, 'missing' if got is None else '%d' % got))
+                    bad += 1
+        for key in sorted(k for k in samples if k[0].startswith('hopmark_collector_') and k not in seen):
+            print('# %s: in the metrics, not in the statistics file' % key[0])
+            bad += 1
+        print('# hopmark_collector_: %d samples compared, %d differ' % (len(seen), bad))
+        return 1 if bad else 0
     node = sys.argv[4]
     if mode == 'link':
         ifaces = {i['ifname']: i['stats'] for i in doc}

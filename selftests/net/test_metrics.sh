@@ -24,6 +24,10 @@
 #      interval, in B's namespace, stopped by its PID) scrapes B: its HTTP
 #      API reports up 1 and hopmark_ioam_decap_ok_total{dev="b-r3"} and
 #      hopmark_agent_records_total equal to what the CLI and the output say.
+#   5. hopmark-collector --metrics in B's namespace, fed datagrams that are
+#      no IPFIX (too short, version 9): every counter of its statistics
+#      file (-s) equals its metric, the bad messages are counted, promtool
+#      accepts the exposition.
 set -u
 HM_PFX=${HM_PFX:-hmm$$}
 . "$(dirname "$0")/../lib.sh"
@@ -33,7 +37,8 @@ PINGS=40
 UDP_DGRAMS=25
 
 hm_require_root_netns
-hm_require_built "$HOPMARK" "$HOPMARKD"
+COLLECTOR=${COLLECTOR:-$HM_BUILD/hopmark-collector}
+hm_require_built "$HOPMARK" "$HOPMARKD" "$COLLECTOR"
 for t in curl promtool prometheus; do
 	command -v "$t" >/dev/null || hm_skip_all "needs $t (Debian packages curl, prometheus)"
 done
@@ -246,4 +251,48 @@ for p in "$PID_A" "$PID_R1" "$PID_B"; do
 done
 HM_AGENT_PID_b=
 hm_check "the three agents exit 0 on SIGTERM" " 0 0 0" "$rcs"
+
+# ---- 5. hopmark-collector --metrics
+"$COLLECTOR" --list-metrics >"$T/coll.families" ||
+	{ echo "Bail out! hopmark-collector --list-metrics"; exit 1; }
+hm_bg b "$COLLECTOR" -u 4739 -t 0 -o "$T/paths.json" -s "$T/coll.stats" \
+	--metrics 127.0.0.1:0 >"$T/coll.log" 2>&1
+PID_C=$HM_BG_PID
+PORT_C=
+for _ in $(seq 50); do
+	PORT_C=$(sed -n 's|.*hopmark-collector: metrics: http://.*:\([0-9]*\)/metrics$|\1|p' "$T/coll.log")
+	[ -n "$PORT_C" ] && break
+	sleep 0.1
+done
+hm_check "hopmark-collector serves metrics on a port the kernel picked" yes \
+	"$([ -n "$PORT_C" ] && echo yes || { sed 's/^/#   /' "$T/coll.log" >&2; echo no; })"
+# Three datagrams of 4 octets (shorter than a Message Header) and two with
+# Version 9 in a 16-octet header.
+hm_on b "$PY" -c '
+import socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3):
+	s.sendto(b"abcd", ("127.0.0.1", 4739))
+for i in range(2):
+	s.sendto(struct.pack("!HHIII", 9, 16, 0, i, 1), ("127.0.0.1", 4739))
+'
+msgs=
+for _ in $(seq 30); do
+	msgs=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ipfix"]["short_msg"] + d["ipfix"]["bad_version"])' "$T/coll.stats" 2>/dev/null)
+	[ "$msgs" = 5 ] && break
+	sleep 0.2
+done
+sleep 1.2	# the statistics file is rewritten each second: one more, unchanged
+hm_on b curl -sf "http://127.0.0.1:$PORT_C/metrics" >"$T/coll.prom"
+hm_check_cmd "hopmark-collector: every counter of its statistics file equals its metric" \
+	$CHECK coll "$T/coll.prom" "$T/coll.stats" "$T/coll.families"
+hm_check "hopmark-collector: hopmark_collector_ipfix_short_msg_total counts the short datagrams" 3 \
+	"$($CHECK value "$T/coll.prom" hopmark_collector_ipfix_short_msg_total)"
+hm_check "hopmark-collector: hopmark_collector_ipfix_bad_version_total counts the Version 9 ones" 2 \
+	"$($CHECK value "$T/coll.prom" hopmark_collector_ipfix_bad_version_total)"
+hm_check_cmd "hopmark-collector: promtool check metrics accepts the exposition" \
+	sh -c "promtool check metrics <'$T/coll.prom' 2>&1"
+kill -TERM "$PID_C" 2>/dev/null
+wait "$PID_C"
+hm_check "hopmark-collector exits 0 on SIGTERM" 0 "$?"
 hm_done
