@@ -9,7 +9,9 @@
 #	{dev="<ifname>",node="NODE"} in the exposition METRICS with the same
 #	value, and METRICS has no hopmark_ioam_* sample of another interface.
 #	The family of a counter is the one `hopmarkd --list-metrics` (LIST)
-#	gives it in its source column, "hopmark_stats:<counter>".
+#	gives it in its source column, "hopmark_stats:<counter>". The same
+#	for the PBT-M counters of the interfaces that have them ("pbt_stats",
+#	pbt_stats:<counter>, hopmark_pbt_*).
 #   hm_prom_check.py int METRICS INT_JSON NODE LIST
 #	The same for `hopmark -j -s int show` (its "interfaces", each with its
 #	"counters"), int_stats and the hopmark_int_* samples; when the CLI
@@ -140,7 +142,12 @@ def main():
     if mode == 'link':
         ifaces = {i['ifname']: i['stats'] for i in doc}
         fam = families(sys.argv[5], 'hopmark_stats')
-        return 1 if compare(samples, 'hopmark_ioam_', ifaces, node, fam) else 0
+        bad = compare(samples, 'hopmark_ioam_', ifaces, node, fam)
+        # PBT-M's counters, of the interfaces that show them ("pbt_stats")
+        ifaces = {i['ifname']: i['pbt_stats'] for i in doc if 'pbt_stats' in i}
+        fam = families(sys.argv[5], 'pbt_stats')
+        bad += compare(samples, 'hopmark_pbt_', ifaces, node, fam)
+        return 1 if bad else 0
     if mode == 'int':
         if isinstance(doc, dict) and 'error' in doc:
             if doc['error'].get('errno') != 2:

@@ -3,7 +3,8 @@
 #
 # test_metrics.sh - hopmarkd --metrics (Documentation/metrics.rst) on the
 # demo topology (A encap, R1 and R3 transit, B decap, selftests/lib.sh),
-# with INT's source role on B's egress as well (UDP to A):
+# with INT's source role and PBT-M's head and egress roles on B's egress as
+# well (traffic to A):
 #
 #   1. hopmarkd on A (--metrics 127.0.0.1:0, the kernel's port, read from
 #      the log), on R1 (--metrics [::1]:0) and on B (127.0.0.1:9464) serve
@@ -11,13 +12,15 @@
 #      usage error and a port in use a start-up failure naming it.
 #   2. After pings and UDP datagrams from A to B and UDP datagrams from B
 #      to A, traffic stopped: every IOAM counter of every interface of
-#      `hopmark -j -s link show`, and every INT counter of `hopmark -j -s
-#      int show`, equals its sample (the family `hopmarkd --list-metrics`
+#      `hopmark -j -s link show` (IOAM's and PBT-M's "pbt_stats"), and every
+#      INT counter of `hopmark -j -s int show`, equals its sample (the family `hopmarkd --list-metrics`
 #      gives the counter){dev,node} on the same node, read between two CLI
 #      readings that agree; no sample is of an interface the CLI does not
 #      show (no INT sample where there are no INT maps); A's encap_ok and
 #      B's decap_ok count A's packets, B's INT src_ok B's datagrams, B's
-#      hopmark_agent_records_total the lines of its output.
+#      hopmark_agent_records_total and _pbt_json_lines_total the IOAM and
+#      PBT-M lines of its output, its _pbt_postcards_total the datapath's
+#      postcard_egress.
 #   3. `promtool check metrics` (Debian's prometheus package) accepts each
 #      node's exposition.
 #   4. A real Prometheus server (temporary config and storage, 1 s scrape
@@ -59,6 +62,13 @@ hm_on b "$HOPMARK" int watch add dst 2001:db8:1::/64 proto udp >/dev/null &&
 	hm_on b "$HOPMARK" int sample all &&
 	hm_on b "$HOPMARK" int enable dev b-r3 role source ||
 	{ echo "Bail out! INT configuration on B failed"; exit 1; }
+# PBT-M on B's egress too: head (every packet to A marked) and egress
+# postcards, which B's hopmarkd reads from pbt_events.
+hm_on b "$HOPMARK" postcard watch add dst 2001:db8:1::/64 >/dev/null &&
+	hm_on b "$HOPMARK" postcard sample all >/dev/null &&
+	hm_on b "$HOPMARK" postcard enable dev b-r3 role head >/dev/null &&
+	hm_on b "$HOPMARK" postcard enable dev b-r3 role egress >/dev/null ||
+	{ echo "Bail out! PBT-M configuration on B failed"; exit 1; }
 "$HOPMARKD" --list-metrics >"$T/families" ||
 	{ echo "Bail out! hopmarkd --list-metrics"; exit 1; }
 
@@ -148,7 +158,7 @@ node_check()
 		sleep 0.3
 	done
 	[ -n "$ok" ] || echo "# $node: the counters kept moving; compared with the last readings" >&2
-	hm_check_cmd "$node: every IOAM counter of 'hopmark -s link show' equals its metric" \
+	hm_check_cmd "$node: every IOAM and PBT-M counter of 'hopmark -s link show' equals its metric" \
 		$CHECK link "$T/$node.prom" "$T/$node.link2" "$id" "$T/families"
 	hm_check_cmd "$node: every INT counter of 'hopmark -s int show' equals its metric" \
 		$CHECK int "$T/$node.prom" "$T/$node.int2" "$id" "$T/families"
@@ -168,9 +178,19 @@ hm_check "B: hopmark_int_src_proto_total{dev=\"b-r3\"}: the echo replies at leas
 	"$([ "$v" != missing ] && [ "$v" -ge "$PINGS" ] && echo yes || echo "no ($v)")"
 hm_check "B: hopmark_ioam_decap_ok_total{dev=\"b-r3\",node=\"5\"} equals A's encap_ok" \
 	"$enc" "$($CHECK value "$T/b.prom" hopmark_ioam_decap_ok_total dev=b-r3 node=5)"
-lines=$(wc -l <"$T/b.out")
-hm_check "B: hopmark_agent_records_total is the output's line count" "$lines" \
+# B's output: IOAM records and PBT-M postcards ("postcard":"pbt").
+lines=$(grep -vc '"postcard"' "$T/b.out")
+cards=$(grep -c '"postcard":"pbt"' "$T/b.out")
+hm_check "B: hopmark_agent_records_total is the output's IOAM record lines" "$lines" \
 	"$($CHECK value "$T/b.prom" hopmark_agent_records_total)"
+hm_check "B: hopmark_agent_pbt_json_lines_total is the output's PBT-M postcard lines" "$cards" \
+	"$($CHECK value "$T/b.prom" hopmark_agent_pbt_json_lines_total)"
+hm_check "B: hopmark_agent_pbt_postcards_total equals hopmark_pbt_postcard_egress_total" \
+	"$($CHECK value "$T/b.prom" hopmark_pbt_postcard_egress_total dev=b-r3 node=5)" \
+	"$($CHECK value "$T/b.prom" hopmark_agent_pbt_postcards_total)"
+v=$($CHECK value "$T/b.prom" hopmark_pbt_marked_total dev=b-r3)
+hm_check "B: hopmark_pbt_marked_total{dev=\"b-r3\"}: the echo replies at least" yes \
+	"$([ "$v" != missing ] && [ "$v" -ge "$PINGS" ] && echo yes || echo "no ($v)")"
 hm_check "B: hopmark_agent_monitor_clients is 0" 0 \
 	"$($CHECK value "$T/b.prom" hopmark_agent_monitor_clients)"
 hm_check "A (--no-records): no hopmark_agent_records_total family" missing \
@@ -226,7 +246,7 @@ hm_check "Prometheus scrapes B's hopmarkd: up{job=\"hopmarkd\"}" 1 "$up"
 [ "$up" = 1 ] || sed 's/^/#   /' "$T/prometheus.log" | tail -n 20 >&2
 hm_check "Prometheus' hopmark_ioam_decap_ok_total{dev=\"b-r3\",node=\"5\"} equals the CLI's decap_ok" \
 	"$decap" "$(prom_query 'hopmark_ioam_decap_ok_total{job="hopmarkd",dev="b-r3",node="5"}')"
-hm_check "Prometheus' hopmark_agent_records_total equals the output's line count" \
+hm_check "Prometheus' hopmark_agent_records_total equals the output's IOAM record lines" \
 	"$lines" "$(prom_query 'hopmark_agent_records_total{job="hopmarkd",role="sink"}')"
 hm_check "Prometheus: sum of B's hopmark_ioam_transit_ok_total is 0 (B does no transit)" \
 	0 "$(prom_query 'sum(hopmark_ioam_transit_ok_total{job="hopmarkd"})')"
