@@ -2,7 +2,9 @@
 #
 # hopmarkd, the per-node agent (see Documentation/agent.rst). Netlink
 # (the qdisc dump, the kernel module's generic netlink family) goes through
-# libmnl, like the rest of hopmark: HM_LDLIBS has all it links.
+# libmnl, like the rest of hopmark (HM_LDLIBS); its Prometheus metrics
+# (metrics.c) through build/libhopmark-prom.a and libmicrohttpd
+# (HM_PROM_LDLIBS, lib/common/build.mk).
 #
 #   make hopmarkd        build/hopmarkd
 #   make install-agent   binary, man page and systemd unit under $(DESTDIR)
@@ -26,9 +28,9 @@ $(BUILD)/obj/agent:
 $(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h $(HM_LIB_HDRS) | $(BUILD)/obj/agent
 	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -c -o $@ $<
 
-$(AGENT_BIN): $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_LIB)
-	$(CC) $(HM_CFLAGS) -o $@ $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_LIB) $(HM_LDLIBS) \
-		$(HM_IPFIX_LDLIBS)
+$(AGENT_BIN): $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_PROM_LIB) $(HM_LIB)
+	$(CC) $(HM_CFLAGS) -o $@ $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_PROM_LIB) $(HM_LIB) \
+		$(HM_LDLIBS) $(HM_IPFIX_LDLIBS) $(HM_PROM_LDLIBS)
 
 install-agent: $(AGENT_BIN)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)

@@ -20,6 +20,9 @@
  *     collector of int_cfg[0], with or without --no-records;
  *   - a signalfd: SIGINT/SIGTERM stop, SIGHUP reopens the output file,
  *     SIGUSR1 prints the counters.
+ * With --metrics ADDR:PORT a libmicrohttpd thread serves Prometheus
+ * metrics (metrics.c): it reads the datapath maps itself, and the loop
+ * publishes a copy of its counters after every iteration.
  * See hopmarkd.8 and Documentation/agent.rst.
  */
 #include <errno.h>
@@ -32,6 +35,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -39,6 +43,7 @@
 #include "pint/gml.h"
 #include "hopmark.h"
 #include "hopmarkd.h"
+#include "common/prom.h"
 #include "postcard/postcard.h"
 #include "postcard/pc_obs_from.h"
 #include "ipfix/ipfix_model.h"
@@ -99,6 +104,9 @@ struct hm_agent_stats {
  * @pint_topology_path:	--pint-topology FILE, NULL for topology-blind
  * @pint_graph:		that file's graph (GML), while the agent runs
  * @pint_topo:		@pint_graph as the PINT decoder's topology
+ * @metrics_addr:	--metrics ADDR:PORT, NULL for no metrics
+ * @metrics:		the metrics server, NULL without --metrics
+ * @start_time_s:	when the agent started, POSIX seconds
  * @out:		the output (standard output or -o FILE; with -q its
  *			batches only go to the socket), NULL with --no-records
  * @lost:		the ring buffer loss watcher, NULL with --no-records
@@ -140,6 +148,9 @@ struct hm_agent {
 	const char *pint_topology_path;
 	struct gml_graph pint_graph;
 	struct pint_topo pint_topo;
+	const char *metrics_addr;
+	struct hm_metrics *metrics;
+	double start_time_s;
 
 	struct hm_output *out;
 	struct hm_events_lost *lost;
@@ -200,6 +211,9 @@ static void usage(FILE *f)
 "                              elements (default 32473, RFC 5612's\n"
 "                              documentation PEN); the collector, set by\n"
 "                              `hopmark postcard export set`, is pbt_cfg's\n"
+"      --metrics ADDR:PORT     serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+"                              (IPV4:PORT or [IPV6]:PORT; PORT 0: any free port)\n"
+"      --list-metrics          print every metric family and exit\n"
 "  -h, --help                  this help\n"
 "  -V, --version               print the version\n"
 "\n"
@@ -223,7 +237,7 @@ static int hm_parse_ms(const char *s, unsigned int *ms)
 
 static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 {
-	enum { OPT_NO_RECORDS = 256, OPT_PEN };
+	enum { OPT_NO_RECORDS = 256, OPT_PEN, OPT_METRICS, OPT_LIST_METRICS };
 	static const struct option opts[] = {
 		{ "output",		required_argument, NULL, 'o' },
 		{ "socket",		required_argument, NULL, 's' },
@@ -232,6 +246,8 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		{ "no-records",		no_argument,	   NULL, OPT_NO_RECORDS },
 		{ "pint-topology",	required_argument, NULL, 'T' },
 		{ "pen",		required_argument, NULL, OPT_PEN },
+		{ "metrics",		required_argument, NULL, OPT_METRICS },
+		{ "list-metrics",	no_argument,	   NULL, OPT_LIST_METRICS },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ "version",		no_argument,	   NULL, 'V' },
 		{}
@@ -282,6 +298,21 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 			a->pen = v;
 			break;
 		}
+		case OPT_METRICS: {
+			struct sockaddr_storage ss;
+			unsigned int sslen;
+
+			if (hm_prom_parse_addr(optarg, &ss, &sslen)) {
+				hm_log("invalid --metrics \"%s\": expected IPV4:PORT or [IPV6]:PORT, PORT 0..65535",
+				       optarg);
+				return -EINVAL;
+			}
+			a->metrics_addr = optarg;
+			break;
+		}
+		case OPT_LIST_METRICS:
+			hm_metrics_list(stdout);
+			exit(HM_EXIT_OK);
 		case 'h':
 			usage(stdout);
 			exit(HM_EXIT_OK);
@@ -618,6 +649,49 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		(unsigned long long)a->stats.postcards_not_ipfix);
 }
 
+/*
+ * The counters the metrics serve (metrics.c), copied from where the loop
+ * keeps them; published after every loop iteration, the only time they
+ * change.
+ */
+static void hm_metrics_update(const struct hm_agent *a)
+{
+	const struct hm_genl_cfg *cfg = a->ge ? hm_genl_events_cfg(a->ge) : NULL;
+	struct hm_metrics_agent s = {
+		.node_id = cfg && cfg->has_node_id ? cfg->node_id : a->node.node_id,
+		.start_time_s = a->start_time_s,
+		.records = a->out != NULL,
+		.has_genl = a->ge != NULL,
+		.module_loaded = cfg != NULL,
+		.decode_errors = a->stats.decode_errors,
+		.qdepth_polls = a->stats.qdepth_polls,
+		.qdepth_errors = a->stats.qdepth_errors,
+		.tai_updates = a->stats.tai_updates,
+		.tai_errors = a->stats.tai_errors,
+		.pruned = a->stats.pruned,
+		.postcards_not_ipfix = a->stats.postcards_not_ipfix,
+		.has_ipfix = a->xp != NULL,
+		.has_pbt = a->pe != NULL,
+		.ring_lost = a->lost ? hm_events_lost_ring_lost(a->lost) : 0,
+	};
+
+	if (!a->metrics)
+		return;
+	if (a->out)
+		s.out = *hm_output_stats(a->out);
+	if (a->mon)
+		s.mon = *hm_monitor_stats(a->mon);
+	if (a->ge)
+		s.genl = *hm_genl_events_stats(a->ge);
+	if (a->ir)
+		s.intr = *hm_int_report_stats(a->ir);
+	if (a->xp)
+		s.ipfix = *hm_ipfix_exp_stats(a->xp);
+	if (a->pe)
+		s.pbt = *hm_pbt_events_stats(a->pe);
+	hm_metrics_publish(a->metrics, &s);
+}
+
 static int hm_on_signal(struct hm_agent *a)
 {
 	struct signalfd_siginfo si;
@@ -850,8 +924,30 @@ static int hm_setup(struct hm_agent *a)
 	return 0;
 }
 
+/*
+ * After the rest of the set-up: the maps exist, and the signals the loop
+ * takes from its signalfd are blocked, so the server's thread inherits
+ * that mask and never takes them.
+ */
+static int hm_metrics_setup(struct hm_agent *a)
+{
+	const char *colon;
+
+	if (!a->metrics_addr)
+		return 0;
+	a->metrics = hm_metrics_new(a->metrics_addr);
+	if (!a->metrics)
+		return -errno;
+	hm_metrics_update(a);
+	colon = strrchr(a->metrics_addr, ':');
+	hm_log("metrics: http://%.*s:%u%s", (int)(colon - a->metrics_addr), a->metrics_addr,
+	       hm_metrics_port(a->metrics), HM_PROM_PATH);
+	return 0;
+}
+
 static void hm_teardown(struct hm_agent *a)
 {
+	hm_metrics_free(a->metrics);
 	hm_genl_events_free(a->ge);
 	hm_int_report_free(a->ir);
 	hm_pbt_events_free(a->pe);
@@ -885,6 +981,8 @@ static int hm_run(struct hm_agent *a)
 
 	while (!a->stop) {
 		bool ring_read = false, int_read = false, pbt_read = false;
+
+		hm_metrics_update(a);
 
 		n = epoll_wait(a->epfd, evs, 32,
 			       a->rb || hm_int_report_active(a->ir) ||
@@ -987,7 +1085,10 @@ int main(int argc, char **argv)
 		gml_free(&a.pint_graph);
 		return HM_EXIT_USAGE;
 	}
+	a.start_time_s = (double)time(NULL);
 	err = hm_setup(&a);
+	if (!err)
+		err = hm_metrics_setup(&a);
 	if (!err) {
 		char qd[48] = "no qdisc polling";
 

@@ -4,8 +4,9 @@
  * the main loop (hopmarkd.c), the output writer (output.c), the ring
  * buffer loss watcher (events_lost.c), the qdisc poller (qdisc_poll.c),
  * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c),
- * the hopmark module's generic netlink side (genl_events.c) and the INT
- * Telemetry Report exporter (int_report.c).
+ * the hopmark module's generic netlink side (genl_events.c), the INT
+ * Telemetry Report exporter (int_report.c) and the Prometheus metrics
+ * (metrics.c).
  *
  * Everything the main loop waits on is registered in one epoll instance;
  * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
@@ -923,4 +924,106 @@ const struct hm_pbt_events_stats *hm_pbt_events_stats(const struct hm_pbt_events
  */
 void hm_pbt_events_free(struct hm_pbt_events *pe);
 
+/* ---- metrics.c ---- */
+
+/**
+ * struct hm_metrics_agent - what the main loop publishes for the metrics
+ *			     (a snapshot, copied once per loop iteration)
+ * @node_id:		the node ID the agent stamps (the module's when it has
+ *			one, else hopmark_node.node_id; 0xffffff: none): the
+ *			"node" label of every datapath series
+ * @start_time_s:	when the agent started, POSIX seconds
+ * @records:		the IOAM ring buffer is read (not --no-records)
+ * @has_genl:		the generic netlink side runs
+ * @module_loaded:	the hopmark module answered its configuration dump
+ * @has_ipfix:		the IPFIX exporter runs: @ipfix holds its counters
+ * @has_pbt:		the PBT-M consumer runs: @pbt holds its counters
+ * @decode_errors:	records that did not decode
+ * @qdepth_polls:	successful qdisc polls
+ * @qdepth_errors:	failed qdisc polls
+ * @tai_updates:	writes of hopmark_node.tai_offset_ns
+ * @tai_errors:		failed TAI refreshes
+ * @pruned:		map entries of deleted interfaces forgotten
+ * @postcards_not_ipfix: module postcards not exported as IPFIX (headers
+ *			that did not parse)
+ * @ring_lost:		IOAM records the datapath lost in this run
+ *			(hm_events_lost_ring_lost())
+ * @out:		the output's counters
+ * @mon:		the monitor socket's counters
+ * @genl:		the generic netlink side's counters
+ * @intr:		the INT exporter's counters
+ * @ipfix:		the IPFIX exporter's counters (@has_ipfix)
+ * @pbt:		the PBT-M postcard consumer's counters (@has_pbt)
+ */
+struct hm_metrics_agent {
+	__u32				node_id;
+	double				start_time_s;
+	bool				records;
+	bool				has_genl;
+	bool				module_loaded;
+	bool				has_ipfix;
+	bool				has_pbt;
+	__u64				decode_errors;
+	__u64				qdepth_polls;
+	__u64				qdepth_errors;
+	__u64				tai_updates;
+	__u64				tai_errors;
+	__u64				pruned;
+	__u64				postcards_not_ipfix;
+	__u64				ring_lost;
+	struct hm_output_stats		out;
+	struct hm_monitor_stats		mon;
+	struct hm_genl_stats		genl;
+	struct hm_int_report_stats	intr;
+	struct hm_ipfix_exp_stats	ipfix;
+	struct hm_pbt_events_stats	pbt;
+};
+
+struct hm_metrics;
+
+/**
+ * hm_metrics_new() - serve the Prometheus metrics on --metrics ADDR:PORT
+ * @addr:	"IPV4:PORT" or "[IPV6]:PORT" (PORT 0: the kernel picks one)
+ *
+ * A libmicrohttpd thread answers GET /metrics (lib/common/prom.h): it
+ * reads the datapath's per-CPU counter maps (hopmark_stats, pint_stats,
+ * int_stats, pbt_stats, each when pinned) with file descriptors of its
+ * own at each scrape, so the main loop never waits for a scrape, and
+ * writes the agent's counters from the latest hm_metrics_publish().
+ * Documentation/metrics.rst lists every family.
+ *
+ * Return: the metrics, or NULL with errno set (the reason is logged).
+ */
+struct hm_metrics *hm_metrics_new(const char *addr);
+
+/**
+ * hm_metrics_port() - the TCP port the metrics are served on
+ * @m:	metrics
+ *
+ * Return: the port, host order.
+ */
+unsigned int hm_metrics_port(const struct hm_metrics *m);
+
+/**
+ * hm_metrics_publish() - hand the main loop's counters to the next scrapes
+ * @m:	metrics, may be NULL (no --metrics: nothing happens)
+ * @s:	the counters; copied
+ */
+void hm_metrics_publish(struct hm_metrics *m, const struct hm_metrics_agent *s);
+
+/**
+ * hm_metrics_list() - print every metric family hopmarkd may serve
+ * @f:	where to
+ *
+ * One line per family: name, type, labels, help (--list-metrics, the
+ * table of Documentation/metrics.rst). The PBT-M families are listed when
+ * this build has lib/pbt/pbt_names.h.
+ */
+void hm_metrics_list(FILE *f);
+
+/**
+ * hm_metrics_free() - stop serving and free the metrics
+ * @m:	metrics, may be NULL
+ */
+void hm_metrics_free(struct hm_metrics *m);
 #endif /* __HOPMARKD_H */

@@ -32,6 +32,7 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
+#include "pint/pint_names.h"
 #include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
 
@@ -431,23 +432,6 @@ static void print_cfg(const struct pint_domain_cfg *cfg)
 	close_json_object();
 }
 
-static const char *const cnt_names[PINT_CNT_MAX] = {
-	[PINT_CNT_SRC_OK] = "source_ok",
-	[PINT_CNT_SRC_TTL_SET] = "source_ttl_set",
-	[PINT_CNT_TRANSIT_OK] = "transit_ok",
-	[PINT_CNT_SINK_OK] = "sink_ok",
-	[PINT_CNT_NO_DF] = "no_df",
-	[PINT_CNT_FRAGMENT] = "fragment",
-	[PINT_CNT_NO_OPTION] = "no_option",
-	[PINT_CNT_HBH_PRESENT] = "hbh_present",
-	[PINT_CNT_MTU] = "mtu",
-	[PINT_CNT_HOP_RANGE] = "hop_range",
-	[PINT_CNT_LAT_UNAVAIL] = "latency_unavailable",
-	[PINT_CNT_ERR] = "error",
-	[PINT_CNT_EVENTS_LOST] = "events_lost",
-	[PINT_CNT_NOT_CONFIGURED] = "not_configured",
-};
-
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct pint_link_stats *per, int ncpu)
 {
@@ -455,7 +439,7 @@ static void print_if_counters(int sfd, __u32 ifindex, struct pint_link_stats *pe
 	bpf_map_lookup_elem(sfd, &ifindex, per);
 	open_json_object("counters");
 	print_text("   ");
-	print_percpu_counters(per->cnt, ncpu, PINT_CNT_MAX, cnt_names);
+	print_percpu_counters(per->cnt, ncpu, PINT_CNT_MAX, pint_counter_names);
 	print_nl();
 	close_json_object();
 }

@@ -34,7 +34,8 @@ NET_TESTS := \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
 	selftests/net/test_int_gso.sh \
-	selftests/net/test_ipfix_interop.sh
+	selftests/net/test_ipfix_interop.sh \
+	selftests/net/test_metrics.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
