@@ -31,7 +31,8 @@ NET_TESTS := \
 	selftests/net/test_int_report.sh \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
-	selftests/net/test_int_gso.sh
+	selftests/net/test_int_gso.sh \
+	selftests/net/test_pbt_e2e.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
@@ -73,3 +74,10 @@ $(HM_TC_DROP_OBJ): selftests/net/hm_tc_drop.bpf.c
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 all: $(HM_TC_DROP_OBJ)
 HM_TEST_DEPS += $(HM_TC_DROP_OBJ)
+# test_pbt_e2e.sh's drop on the link: after the PBT-M egress postcard.
+HM_PBT_LDROP_OBJ := $(BUILD)/tests/pbt_link_drop.bpf.o
+$(HM_PBT_LDROP_OBJ): selftests/net/pbt_link_drop.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+all: $(HM_PBT_LDROP_OBJ)
+HM_TEST_DEPS += $(HM_PBT_LDROP_OBJ)
