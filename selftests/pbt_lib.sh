@@ -133,7 +133,7 @@ pbt_setup()
 	for n in $HM_NODES; do
 		id=$(hm_node_id "$n")
 		eval "extra=\${PBT_EXPORT_OPTS_$n:-}"
-		hm_on "$n" "$HOPMARK" postcard set || return
+		hm_on "$n" "$HOPMARK" postcard set mark-ipv4 reserved || return
 		# shellcheck disable=SC2086 # $extra: export options, one word each
 		hm_on "$n" "$HOPMARK" postcard export set collector "$PBT_HOST_ADDR" port "$port" \
 			transport udp domain "$id" src "$PBT_MGMT_NET.$id" $extra || return
