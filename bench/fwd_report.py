@@ -34,7 +34,8 @@ import os
 import statistics
 import sys
 
-MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc", "hm-int"]
+MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc", "hm-int",
+              "pbt-head", "pbt"]
 
 
 def cpu_model():
