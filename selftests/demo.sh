@@ -271,10 +271,10 @@ drops = {}
 for line in open(sys.argv[1]):
     p = json.loads(line)
     d = p.get("drop") or "none"
-    if isinstance(d, dict):
-        d, node = d.get("where", "none"), d.get("node_id")
-    else:
-        node = p.get("drop_node", p["hops"][-1]["node_id"] if p.get("hops") else None)
+    node = p.get("drop_node")
+    if node is None and p.get("hops"):
+        h = p["hops"][-1]
+        node = h.get("node_id", h.get("node"))
     if d != "none":
         k = (names.get(node, str(node)), where.get(d, d))
         drops[k] = drops.get(k, 0) + 1

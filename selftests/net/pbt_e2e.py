@@ -431,9 +431,17 @@ def cmd_nflog_compare(a):
 POINTS = {"ingress": 1, "egress": 2, 1: 1, 2: 2}
 
 
+def node_of(x):
+    """A node ID given as "node_id": N, "node": N or "node": {"node_id": N}."""
+    n = x.get("node_id", x.get("node"))
+    return n.get("node_id") if isinstance(n, dict) else n
+
+
 def pc_key(r):
-    """(proto, dport, pkt_id, node_id, point) of a hopmarkd postcard line."""
-    return (r.get("proto"), r.get("dport"), r["pkt_id"], r["node_id"], POINTS[r["point"]])
+    """(proto, dport, pkt_id, node_id, point) of a hopmarkd postcard line
+    (its flow key in "packet": {...})."""
+    f = r.get("packet", r)
+    return (f.get("proto"), f.get("dport"), r["pkt_id"], node_of(r), POINTS[r["point"]])
 
 
 def path_flow(p):
@@ -442,7 +450,7 @@ def path_flow(p):
 
 
 def path_nodes(p):
-    return [h["node_id"] for h in p["hops"]]
+    return [node_of(h) for h in p["hops"]]
 
 
 def hop_points(h):
@@ -450,7 +458,7 @@ def hop_points(h):
     if isinstance(pts, list):
         return sum(POINTS[x] for x in set(pts))
     if isinstance(pts, str):
-        return sum(POINTS[x] for x in pts.split(",") if x)
+        return sum(POINTS.get(x, 0) for x in pts.split(",") if x)
     if isinstance(pts, int):
         return pts
     return (1 if h.get("in_ns") else 0) | (2 if h.get("out_ns") else 0)
@@ -460,8 +468,8 @@ def path_drop(p):
     """("none" | "in_node" | "on_link" | "unknown", the node it names)."""
     d = p.get("drop") or "none"
     if isinstance(d, dict):
-        return d.get("where", "none"), d.get("node_id")
-    return d, p.get("drop_node", p["hops"][-1]["node_id"] if p["hops"] else None)
+        return d.get("where", "none"), node_of(d)
+    return d, p.get("drop_node", node_of(p["hops"][-1]) if p["hops"] else None)
 
 
 def load_lines(path, want=None):
@@ -523,7 +531,7 @@ def cmd_check(a):
         return " ".join("%d:%d" % (n, hops[n]) for n in ids if n in hops)
 
     def got_path(p):
-        return " ".join("%d:%d" % (h["node_id"], hop_points(h)) for h in p["hops"])
+        return " ".join("%d:%d" % (node_of(h), hop_points(h)) for h in p["hops"])
 
     for port in a.complete:
         for fk in flows_of(port):
