@@ -155,3 +155,8 @@ bench-fwd: all $(HM_FWD_OBJS)
 # router's trace slot is filled where transit runs.
 HM_TESTS	+= $(CURDIR)/bench/test_fwd_bench.sh
 HM_TEST_DEPS	+= $(HM_FWD_OBJS)
+
+# PBT-M packet ID collisions within a window (Documentation/pbt.rst, "Packet ID").
+$(BUILD)/bench/pbt-id-eval: bench/pbt_id_eval.c bench/bench_rand.h $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $< -o $@
+HM_TEST_DEPS	+= $(BUILD)/bench/pbt-id-eval

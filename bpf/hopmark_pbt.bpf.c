@@ -520,7 +520,8 @@ static __always_inline int pbt_is_export(const struct pbt_domain_cfg *cfg, const
  *
  * Refilled at meter_rate per second up to meter_burst (0: 1 packet),
  * under the bucket's bpf_spin_lock: every CPU's head shares it. A bucket
- * never used starts full.
+ * never used starts full. A GSO skb of more segments than the burst takes
+ * a full bucket (it could never be marked otherwise).
  *
  * Return: 1 when the tokens were taken (or there is no meter), 0 when not
  * enough were left (nothing taken).
@@ -541,6 +542,8 @@ static __always_inline int pbt_meter_take(const struct pbt_domain_cfg *cfg, __u3
 	if (cap > 0xffffffffULL)
 		cap = 0xffffffffULL;
 	need = (__u64)pkts * PBT_TOKEN;
+	if (need > cap)
+		need = cap;
 	bpf_spin_lock(&m->lock);
 	tok = m->tokens;
 	if (!m->last_ns) {
@@ -595,13 +598,16 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 	struct pbt_flow_state *fs, nfs = {};
 	struct hopmark_qdepth qs;
 	__u64 now = bpf_ktime_get_ns();
+	struct hm_flow_key k;
 	int trig = 0, cond;
 
 	if (!cfg || !p)
 		return PBT_CNT_ERR;
 	if (hm_sel_watch(&cfg->sel, &p->key) < 0)
 		return PBT_CNT_NOT_WATCHED;
-	fs = bpf_map_lookup_elem(&pbt_flows, &p->key);
+	/* On the stack: Linux 6.1's map helpers take no key in a global function's memory. */
+	__builtin_memcpy(&k, &p->key, sizeof(k));
+	fs = bpf_map_lookup_elem(&pbt_flows, &k);
 	if (cfg->trig_flags) {
 		cond = (cfg->trig_flags & PBT_TRIG_CE) && (p->tos & PBT_ECN_MASK) == PBT_ECN_MASK;
 		if (!cond && (cfg->trig_flags & PBT_TRIG_QDEPTH) &&
@@ -613,8 +619,8 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 				fs->trig_until_ns = now + cfg->trig_hold_ns;
 			} else {
 				nfs.trig_until_ns = now + cfg->trig_hold_ns;
-				bpf_map_update_elem(&pbt_flows, &p->key, &nfs, BPF_ANY);
-				fs = bpf_map_lookup_elem(&pbt_flows, &p->key);
+				bpf_map_update_elem(&pbt_flows, &k, &nfs, BPF_ANY);
+				fs = bpf_map_lookup_elem(&pbt_flows, &k);
 			}
 		} else if (!fs || fs->trig_until_ns <= now) {
 			return PBT_CNT_NOT_TRIGGERED;
@@ -624,7 +630,7 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 	if (cfg->sel.sample == PBT_SAMPLE_INTERVAL) {
 		if (fs && fs->last_mark_ns && now - fs->last_mark_ns < cfg->interval_ns)
 			return PBT_CNT_NOT_SAMPLED;
-	} else if (!hm_sel_sampled(&cfg->sel, &p->key, bpf_get_prandom_u32())) {
+	} else if (!hm_sel_sampled(&cfg->sel, &k, bpf_get_prandom_u32())) {
 		return PBT_CNT_NOT_SAMPLED;
 	}
 	if (!pbt_meter_take(cfg, segs, now))
@@ -634,7 +640,7 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 			fs->last_mark_ns = now;
 		} else {
 			nfs.last_mark_ns = now;
-			bpf_map_update_elem(&pbt_flows, &p->key, &nfs, BPF_ANY);
+			bpf_map_update_elem(&pbt_flows, &k, &nfs, BPF_ANY);
 		}
 	}
 	return SEL_MARK | (trig ? SEL_MARK_TRIGGERED : 0);
