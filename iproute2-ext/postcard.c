@@ -779,7 +779,8 @@ static const char *rule_value(char **argv, int used, const char *key)
 /*
  * flow_or_exit() - the exact flow the rule words at the start of argv
  * name (a template is keyed by one flow, pbt_tpl), exiting with the
- * error naming the word; returns the words used.
+ * error naming the word; returns the words used, -1 when "help" follows
+ * the rule words (the caller prints the usage).
  */
 static int flow_or_exit(int argc, char **argv, const char *cmd, struct hm_flow_key *k)
 {
@@ -789,6 +790,8 @@ static int flow_or_exit(int argc, char **argv, const char *cmd, struct hm_flow_k
 	const char *word;
 
 	sel_words_or_exit(argc, argv, 0, &r, &w);
+	if (w.used < argc && matches(argv[w.used], "help"))
+		return -1;
 	if (!(w.seen & HM_SEL_SEEN_SRC))
 		missing_arg("src", cmd);
 	if (!(w.seen & HM_SEL_SEEN_DST))
@@ -852,6 +855,10 @@ static int tpl_add(int argc, char **argv)
 	int used, fd, ret;
 
 	used = flow_or_exit(argc, argv, "postcard template add", &k);
+	if (used < 0) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
 	argc -= used;
 	argv += used;
 	while (argc > 0) {
@@ -935,6 +942,10 @@ static int tpl_del(int argc, char **argv)
 	} else {
 		int used = flow_or_exit(argc, argv, "postcard template del", &k);
 
+		if (used < 0) {
+			usage(stdout);
+			return HM_EXIT_OK;
+		}
 		if (used < argc) {
 			argv += used;
 			HELP_OR_UNKNOWN("postcard template del");
