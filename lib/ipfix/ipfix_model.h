@@ -40,6 +40,8 @@
  */
 #define HM_IPFIX_TID_INTERNAL	0x7f00
 #define HM_IPFIX_TID_STATS_INTERNAL 0x7f01
+/* Template ID of the RFC 5610 Information Element type records. */
+#define HM_IPFIX_TID_RFC5610	264
 
 /* Seconds from the NTP era 0 epoch (1900) to the POSIX epoch (1970). */
 #define HM_NTP_UNIX_OFFSET	2208988800ULL
