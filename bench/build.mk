@@ -155,3 +155,19 @@ bench-fwd: all $(HM_FWD_OBJS)
 # router's trace slot is filled where transit runs.
 HM_TESTS	+= $(CURDIR)/bench/test_fwd_bench.sh
 HM_TEST_DEPS	+= $(HM_FWD_OBJS)
+
+# The broker comparison of Documentation/collector-scaleout.rst
+# (bench/broker_bench.c, run by bench/broker_bench.sh): NATS JetStream, and
+# RabbitMQ when librabbitmq-dev is installed (it is not in DEB_PKGS: the
+# collector uses NATS).
+HM_AMQP_FLAGS	:= $(shell pkg-config --exists librabbitmq 2>/dev/null && echo -DHM_WITH_AMQP)
+HM_AMQP_LIBS	:= $(if $(HM_AMQP_FLAGS),$(shell pkg-config --libs librabbitmq))
+
+$(BUILD)/bench/broker-bench: bench/broker_bench.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $(HM_AMQP_FLAGS) $< -o $@ $(HM_LIB) -lnats $(HM_AMQP_LIBS)
+
+bench: $(BUILD)/bench/broker-bench
+
+.PHONY: bench-broker
+bench-broker: $(BUILD)/bench/broker-bench
+	bash bench/broker_bench.sh
