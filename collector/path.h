@@ -20,6 +20,13 @@
 #define HMC_DROP_ON_LINK	2	/* last hop sent it; the next reported nothing */
 #define HMC_DROP_UNKNOWN	3	/* incomplete, but the points exported do not tell */
 
+/* struct hmc_path.flags */
+#define HMC_PATH_F_CHANGED	(1U << 0)	/* node sequence differs from the flow's last */
+#define HMC_PATH_F_NEW_FLOW	(1U << 1)	/* the first path of its flow (or after eviction) */
+#define HMC_PATH_F_EVICTED	(1U << 2)	/* emitted early: max_packets reached */
+#define HMC_PATH_F_GAP		(1U << 3)	/* hops missing inside the path (@lost > 0) */
+#define HMC_PATH_F_HEAD		(1U << 4)	/* the head node's postcard is in it */
+
 /**
  * struct hmc_hop - one node of a packet's path
  * @node_id:	node ID
@@ -52,6 +59,10 @@ struct hmc_hop {
  * @drop:	%HMC_DROP_*
  * @dups:	duplicate postcards dropped while stitching
  * @first_ns:	earliest postcard time, POSIX ns
+ * @flags:	%HMC_PATH_F_*
+ * @lost:	hops missing inside the path: TTL / Hop Limit steps between
+ *		consecutive hops beyond one (their postcards were lost)
+ * @pad:	zero
  * @hops:	in path order (TTL / Hop Limit descending, then time)
  */
 struct hmc_path {
@@ -61,6 +72,9 @@ struct hmc_path {
 	__u8			drop;
 	__u16			dups;
 	__u64			first_ns;
+	__u16			flags;
+	__u16			lost;
+	__u32			pad;
 	struct hmc_hop		hops[HMC_PATH_MAX_HOPS];
 };
 

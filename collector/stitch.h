@@ -12,6 +12,7 @@
 #ifndef __HOPMARK_COLLECTOR_STITCH_H
 #define __HOPMARK_COLLECTOR_STITCH_H
 
+#include <stddef.h>
 #include <linux/types.h>
 #include "collector/path.h"
 
@@ -23,10 +24,14 @@ struct hmc_stitch;
  *			waits for the rest, ns (POSIX time of the postcards)
  * @max_packets:	packets tracked at once; a postcard for a new packet
  *			beyond it emits the oldest tracked packet early (counted)
+ * @max_flows:		flows whose last path is kept for path changes; the
+ *			least recently seen is forgotten beyond it (counted);
+ *			0: 4 x @max_packets
  */
 struct hmc_stitch_cfg {
 	__u64	window_ns;
 	__u32	max_packets;
+	__u32	max_flows;
 };
 
 /**
@@ -43,6 +48,10 @@ struct hmc_stitch_cfg {
  * @late:		postcards for a packet already emitted (dropped)
  * @path_changes:	packets whose node sequence differed from their flow's last
  * @too_many_hops:	postcards beyond %HMC_PATH_MAX_HOPS hops (dropped)
+ * @lost:		hops missing inside emitted paths (struct hmc_path.lost)
+ * @flows_evicted:	flows forgotten because @max_flows was reached
+ * @tracked:		packets tracked now (a gauge)
+ * @flows:		flows tracked now (a gauge)
  */
 struct hmc_stitch_stats {
 	__u64	postcards;
@@ -57,6 +66,10 @@ struct hmc_stitch_stats {
 	__u64	late;
 	__u64	path_changes;
 	__u64	too_many_hops;
+	__u64	lost;
+	__u64	flows_evicted;
+	__u64	tracked;
+	__u64	flows;
 };
 
 /**
@@ -107,6 +120,19 @@ void hmc_stitch_flush(struct hmc_stitch *s);
  * Return: the counters, valid while @s lives.
  */
 const struct hmc_stitch_stats *hmc_stitch_stats(const struct hmc_stitch *s);
+
+/**
+ * hmc_stitch_mem() - memory the stitcher holds, octets
+ * @s:		stitcher
+ * @per_packet:	if not NULL: octets per tracked packet (slot and index)
+ * @per_flow:	if not NULL: octets per tracked flow (entry and index)
+ *
+ * All of it is allocated by hmc_stitch_new(): adding postcards allocates
+ * nothing.
+ *
+ * Return: the total.
+ */
+size_t hmc_stitch_mem(const struct hmc_stitch *s, size_t *per_packet, size_t *per_flow);
 
 /**
  * hmc_stitch_free() - free a stitcher without emitting
