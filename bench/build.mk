@@ -160,3 +160,18 @@ HM_TEST_DEPS	+= $(HM_FWD_OBJS)
 $(BUILD)/bench/pbt-id-eval: bench/pbt_id_eval.c bench/bench_rand.h $(HM_LIB_HDRS) | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) $< -o $@
 HM_TEST_DEPS	+= $(BUILD)/bench/pbt-id-eval
+# The broker comparison of Documentation/collector-scaleout.rst
+# (bench/broker_bench.c, run by bench/broker_bench.sh): NATS JetStream, and
+# RabbitMQ when librabbitmq-dev is installed (it is not in DEB_PKGS: the
+# collector uses NATS).
+HM_AMQP_FLAGS	:= $(shell pkg-config --exists librabbitmq 2>/dev/null && echo -DHM_WITH_AMQP)
+HM_AMQP_LIBS	:= $(if $(HM_AMQP_FLAGS),$(shell pkg-config --libs librabbitmq))
+
+$(BUILD)/bench/broker-bench: bench/broker_bench.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $(HM_AMQP_FLAGS) $< -o $@ $(HM_LIB) -lnats $(HM_AMQP_LIBS)
+
+bench: $(BUILD)/bench/broker-bench
+
+.PHONY: bench-broker
+bench-broker: $(BUILD)/bench/broker-bench
+	bash bench/broker_bench.sh
