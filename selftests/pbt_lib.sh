@@ -182,7 +182,8 @@ pbt_agents_stop()
 }
 
 # pbt_collector_start OUT PORT [OPTION...] - hopmark-collector on the
-# host, listening on UDP PORT, JSON lines to OUT (its log OUT.log);
+# host, listening on UDP PORT (and TCP 4739 unless OPTION says -t), JSON
+# lines to OUT (its log OUT.log);
 # PBT_COLL_PID. Waits until the port is bound.
 pbt_collector_start()
 {

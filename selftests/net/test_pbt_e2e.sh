@@ -114,8 +114,10 @@ EOF
 hm_on r3 tc filter add dev r3-b egress pref $LDROP_PREF bpf da obj "$LDROP_OBJ" sec tc ||
 	bail "tc drop filter on r3-b"
 LDROP_MAP=$(hm_bpffs r3)/tc/globals/pbt_ldrop
-ldrop_set() { hm_on r3 bpftool map update pinned "$LDROP_MAP" key hex "$(hm_hex I "$1")" value hex "$(hm_hex Q "$2")"; }
-ldrop_get() { hm_on r3 bpftool -j map lookup pinned "$LDROP_MAP" key hex "$(hm_hex I "$1")" |
+# shellcheck disable=SC2046 # hm_hex: one word per octet
+ldrop_set() { hm_on r3 bpftool map update pinned "$LDROP_MAP" key hex $(hm_hex I "$1") value hex $(hm_hex Q "$2"); }
+# shellcheck disable=SC2046
+ldrop_get() { hm_on r3 bpftool -j map lookup pinned "$LDROP_MAP" key hex $(hm_hex I "$1") |
 	"$PY" -c 'import json,sys; v=json.load(sys.stdin)["value"]; print(int.from_bytes(bytes(int(x, 16) for x in v), "little"))'; }
 ldrop_set 0 5303 && ldrop_set 1 5 || bail "pbt_ldrop settings"
 
@@ -129,10 +131,11 @@ hm_bg b tcpdump -B 65536 -U -i nflog:8 -w "$T/end.pcap" >"$T/end.log" 2>&1
 NFLOG_B=$HM_BG_PID
 
 $TOOL relay "$RELAY_PORT" "127.0.0.1:$COLL_PORT" --bind "$PBT_HOST_ADDR" \
-	--drop 0.05 --reorder 0.2 --stats "$T/relay.json" --log "$T/relay.log" &
+	--drop 0.05 --reorder "${PBT_REORDER:-0.2}" --stats "$T/relay.json" --log "$T/relay.log" &
 RELAY=$!
 HM_BG_PIDS="$HM_BG_PIDS $RELAY"
-pbt_collector_start "$T/paths.json" "$COLL_PORT" -w 1000 || bail "hopmark-collector"
+pbt_collector_start "$T/paths.json" "$COLL_PORT" -t 0 -w 1000 -s "$T/collector-stats.json" ||
+	bail "hopmark-collector"
 pbt_agents_start "$T/nodes" || bail "hopmarkd"
 sleep 1
 
@@ -217,7 +220,8 @@ hm_checks_from "$T/checks.tsv"
 # Loss counted: the relay's dropped data records = what the collector counts
 # as lost from the IPFIX sequence numbers (its exit statistics line).
 DROPPED=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["dropped_records"])' "$T/relay.json")
-LOST=$(grep -o 'ipfix_lost [0-9]*' "$T/paths.json.log" | tail -n 1 | awk '{ print $2 }')
+LOST=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ipfix"]["seq_lost"])' \
+	"$T/collector-stats.json" 2>/dev/null)
 hm_check "records the collector counts lost (IPFIX sequence numbers) = those the relay dropped" \
 	"$DROPPED" "${LOST:-none}"
 
