@@ -64,8 +64,8 @@ for n in $HM_NODES; do
 done
 ! ip link show "$PBT_BR" >/dev/null 2>&1 ||
 	die "bridge $PBT_BR exists: another demo runs (or set HM_PFX)"
-! ss -Hlun "sport = :$PBT_COLL_PORT" | grep -q . ||
-	die "UDP port $PBT_COLL_PORT is taken: the demo's collector listens there (set PBT_COLL_PORT)"
+! ss -Hluntp "sport = :$PBT_COLL_PORT" | grep -q . ||
+	die "port $PBT_COLL_PORT is taken: the demo's collector listens there (UDP and TCP; set PBT_COLL_PORT)"
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 
 pbt_trap_teardown
@@ -208,6 +208,22 @@ say "A $PBT_A4 - R1 - R2 - R3 - B $PBT_B4   (link k: 10.9.k.0/24)"
 say "management: node N is $PBT_MGMT_NET.N on its 'mgmt' veth, the host $PBT_HOST_ADDR"
 say "(bridge $PBT_BR); node IDs A 1, R1 2, R2 3, R3 4, B 5 (R2 now too)"
 
+step "IOAM off: the postcard phase runs PBT-M alone"
+# hopmark's IOAM programs end the tc chain (TC_ACT_OK) for the packets they
+# pass, so PBT-M's filters, attached after them, would never run.
+hm_on a "$HOPMARK" ioam encap del $HM_B_PREFIX || die "hopmark ioam encap del failed"
+# encap del leaves hm_encap on a-r1 (with no prefix to encapsulate): off with tc.
+hm_on a tc filter del dev a-r1 egress pref $((0x4801)) 2>/dev/null
+for n in r1 r3; do
+	for ifc in "${PBT_LEFT[$n]}" "${PBT_RIGHT[$n]}"; do
+		hm_on "$n" "$HOPMARK" ioam transit disable dev "$ifc" ||
+			die "hopmark ioam transit disable failed"
+	done
+done
+hm_on b "$HOPMARK" ioam decap disable dev b-r3 || die "hopmark ioam decap disable failed"
+say "A : hopmark ioam encap del $HM_B_PREFIX (and its tc filter); R1, R3: ioam transit disable;"
+say "B : ioam decap disable (hopmark's IOAM programs end the tc chain for what they pass)"
+
 step "PBT-M on every node, hopmarkd exporting IPFIX, hopmark-collector on the host"
 # hopmarkd starts again on every node, so that each one exports.
 hm_agent_stop r1
@@ -229,20 +245,20 @@ table inet demo_drop {
 NFT
 say "R3: nft, forward chain: every 4th marked UDP datagram to port 5301 is dropped"
 mkdir -p "$OUT/pc"
-pbt_collector_start "$OUT/paths.json" "$PBT_COLL_PORT" -w 1000 ||
+pbt_collector_start "$OUT/paths.json" "$PBT_COLL_PORT" -t "$PBT_COLL_PORT" -w 1000 ||
 	die "hopmark-collector did not start"
 say "host: hopmark-collector -u $PBT_COLL_PORT -o FILE -w 1000"
 pbt_agents_start "$OUT/pc" || die "hopmarkd did not start"
 sleep 0.5
 
 step "UDP A -> B: 2000 datagrams in 2 s; A marks 1 % of them (sample packet 100)"
-pbt_select "proto udp dport 5301" -- packet 100 || die "hopmark postcard watch/sample failed"
+pbt_select "proto udp dport 5301" -- packet 100 >/dev/null || die "hopmark postcard watch/sample failed"
 say "A : hopmark postcard watch add proto udp dport 5301; hopmark postcard sample packet 100"
 hm_on a "$PY" "$HM_TOP/selftests/net/pbt_e2e.py" send "$PBT_B4" 5301 --count 2000 --rate 1000 |
 	sed 's/^/   /'
 
 step "TCP A -> B: iperf3, 1 MB; A marks all of it (sample all)"
-pbt_select "proto tcp dport 5201" -- all || die "hopmark postcard watch/sample failed"
+pbt_select "proto tcp dport 5201" -- all >/dev/null || die "hopmark postcard watch/sample failed"
 say "A : hopmark postcard watch flush; ... watch add proto tcp dport 5201; ... sample all"
 hm_bg b iperf3 -s -1 -p 5201 >/dev/null 2>&1
 sleep 0.3

@@ -22,8 +22,8 @@
 # PBT_MGMT_NET.254 on the bridge. Postcards leave every node through mgmt,
 # never along the line, so the exports cannot be marked.
 #
-# Roles (`hopmark postcard enable`): A marks at its egress a-r1 (head) and
-# sends an egress postcard; every router sends a postcard at ingress (the
+# Roles (`hopmark postcard enable`): A marks at its egress a-r1 (head,
+# enabled by pbt_select with the selection) and sends an egress postcard; every router sends a postcard at ingress (the
 # interface towards A) and at egress (the one towards B), which is what
 # tells a drop inside a node (ingress postcard, no egress one) from a drop
 # on a link (egress postcard, nothing from the next node); B sends an
@@ -138,7 +138,8 @@ pbt_setup()
 		hm_on "$n" "$HOPMARK" postcard export set collector "$PBT_HOST_ADDR" port "$port" \
 			transport udp domain "$id" src "$PBT_MGMT_NET.$id" $extra || return
 	done
-	hm_on a "$HOPMARK" postcard enable dev a-r1 role head || return
+	# A's head role comes with its selection (pbt_select): an empty
+	# watchlist watches every packet.
 	hm_on a "$HOPMARK" postcard enable dev a-r1 role egress || return
 	for n in r1 r2 r3; do
 		hm_on "$n" "$HOPMARK" postcard enable dev "${PBT_LEFT[$n]}" role ingress || return
@@ -150,10 +151,12 @@ pbt_setup()
 
 # pbt_select WATCH... -- SAMPLE... - A's selection: `hopmark postcard
 # watch flush`, one `watch add` per WATCH argument (a quoted rule), then
-# `hopmark postcard sample SAMPLE...`.
+# `hopmark postcard sample SAMPLE...`, with A's head role off meanwhile
+# (an empty watchlist, between the flush and the first add, watches every
+# packet: A's own neighbour discovery would be marked).
 pbt_select()
 {
-	local rule
+	hm_on a "$HOPMARK" postcard disable dev a-r1 role head >/dev/null 2>&1
 	hm_on a "$HOPMARK" postcard watch flush || return
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 		# shellcheck disable=SC2086 # a rule: words of `watch add`
@@ -161,7 +164,8 @@ pbt_select()
 		shift
 	done
 	[ "${1:-}" = "--" ] && shift
-	hm_on a "$HOPMARK" postcard sample "$@"
+	hm_on a "$HOPMARK" postcard sample "$@" &&
+	hm_on a "$HOPMARK" postcard enable dev a-r1 role head
 }
 
 # pbt_agents_start DIR - hopmarkd on every node, JSON lines in DIR/NODE.json.
