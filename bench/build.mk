@@ -175,3 +175,14 @@ bench: $(BUILD)/bench/broker-bench
 .PHONY: bench-broker
 bench-broker: $(BUILD)/bench/broker-bench
 	bash bench/broker_bench.sh
+
+# hopmark-collector's postcard path (bench/pc_bench.c, bench/pbt_coll_bench.sh,
+# Documentation/performance-postcards.rst): a generated IPFIX stream of five
+# PBT-M nodes, decoded and stitched in process by the collector's own code,
+# and replayed over UDP to hopmark-collector and to pmacct's nfacctd in the
+# same run.
+HM_PC_BENCH	:= $(BUILD)/bench/pc-bench
+$(HM_PC_BENCH): bench/pc_bench.c $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(HM_LIB_HDRS) $(COLL_HDRS) | $(BUILD)/bench
+	$(CC) $(COLL_CFLAGS) $(HM_IPFIX_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
+bench: $(HM_PC_BENCH)
+HM_TEST_DEPS	+= $(HM_PC_BENCH)
