@@ -248,9 +248,19 @@ pbt_agent_start()
 	return 1
 }
 
+# pbt_agent_stop - also appends hopmarkd's IPFIX records sent, octets
+# sent and CPU time (its threads' run time, ns) to $HM_TMP/agent.tsv: the
+# agent's postcards/s into IPFIX per core (fwd_report.py --agent).
 pbt_agent_stop()
 {
+	local sent bytes ns=0 t
 	[ -n "$PBT_AGENT_PID" ] || return 0
+	sent=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix sent)
+	bytes=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix bytes)
+	for t in /proc/"$PBT_AGENT_PID"/task/*/schedstat; do
+		ns=$((ns + $(cut -d' ' -f1 "$t")))
+	done
+	printf '%s\t%s\t%s\n' "$sent" "$bytes" "$ns" >>"$HM_TMP/agent.tsv"
 	kill "$PBT_AGENT_PID" 2>/dev/null
 	wait "$PBT_AGENT_PID" 2>/dev/null
 	PBT_AGENT_PID=
@@ -488,9 +498,11 @@ for rep in $(seq "$REPS"); do
 	done
 done
 mode_clear
+[ ! -s "$HM_TMP/agent.tsv" ] || PBT_AGENT_TSV=$HM_TMP/agent.tsv
 
 report() {
 	"$PY" "$HM_TOP/bench/fwd_report.py" "$RAW" ${JSON:+--json "$JSON"} \
+		${PBT_AGENT_TSV:+--agent "$PBT_AGENT_TSV"} \
 		--router-cpu "$RT_CPU" --gen-cpu "$GEN_CPU" \
 		--seconds "${FRAMES:+0}${FRAMES:-$DUR}" --frames "${FRAMES:-0}"
 }

@@ -33,7 +33,7 @@ PCB=$B/bench/pc-bench
 COLL=$B/hopmark-collector
 PACKETS=200000
 ROUNDS=3
-RATE=40000
+RATE=20000
 JSON=
 while getopts "p:r:R:o:" o; do
 	case $o in
