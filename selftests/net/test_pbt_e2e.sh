@@ -43,7 +43,7 @@
 #     A's stack sent, byte for byte but the TTL (3 routers) and the IPv4
 #     header checksum (NFLOG at A's egress hook, before tc, and at B's
 #     ingress hook, after tc).
-# TAP; root; about 40 s.
+# TAP; root; about 30 s.
 set -u
 HM_PFX=${HM_PFX:-hmpe$$}
 PBT_MGMT_NET=${PBT_MGMT_NET:-10.254.$(( $$ % 200 + 20 ))}
