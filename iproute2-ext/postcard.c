@@ -93,10 +93,23 @@ static void usage(FILE *f)
 
 /* ---------------- maps ---------------- */
 
-/* fd of pbt_cfg, created with every PBT-M map when missing (one object holds them all). */
+/*
+ * fd of pbt_cfg, created with every PBT-M map when missing (one object
+ * holds them all). As every configuring command, it first forgets what
+ * deleted interfaces left in the maps (hm_prune_gone_ifaces()), so that
+ * pbt_ifcfg never fills up with dead devices; failing to is reported, not
+ * fatal.
+ */
 static int cfg_open(void)
 {
-	return map_open_or_create(PBT_MAP_CFG, HM_ROLE_PBT_EGRESS);
+	int fd = map_open_or_create(PBT_MAP_CFG, HM_ROLE_PBT_EGRESS), err;
+
+	if (fd >= 0) {
+		err = hm_prune_gone_ifaces();
+		if (err < 0)
+			hm_errf(err, "warning: cannot forget the settings of deleted interfaces");
+	}
+	return fd;
 }
 
 /*

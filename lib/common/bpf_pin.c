@@ -24,6 +24,7 @@
 #include "hopmark.h"
 #include "common/hopmark_maps.h"
 #include "pint/pint_maps.h"
+#include "pbt/pbt_maps.h"
 #include "bpf/hopmark_maps.skel.h"
 
 /**
@@ -274,6 +275,7 @@ int hm_prune_gone_ifaces(void)
 {
 	static const char *const by_ifindex[] = {
 		HM_MAP_IFCFG, HM_MAP_STATS, PINT_MAP_IFCFG, PINT_MAP_STATS, PINT_MAP_TXRATE,
+		PBT_MAP_IFCFG, PBT_MAP_STATS,
 	};
 	int total, ret;
 	size_t i;

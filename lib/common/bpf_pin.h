@@ -101,7 +101,7 @@ int hm_map_delete_if(int fd, size_t key_size,
  * Linux removes a device's programs and qdiscs with it, but not the map
  * entries keyed by its ifindex. This deletes, in the caller's network
  * namespace, every entry of hopmark_ifcfg, hopmark_stats, pint_ifcfg,
- * pint_stats and pint_txrate whose ifindex names no device
+ * pint_stats, pint_txrate, pbt_ifcfg and pbt_stats whose ifindex names no device
  * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
  * to such an ifindex, so that the maps (HM_MAX_IFACES entries) do not fill
  * up as containers' interfaces come and go. Maps not created yet are

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pbt/pbt_mark.h"	/* pbt_mark_bit_ok(), as the datapath checks it */
 #include "pbt/pbt_settings.h"
 
 static int fail(int err, char *msg, size_t len, const char *fmt, ...)
@@ -168,7 +169,7 @@ const char *pbt_fields_format(__u32 fields, char *buf, size_t len)
 /* The mark bit @bit (of @what) is one bit of 0xfc and no Alternate Marking bit. */
 static int check_bit(__u8 bit, __u8 altmark, const char *what, char *msg, size_t len)
 {
-	if (!one_bit(bit) || (bit & ~PBT_DSCP_BITS))
+	if (!pbt_mark_bit_ok(bit, 0))
 		return fail(-EINVAL, msg, len, "the %s 0x%02x is not exactly one bit of 0x%02x",
 			    what, bit, PBT_DSCP_BITS);
 	if (bit & altmark)

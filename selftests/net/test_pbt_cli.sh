@@ -20,6 +20,7 @@
 #   pbt_template_*		per-flow templates: exact flows only, fields,
 #				timeout as CLOCK_MONOTONIC expires_ns, ids,
 #				del by flow and by id, flush
+#   pbt_gone_*			a deleted interface's pbt_ifcfg entry is forgotten
 #   pbt_enable_*, pbt_disable_*	every role attaches exactly its programs (tc
 #				filter show: name, handle 0x7062, the hook's
 #				pref; ip link: XDP), roles share them, xdp moves
@@ -344,6 +345,14 @@ x "$HOPMARK" postcard enable dev v2 role end
 hm_check "pbt_enable_end_keeps_the_xdp_choice" "xdp=hm_pbt_xdp egress=$EG ingress=" "$(progs v2)"
 x "$HOPMARK" postcard disable dev v2
 hm_check "pbt_disable_without_role" "xdp=none egress= ingress= 0" "$(progs v2) $(show 'len(d["interfaces"])')"
+# A deleted interface's roles and counters are forgotten by the next command.
+x ip link add v4 type veth peer name v5 && x ip link set v4 up
+x "$HOPMARK" postcard enable dev v4 role egress
+GONE=$(x ip -o link show v4 | cut -d: -f1)
+x ip link del v4
+x "$HOPMARK" postcard sample all
+hm_check "pbt_gone_interface_forgotten" "[] none" \
+	"$(show '[i["dev"] for i in d["interfaces"]]') $(x bpftool map lookup pinned "$BPFFS/tc/globals/pbt_ifcfg" key $GONE 0 0 0 >/dev/null 2>&1 && echo entry || echo none)"
 err enable_role_unknown "sink" -- postcard enable dev v0 role sink
 err enable_xdp_without_ingress_role "xdp" -- postcard enable dev v0 role head xdp
 x "$HOPMARK" postcard enable role head 2>"$HM_TMP/e.err"
