@@ -338,6 +338,8 @@ static void emit(struct hm_ipfix_exp *x)
  * Templates (RFC 7011 §8), then the RFC 5610 type records of hopmark's
  * elements (so a collector can name them), in Messages of their own.
  */
+static void send_stats(struct hm_ipfix_exp *x);
+
 static void send_templates(struct hm_ipfix_exp *x)
 {
 	const struct hm_ipfix_ie_def *d;
@@ -377,6 +379,8 @@ static void send_templates(struct hm_ipfix_exp *x)
 	emit(x);
 	x->st.template_sends++;
 	x->last_tpl_ns = now_ns();
+	/* The options record goes with every template send, so a collector always has it. */
+	send_stats(x);
 }
 
 static void free_session(struct hm_ipfix_exp *x)
@@ -678,10 +682,8 @@ void hm_ipfix_exp_tick(struct hm_ipfix_exp *x)
 	hm_ipfix_exp_flush(x);
 	if (hm_ipfix_exp_active(x) && x->cfg.transport == PBT_EXP_UDP && x->sock >= 0) {
 		refresh = x->cfg.refresh_s ? x->cfg.refresh_s : HM_IPFIX_REFRESH_DEFAULT;
-		if (now_ns() - x->last_tpl_ns >= (__u64)refresh * 1000000000ULL) {
+		if (now_ns() - x->last_tpl_ns >= (__u64)refresh * 1000000000ULL)
 			send_templates(x);
-			send_stats(x);
-		}
 	}
 	/* The collector learns the not-sent count as it changes, once a second. */
 	if (x->st.not_sent != x->last_opts_not_sent)

@@ -186,3 +186,15 @@ $(HM_PC_BENCH): bench/pc_bench.c $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(HM_LIB_
 	$(CC) $(COLL_CFLAGS) $(HM_IPFIX_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
 bench: $(HM_PC_BENCH)
 HM_TEST_DEPS	+= $(HM_PC_BENCH)
+
+# IPFIX export of postcards, postcards/s per core (bench/ipfix_bench.c):
+# hopmarkd's exporter (agent/ipfix_export.c) against pre-built Messages.
+.PHONY: ipfix-bench
+bench: $(BUILD)/bench/ipfix-bench
+ipfix-bench: $(BUILD)/bench/ipfix-bench
+	$(BUILD)/bench/ipfix-bench -n 1000000 -r 3
+
+$(BUILD)/bench/ipfix-bench: bench/ipfix_bench.c agent/ipfix_export.c agent/hopmarkd.h $(HM_IPFIX_LIB) $(HM_LIB) \
+			    $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -Iagent bench/ipfix_bench.c agent/ipfix_export.c -o $@ \
+		$(HM_IPFIX_LIB) $(HM_LIB) $(HM_LDLIBS) $(HM_IPFIX_LDLIBS)
