@@ -32,7 +32,8 @@ NET_TESTS := \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
 	selftests/net/test_int_gso.sh \
-	selftests/net/test_collector_pg.sh
+	selftests/net/test_collector_pg.sh \
+	selftests/net/test_collector_broker.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
