@@ -54,6 +54,7 @@ include lib/postcard/build.mk
 include lib/pint/build.mk
 include lib/int/build.mk
 include lib/budget/build.mk
+include lib/select/build.mk
 include lib/pbt/build.mk
 include lib/ipfix/build.mk
 include lib/build.mk

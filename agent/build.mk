@@ -21,11 +21,14 @@ hopmarkd: $(AGENT_BIN)
 $(BUILD)/obj/agent:
 	mkdir -p $@
 
+# The IPFIX exporter (ipfix_export.c, pbt_events.c) uses libfixbuf through
+# build/libhopmark-ipfix.a (lib/ipfix/build.mk): hopmarkd links GLib.
 $(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h $(HM_LIB_HDRS) | $(BUILD)/obj/agent
-	$(CC) $(HM_CFLAGS) -c -o $@ $<
+	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -c -o $@ $<
 
-$(AGENT_BIN): $(AGENT_OBJS) $(HM_LIB)
-	$(CC) $(HM_CFLAGS) -o $@ $(AGENT_OBJS) $(HM_LIB) $(HM_LDLIBS)
+$(AGENT_BIN): $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_LIB)
+	$(CC) $(HM_CFLAGS) -o $@ $(AGENT_OBJS) $(HM_IPFIX_LIB) $(HM_LIB) $(HM_LDLIBS) \
+		$(HM_IPFIX_LDLIBS)
 
 install-agent: $(AGENT_BIN)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)

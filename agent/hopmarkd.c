@@ -40,6 +40,9 @@
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "postcard/postcard.h"
+#include "postcard/pc_obs_from.h"
+#include "ipfix/ipfix_model.h"
+#include "pbt/pbt_maps.h"
 #include "pint_agent.h"
 #include "pint/pint_path.h"
 
@@ -68,6 +71,8 @@
  * @tai_errors:		failed TAI refreshes
  * @pruned:		map entries of deleted interfaces forgotten
  * @prune_errors:	failed hm_prune_gone_ifaces() runs (the first is logged)
+ * @postcards_not_ipfix: module postcards whose headers did not parse
+ *			(not IPv6): shown as JSON, not exported as IPFIX
  */
 struct hm_agent_stats {
 	__u64	decode_errors;
@@ -81,6 +86,7 @@ struct hm_agent_stats {
 	__u64	tai_errors;
 	__u64	pruned;
 	__u64	prune_errors;
+	__u64	postcards_not_ipfix;
 };
 
 /**
@@ -109,6 +115,9 @@ struct hm_agent_stats {
  * @ge:			the hopmark module's generic netlink side, NULL with
  *			--no-records
  * @ir:			the INT Telemetry Report exporter
+ * @xp:			the IPFIX exporter of every postcard source
+ * @pe:			the PBT-M postcard consumer (pbt_events)
+ * @pen:		--pen: PEN of hopmark's IPFIX elements
  * @node:		hopmark_node as last read
  * @sink_node_id:	sink node ID of the records being drained
  * @seen_max_age_ns:	qdepth_max_age_ns last checked (hm_check_max_age())
@@ -120,6 +129,7 @@ struct hm_agent_stats {
  * @ev_tick:		see @ev_ring
  * @ev_genl:		see @ev_ring
  * @ev_int:		see @ev_ring
+ * @ev_pbt:		see @ev_ring
  */
 struct hm_agent {
 	const char *output_path;
@@ -145,13 +155,16 @@ struct hm_agent {
 	struct hm_monitor *mon;
 	struct hm_genl_events *ge;
 	struct hm_int_report *ir;
+	struct hm_ipfix_exp *xp;
+	struct hm_pbt_events *pe;
+	__u32 pen;
 	struct hm_node_view node;
 	__u32 sink_node_id;
 	__u64 seen_max_age_ns;
 
 	int stop;
 	struct hm_agent_stats stats;
-	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl, ev_int;
+	struct hm_ev_src ev_ring, ev_sig, ev_qdepth, ev_tick, ev_genl, ev_int, ev_pbt;
 };
 
 /* See hopmarkd.h. */
@@ -183,6 +196,10 @@ static void usage(FILE *f)
 "                              (transit node): no IOAM ring buffer, no socket\n"
 "  -T, --pint-topology FILE    decode PINT paths topology-aware over the GML\n"
 "                              graph in FILE (node ids = switch IDs)\n"
+"      --pen N                 Private Enterprise Number of hopmark's IPFIX\n"
+"                              elements (default 32473, RFC 5612's\n"
+"                              documentation PEN); the collector, set by\n"
+"                              `hopmark postcard export set`, is pbt_cfg's\n"
 "  -h, --help                  this help\n"
 "  -V, --version               print the version\n"
 "\n"
@@ -206,7 +223,7 @@ static int hm_parse_ms(const char *s, unsigned int *ms)
 
 static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 {
-	enum { OPT_NO_RECORDS = 256 };
+	enum { OPT_NO_RECORDS = 256, OPT_PEN };
 	static const struct option opts[] = {
 		{ "output",		required_argument, NULL, 'o' },
 		{ "socket",		required_argument, NULL, 's' },
@@ -214,6 +231,7 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "no-records",		no_argument,	   NULL, OPT_NO_RECORDS },
 		{ "pint-topology",	required_argument, NULL, 'T' },
+		{ "pen",		required_argument, NULL, OPT_PEN },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ "version",		no_argument,	   NULL, 'V' },
 		{}
@@ -221,6 +239,7 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 	int c;
 
 	a->qdepth_interval_ms = 10;
+	a->pen = HM_IPFIX_PEN_DEFAULT;
 	while ((c = getopt_long(argc, argv, "o:s:i:qT:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -248,6 +267,21 @@ static int hm_parse_args(struct hm_agent *a, int argc, char **argv)
 		case 'T':
 			a->pint_topology_path = optarg;
 			break;
+		case OPT_PEN: {
+			unsigned long v;
+			char *end;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || !v ||
+			    v > 0xffffffffUL) {
+				hm_log("invalid --pen \"%s\": a Private Enterprise Number, 1..4294967295",
+				       optarg);
+				return -EINVAL;
+			}
+			a->pen = v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(HM_EXIT_OK);
@@ -315,6 +349,32 @@ static int hm_on_record(void *ctx, void *data, size_t size)
 	return ret ? -EAGAIN : 0;
 }
 
+/*
+ * A DEX or O-flag postcard of the module as an IPFIX record (HM_TID_DEX,
+ * HM_TID_OFLAG); E2E and trace postcards describe a whole path, not one
+ * node's view of a packet, and are not exported.
+ */
+static void hm_postcard_ipfix(struct hm_agent *a, const struct hm_postcard *pc)
+{
+	struct hm_ipfix_var var = { 0 };
+	struct hm_pc_obs o;
+
+	if (!hm_ipfix_exp_active(a->xp) ||
+	    (pc->type != HM_POSTCARD_DEX && pc->type != HM_POSTCARD_OFLAG))
+		return;
+	if (hm_pc_obs_from_postcard(pc, 0, &o)) {
+		a->stats.postcards_not_ipfix++;
+		return;
+	}
+	var.hdr = pc->headers;
+	var.hdr_len = pc->headers_len > PBT_REC_HDR_MAX ? PBT_REC_HDR_MAX : pc->headers_len;
+	var.node_data = pc->node_data;
+	var.node_data_len = pc->node_data_len;
+	var.ioam_ns = pc->ns_id;
+	var.trace_type = pc->trace_type;
+	hm_ipfix_exp_add(a->xp, &o, &var);
+}
+
 /* genl_events.c callback: one postcard of the module into the batch. */
 static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 {
@@ -324,6 +384,7 @@ static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 	FILE *f;
 	int n;
 
+	hm_postcard_ipfix(a, pc);
 	/* Postcards are few (the module batches and rate-limits them). */
 	f = open_memstream(&line, &len);
 	if (!f) {
@@ -464,6 +525,10 @@ static void hm_tick(struct hm_agent *a)
 		hm_events_lost_check(a->lost, true);
 	if (a->ir)
 		hm_int_report_tick(a->ir);
+	if (a->pe)
+		hm_pbt_events_tick(a->pe);
+	if (a->xp)
+		hm_ipfix_exp_tick(a->xp);
 	n = a->stats.qdepth_errors - a->stats.qdepth_reported;
 	if (n) {
 		hm_log("%llu qdisc poll(s) failed in the last second (last: %s), %llu in all",
@@ -488,6 +553,10 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 	const struct hm_output_stats *os = a->out ? hm_output_stats(a->out) : &no_output;
 	static const struct hm_int_report_stats no_int;
 	const struct hm_int_report_stats *is = a->ir ? hm_int_report_stats(a->ir) : &no_int;
+	static const struct hm_pbt_events_stats no_pbt;
+	const struct hm_pbt_events_stats *ps = a->pe ? hm_pbt_events_stats(a->pe) : &no_pbt;
+	static const struct hm_ipfix_exp_stats no_xp;
+	const struct hm_ipfix_exp_stats *xs = a->xp ? hm_ipfix_exp_stats(a->xp) : &no_xp;
 
 	if (gs)
 		fprintf(stderr, HOPMARKD_NAME ": %s: module (this run): postcards %llu event_messages %llu"
@@ -507,7 +576,13 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		" int_reports (this run): records %llu reports_sent %llu datagrams_sent %llu"
 		" coalesced %llu send_failed %llu datagrams_failed %llu bad_records %llu"
 		" no_collector %llu ring_lost %llu json_lines %llu json_bad %llu;"
-		" int_datapath (since load): events_lost %lld\n", what,
+		" int_datapath (since load): events_lost %lld;"
+		" pbt (this run): postcards %llu bad_records %llu json_lines %llu ring_lost %llu"
+		" templates_expired %llu;"
+		" ipfix (this run): records %llu sent %llu not_sent %llu rate_limited %llu"
+		" no_collector %llu down %llu send_failed %llu queue_full %llu bad %llu"
+		" messages %llu bytes %llu template_sends %llu options_sent %llu connects %llu"
+		" disconnects %llu postcards_not_ipfix %llu\n", what,
 		(unsigned long long)os->records,
 		(unsigned long long)os->lost,
 		(unsigned long long)(a->lost ? hm_events_lost_ring_lost(a->lost) : 0),
@@ -528,7 +603,19 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		(unsigned long long)is->bad_records, (unsigned long long)is->no_collector,
 		(unsigned long long)is->ring_lost, (unsigned long long)is->json_lines,
 		(unsigned long long)is->json_bad,
-		a->ir ? hm_int_report_events_lost_total(a->ir) : -1LL);
+		a->ir ? hm_int_report_events_lost_total(a->ir) : -1LL,
+		(unsigned long long)ps->postcards, (unsigned long long)ps->bad_records,
+		(unsigned long long)ps->json_lines, (unsigned long long)ps->ring_lost,
+		(unsigned long long)ps->tpl_expired,
+		(unsigned long long)xs->records, (unsigned long long)xs->sent,
+		(unsigned long long)xs->not_sent, (unsigned long long)xs->rate_limited,
+		(unsigned long long)xs->no_collector, (unsigned long long)xs->down,
+		(unsigned long long)xs->send_failed, (unsigned long long)xs->queue_full,
+		(unsigned long long)xs->bad, (unsigned long long)xs->messages,
+		(unsigned long long)xs->bytes, (unsigned long long)xs->template_sends,
+		(unsigned long long)xs->options_sent, (unsigned long long)xs->connects,
+		(unsigned long long)xs->disconnects,
+		(unsigned long long)a->stats.postcards_not_ipfix);
 }
 
 static int hm_on_signal(struct hm_agent *a)
@@ -694,6 +781,20 @@ static int hm_setup(struct hm_agent *a)
 	if (a->tick_tfd < 0)
 		return a->tick_tfd;
 
+	/* Postcards leave every PBT-M-aware node: not tied to the records either. */
+	a->xp = hm_ipfix_exp_new(a->pen);
+	if (!a->xp) {
+		err = -errno;
+		hm_log("IPFIX exporter: %s", strerror(errno));
+		return err;
+	}
+	a->pe = hm_pbt_events_new(a->epfd, &a->ev_pbt, a->xp);
+	if (!a->pe) {
+		err = -errno;
+		hm_log("PBT-M postcards: %s", strerror(errno));
+		return err;
+	}
+
 	/* INT reports come from transit (MX, XD) nodes too: not tied to the records. */
 	a->ir = hm_int_report_new(a->epfd, &a->ev_int);
 	if (!a->ir) {
@@ -701,6 +802,7 @@ static int hm_setup(struct hm_agent *a)
 		hm_log("INT reports: %s", strerror(errno));
 		return err;
 	}
+	hm_int_report_set_exporter(a->ir, a->xp);
 
 	if (a->no_records)
 		return 0;
@@ -740,6 +842,7 @@ static int hm_setup(struct hm_agent *a)
 	}
 	/* INT records are shown as IOAM records are: output and socket. */
 	hm_int_report_set_output(a->ir, a->out, hm_int_flush, a);
+	hm_pbt_events_set_output(a->pe, a->out, hm_int_flush, a);
 	/* Optional: without generic netlink the BPF records still flow. */
 	a->ge = hm_genl_events_new(a->epfd, &a->ev_genl, hm_on_postcard, a);
 	if (!a->ge)
@@ -751,6 +854,8 @@ static void hm_teardown(struct hm_agent *a)
 {
 	hm_genl_events_free(a->ge);
 	hm_int_report_free(a->ir);
+	hm_pbt_events_free(a->pe);
+	hm_ipfix_exp_free(a->xp);
 	hm_monitor_free(a->mon);
 	ring_buffer__free(a->rb);
 	hm_qdisc_poll_free(a->qp);
@@ -779,10 +884,11 @@ static int hm_run(struct hm_agent *a)
 	int i, n, err;
 
 	while (!a->stop) {
-		bool ring_read = false, int_read = false;
+		bool ring_read = false, int_read = false, pbt_read = false;
 
 		n = epoll_wait(a->epfd, evs, 32,
-			       a->rb || hm_int_report_active(a->ir) ? HM_RING_POLL_MS : -1);
+			       a->rb || hm_int_report_active(a->ir) ||
+			       hm_pbt_events_active(a->pe) ? HM_RING_POLL_MS : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -817,6 +923,7 @@ static int hm_run(struct hm_agent *a)
 				break;
 			case HM_EV_GENL:
 				hm_genl_events_run(a->ge);
+				hm_ipfix_exp_flush(a->xp);
 				err = hm_batch_flush(a);
 				if (err)
 					return err;
@@ -826,6 +933,12 @@ static int hm_run(struct hm_agent *a)
 				if (err)
 					return err;
 				int_read = true;
+				break;
+			case HM_EV_PBT_RING:
+				err = hm_pbt_events_drain(a->pe);
+				if (err)
+					return err;
+				pbt_read = true;
 				break;
 			}
 			/* A client freed here may own a later evs[] entry. */
@@ -847,9 +960,15 @@ static int hm_run(struct hm_agent *a)
 			if (err)
 				return err;
 		}
+		if (hm_pbt_events_active(a->pe) && !pbt_read) {
+			err = hm_pbt_events_drain(a->pe);
+			if (err)
+				return err;
+		}
 	}
 	/* Stopping: what the sink already reported is not lost. */
 	err = hm_int_report_drain(a->ir);
+	err = hm_pbt_events_drain(a->pe) ? : err;
 	if (a->rb)
 		return hm_ring_drain(a) ? : err;
 	return err;

@@ -43,6 +43,8 @@
  *			events, configuration changes or family news
  * @HM_EV_INT_RING:	the INT ring buffer int_events has records
  *			(int_report.c)
+ * @HM_EV_PBT_RING:	the PBT-M ring buffer pbt_events has postcards
+ *			(pbt_events.c)
  */
 enum hm_ev_kind {
 	HM_EV_RING,
@@ -53,6 +55,7 @@ enum hm_ev_kind {
 	HM_EV_CLIENT,
 	HM_EV_GENL,
 	HM_EV_INT_RING,
+	HM_EV_PBT_RING,
 };
 
 /**
@@ -519,6 +522,8 @@ void hm_genl_events_free(struct hm_genl_events *ge);
 
 /* ---- int_report.c ---- */
 
+struct hm_ipfix_exp;
+
 /**
  * struct hm_int_report_stats - what the INT exporter counts, from 0 at
  *				every start (the "int_reports" part of the
@@ -595,6 +600,14 @@ void hm_int_report_set_output(struct hm_int_report *ir, struct hm_output *out,
 			      int (*flush)(void *ctx), void *ctx);
 
 /**
+ * hm_int_report_set_exporter() - export every XD / MX record as IPFIX too
+ * @ir:		exporter of reports
+ * @exp:	the IPFIX exporter (ipfix_export.c); its collector is
+ *		pbt_cfg[0]'s, independent of int_cfg's report collector
+ */
+void hm_int_report_set_exporter(struct hm_int_report *ir, struct hm_ipfix_exp *exp);
+
+/**
  * hm_int_report_active() - whether the int_events ring buffer is read
  * @ir:	exporter, may be NULL
  *
@@ -662,5 +675,252 @@ long long hm_int_report_events_lost_total(const struct hm_int_report *ir);
  * @ir:	exporter, may be NULL
  */
 void hm_int_report_free(struct hm_int_report *ir);
+
+/* ---- ipfix_export.c ---- */
+
+struct hm_pc_obs;
+struct hm_ipfix_var;
+struct hm_ipfix_exp;
+
+/**
+ * struct hm_ipfix_exp_cfg - where and how postcards are exported: the
+ *			     exp_* fields of pbt_cfg[0] (lib/pbt/pbt_maps.h)
+ * @transport:	PBT_EXP_UDP or PBT_EXP_TCP; anything else: no export
+ * @family:	4 or 6
+ * @port:	collector's port, host order
+ * @rate:	records per second at most (0: no limit)
+ * @refresh_s:	UDP template refresh, s (0: 60)
+ * @domain:	Observation Domain ID
+ * @addr:	collector's address, network order (IPv4: first 4)
+ * @src:	source address, network order (zero: the kernel's choice)
+ */
+struct hm_ipfix_exp_cfg {
+	__u8	transport;
+	__u8	family;
+	__u16	port;
+	__u32	rate;
+	__u32	refresh_s;
+	__u32	domain;
+	__u8	addr[16];
+	__u8	src[16];
+};
+
+/**
+ * struct hm_ipfix_exp_stats - what the IPFIX exporter counts, from 0 at
+ *			       every start (the "ipfix" part of the
+ *			       statistics line)
+ * @records:		postcards offered to the exporter
+ * @sent:		Data Records in Messages the kernel took (TCP: queued
+ *			on a connected stream; taken back if it breaks)
+ * @not_sent:		records not sent, the sum of the six below
+ * @rate_limited:	above pbt_cfg.exp_rate
+ * @no_collector:	no collector configured (exp_transport 0)
+ * @down:		TCP not connected, or the stream broke with them queued
+ * @send_failed:	UDP datagrams the kernel refused (full buffer,
+ *			unreachable collector), their records
+ * @queue_full:		TCP: the stream was HM_IPFIX_TCP_QUEUE octets behind
+ * @bad:		records with no template (unknown source or family) or
+ *			that libfixbuf could not encode
+ * @messages:		IPFIX Messages sent (templates and options included)
+ * @bytes:		their octets
+ * @template_sends:	times the templates and type records were sent
+ * @options_sent:	options records (HM_TID_STATS) sent
+ * @connects:		TCP connections made
+ * @connect_failures:	TCP connection attempts that failed
+ * @disconnects:	TCP connections that broke
+ * @send_errors:	failed send(2) calls
+ * @encode_errors:	libfixbuf errors
+ * @last_err:		errno of the latest failure
+ */
+struct hm_ipfix_exp_stats {
+	__u64	records;
+	__u64	sent;
+	__u64	not_sent;
+	__u64	rate_limited;
+	__u64	no_collector;
+	__u64	down;
+	__u64	send_failed;
+	__u64	queue_full;
+	__u64	bad;
+	__u64	messages;
+	__u64	bytes;
+	__u64	template_sends;
+	__u64	options_sent;
+	__u64	connects;
+	__u64	connect_failures;
+	__u64	disconnects;
+	__u64	send_errors;
+	__u64	encode_errors;
+	int	last_err;
+};
+
+/**
+ * hm_ipfix_exp_new() - an exporter with no collector yet
+ * @pen:	PEN of hopmark's enterprise elements (--pen)
+ *
+ * Return: the exporter, or NULL with errno set (EINVAL: @pen is 0).
+ */
+struct hm_ipfix_exp *hm_ipfix_exp_new(__u32 pen);
+
+/**
+ * hm_ipfix_exp_set() - follow the collector settings
+ * @x:	exporter
+ * @c:	settings (NULL: none); unchanged settings change nothing
+ *
+ * A change sends what was built to the old collector, closes its socket
+ * and starts a new Transport Session: UDP sends the templates and RFC
+ * 5610 type records at once, TCP after it connects (non-blocking).
+ */
+void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c);
+
+/**
+ * hm_ipfix_exp_active() - whether a collector is configured
+ * @x:	exporter, may be NULL
+ *
+ * Return: true when records are encoded (they may still fail to leave).
+ */
+bool hm_ipfix_exp_active(const struct hm_ipfix_exp *x);
+
+/**
+ * hm_ipfix_exp_add() - one postcard into the Message being built
+ * @x:		exporter, may be NULL (nothing happens)
+ * @o:		postcard
+ * @var:	its variable-length parts, or NULL (lib/ipfix/ipfix_model.h)
+ *
+ * Never blocks: a full Message is emitted and sent without waiting
+ * (UDP) or queued (TCP). Every record that does not leave is counted in
+ * one reason of struct hm_ipfix_exp_stats.
+ */
+void hm_ipfix_exp_add(struct hm_ipfix_exp *x, const struct hm_pc_obs *o,
+		      const struct hm_ipfix_var *var);
+
+/**
+ * hm_ipfix_exp_flush() - send the Message being built; TCP: go on
+ *			  connecting and writing the queue
+ * @x:	exporter, may be NULL
+ *
+ * Called after every drain of a postcard source.
+ */
+void hm_ipfix_exp_flush(struct hm_ipfix_exp *x);
+
+/**
+ * hm_ipfix_exp_tick() - once a second: refresh, options record, log
+ * @x:	exporter
+ *
+ * UDP: templates and type records again every refresh interval (RFC 7011
+ * §8.4). The options record of the not-sent count when it changed. One
+ * log line with the records not sent since the previous tick, by reason.
+ */
+void hm_ipfix_exp_tick(struct hm_ipfix_exp *x);
+
+/**
+ * hm_ipfix_exp_stats() - the exporter's counters
+ * @x:	exporter
+ *
+ * Return: pointer to counters owned by @x.
+ */
+const struct hm_ipfix_exp_stats *hm_ipfix_exp_stats(const struct hm_ipfix_exp *x);
+
+/**
+ * hm_ipfix_exp_free() - send what is built, close, free
+ * @x:	exporter, may be NULL
+ */
+void hm_ipfix_exp_free(struct hm_ipfix_exp *x);
+
+/* ---- pbt_events.c ---- */
+
+/**
+ * struct hm_pbt_events_stats - what the PBT-M consumer counts, from 0 at
+ *				every start (the "pbt" part of the
+ *				statistics line)
+ * @postcards:		records read from pbt_events
+ * @bad_records:	records shorter than struct pbt_record, or that do not
+ *			convert (family, point)
+ * @json_lines:		postcards whose JSON line went into the output's batch
+ * @ring_lost:		postcards the datapath could not queue (the increase
+ *			of PBT_CNT_EVENTS_LOST in pbt_stats during this run)
+ * @tpl_expired:	per-flow templates removed from pbt_tpl after their
+ *			expires_ns
+ * @cfg_changes:	readings of pbt_cfg[0] that differed from the previous
+ */
+struct hm_pbt_events_stats {
+	__u64	postcards;
+	__u64	bad_records;
+	__u64	json_lines;
+	__u64	ring_lost;
+	__u64	tpl_expired;
+	__u64	cfg_changes;
+};
+
+struct hm_pbt_events;
+
+/**
+ * hm_pbt_events_new() - start consuming PBT-M postcards
+ * @epfd:	epoll instance the pbt_events ring buffer joins, with @src
+ * @src:	epoll tag; its kind is set to %HM_EV_PBT_RING
+ * @exp:	the IPFIX exporter, configured from pbt_cfg[0].exp_*
+ *
+ * The PBT-M maps need not exist yet: they are looked for now and on
+ * every hm_pbt_events_tick().
+ *
+ * Return: the consumer, or NULL with errno set (ENOMEM).
+ */
+struct hm_pbt_events *hm_pbt_events_new(int epfd, struct hm_ev_src *src,
+					struct hm_ipfix_exp *exp);
+
+/**
+ * hm_pbt_events_set_output() - write every postcard as a JSON line too
+ * @pe:		consumer
+ * @out:	hopmarkd's output (NULL: no lines)
+ * @flush:	writes the batch to the output and the monitor socket
+ * @ctx:	its argument
+ */
+void hm_pbt_events_set_output(struct hm_pbt_events *pe, struct hm_output *out,
+			      int (*flush)(void *ctx), void *ctx);
+
+/**
+ * hm_pbt_events_active() - whether pbt_events is read
+ * @pe:	consumer, may be NULL
+ *
+ * Return: true when the ring is open.
+ */
+bool hm_pbt_events_active(const struct hm_pbt_events *pe);
+
+/**
+ * hm_pbt_events_drain() - postcards waiting in pbt_events into JSON lines
+ *			   and IPFIX records
+ * @pe:	consumer, may be NULL
+ *
+ * Batched as int_report.c's drain: a full batch of lines is written out
+ * before the ring is read on, at most 64 batches per call.
+ *
+ * Return: 0, or the negative errno of a failed ring read or flush.
+ */
+int hm_pbt_events_drain(struct hm_pbt_events *pe);
+
+/**
+ * hm_pbt_events_tick() - once a second: maps, settings, losses, expiry
+ * @pe:	consumer
+ *
+ * Opens the PBT-M maps if they appeared, reads pbt_cfg[0] into the
+ * exporter, adds the datapath's PBT_CNT_EVENTS_LOST increase to
+ * &hm_pbt_events_stats.ring_lost (logged), and removes the pbt_tpl
+ * entries whose expires_ns passed (counted, logged).
+ */
+void hm_pbt_events_tick(struct hm_pbt_events *pe);
+
+/**
+ * hm_pbt_events_stats() - the consumer's counters
+ * @pe:	consumer
+ *
+ * Return: pointer to counters owned by @pe.
+ */
+const struct hm_pbt_events_stats *hm_pbt_events_stats(const struct hm_pbt_events *pe);
+
+/**
+ * hm_pbt_events_free() - close the maps, free the consumer
+ * @pe:	consumer, may be NULL
+ */
+void hm_pbt_events_free(struct hm_pbt_events *pe);
 
 #endif /* __HOPMARKD_H */

@@ -42,6 +42,9 @@
 #include "int/int_maps.h"
 #include "int/int_record.h"
 #include "int/report_encode.h"
+#include "ipfix/ipfix_model.h"
+#include "pbt/pbt_maps.h"
+#include "postcard/pc_obs_from.h"
 
 /* Datagrams per sendmmsg(2). */
 #define HM_INT_BATCH		64
@@ -89,6 +92,8 @@
  * @sig:		signalling of @cfg, to decode the records' packets
  * @line:		buffer a line is formatted in, grown as needed
  * @line_cap:		bytes at @line
+ * @exp:		the IPFIX exporter XD and MX records also go to
+ *			(NULL: none)
  * @st:			counters
  * @reported:		@st as of the last log line
  */
@@ -124,6 +129,7 @@ struct hm_int_report {
 	struct int_signal sig;
 	char *line;
 	size_t line_cap;
+	struct hm_ipfix_exp *exp;
 	struct hm_int_report_stats st;
 	struct hm_int_report_stats reported;
 };
@@ -523,6 +529,35 @@ static bool hm_int_line(struct hm_int_report *ir, const struct int_record *r)
 static void hm_int_report_record(struct hm_int_report *ir, const struct int_record *r);
 
 /*
+ * An INT-XD or INT-MX record (a node's own metadata about one packet: a
+ * postcard) as an IPFIX record of HM_TID_INT. Sink records carry a whole
+ * stack, which is a Telemetry Report's business, not a postcard.
+ */
+static void hm_int_ipfix(struct hm_int_report *ir, const struct int_record *r)
+{
+	struct hm_ipfix_var var = { 0 };
+	struct hm_pc_obs o;
+	size_t hl;
+
+	if (!hm_ipfix_exp_active(ir->exp) ||
+	    (r->kind != INT_REC_XD && r->kind != INT_REC_MX && r->kind != INT_REC_DROP))
+		return;
+	if (hm_pc_obs_from_int(r, ir->have_cfg ? &ir->sig : NULL, 0, &o)) {
+		ir->st.bad_records++;
+		ir->st.last_bad_err = EPROTO;
+		return;
+	}
+	var.int_md = r->md;
+	var.int_md_len = r->md_len;
+	var.int_md_bits = r->rep_md_bits;
+	var.drop_reason = r->drop_reason;
+	hl = r->pkt_len > INT_REC_PKT_MAX ? INT_REC_PKT_MAX : r->pkt_len;
+	var.hdr = r->pkt;
+	var.hdr_len = hl > PBT_REC_HDR_MAX ? PBT_REC_HDR_MAX : hl;
+	hm_ipfix_exp_add(ir->exp, &o, &var);
+}
+
+/*
  * ring_buffer sample callback: one struct int_record, reported and shown.
  * A negative return stops ring_buffer__consume() after this record
  * (consumed): the drain writes the full batch and goes on.
@@ -540,6 +575,7 @@ static int hm_int_on_record(void *ctx, void *data, size_t size)
 	}
 	full = hm_int_line(ir, r);
 	hm_int_report_record(ir, r);
+	hm_int_ipfix(ir, r);
 	return full ? -EAGAIN : 0;
 }
 
@@ -617,6 +653,12 @@ void hm_int_report_set_output(struct hm_int_report *ir, struct hm_output *out,
 }
 
 /* See hopmarkd.h. */
+void hm_int_report_set_exporter(struct hm_int_report *ir, struct hm_ipfix_exp *exp)
+{
+	ir->exp = exp;
+}
+
+/* See hopmarkd.h. */
 bool hm_int_report_active(const struct hm_int_report *ir)
 {
 	return ir && ir->rb;
@@ -640,6 +682,7 @@ int hm_int_report_drain(struct hm_int_report *ir)
 	for (i = 0; i < HM_INT_DRAIN_BATCHES; i++) {
 		n = ring_buffer__consume(ir->rb);
 		hm_int_send(ir);
+		hm_ipfix_exp_flush(ir->exp);
 		err = ir->flush ? ir->flush(ir->flush_ctx) : 0;
 		if (n < 0 && n != -EAGAIN && n != -EINTR) {
 			hm_log("INT: ring buffer %s: %s", INT_MAP_EVENTS, strerror(-n));

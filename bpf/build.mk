@@ -5,7 +5,7 @@
 # with stock ip/tc; see Documentation/datapath.rst.
 
 HM_BPF_NAMES	:= hopmark_maps hopmark_encap hopmark_transit hopmark_decap pint hopmark_int \
-		   hopmark_int_drop hopmark_int_xdp
+		   hopmark_int_drop hopmark_int_xdp hopmark_pbt
 HM_BPF_OBJS	:= $(patsubst %,$(BUILD)/bpf/%.bpf.o,$(HM_BPF_NAMES))
 HM_BPF_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,$(HM_BPF_NAMES))
 HM_BPF_HDRS	:= $(wildcard bpf/*.bpf.h) $(HM_LIB_HDRS)

@@ -66,4 +66,12 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } pbt_meter SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pbt_arrival);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} pbt_arrival SEC(".maps");
+
 #endif /* __PBT_MAPS_BPF_H */

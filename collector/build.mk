@@ -22,7 +22,7 @@ COLL_LIB	:= $(BUILD)/libhopmark-collector.a
 COLL_BIN	:= $(BUILD)/hopmark-collector
 
 .PHONY: hopmark-collector collector-tests install-collector
-all: $(COLL_LIB)
+all: $(COLL_BIN)
 install: install-collector
 hopmark-collector: $(COLL_BIN)
 
@@ -34,8 +34,8 @@ $(COLL_LIB): $(COLL_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(COLL_BIN): $(BUILD)/obj/collector/hopmark_collector.o $(COLL_LIB) $(HM_LIB)
-	$(CC) $(COLL_CFLAGS) -o $@ $< $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+$(COLL_BIN): $(BUILD)/obj/collector/hopmark_collector.o $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
+	$(CC) $(COLL_CFLAGS) -o $@ $< $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
 
 install-collector: $(COLL_BIN)
 	install -d $(DESTDIR)$(SBINDIR)
@@ -44,9 +44,9 @@ install-collector: $(COLL_BIN)
 COLL_TEST_SRCS	:= $(wildcard collector/tests/test_*.c)
 COLL_TESTS	:= $(patsubst collector/tests/%.c,$(BUILD)/tests/collector/%,$(COLL_TEST_SRCS))
 
-$(BUILD)/tests/collector/%: collector/tests/%.c lib/tests/hm_test.h $(COLL_LIB) $(HM_LIB)
+$(BUILD)/tests/collector/%: collector/tests/%.c $(wildcard collector/tests/*.h) lib/tests/hm_test.h $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(COLL_CFLAGS) -Ilib/tests $< -o $@ $(COLL_LIB) $(HM_LIB) -lcmocka $(COLL_LDLIBS)
+	$(CC) $(COLL_CFLAGS) -Ilib/tests $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) -lcmocka $(COLL_LDLIBS)
 
 collector-tests: $(COLL_TESTS)
 	prove -v $(COLL_TESTS)

@@ -32,3 +32,4 @@ install-cli: $(HM_CLI)
 	install -m 0644 iproute2-ext/hopmark-pint.8 $(DESTDIR)$(MANDIR)/man8/hopmark-pint.8
 	install -m 0644 iproute2-ext/hopmark-budget.8 $(DESTDIR)$(MANDIR)/man8/hopmark-budget.8
 	install -m 0644 iproute2-ext/hopmark-int.8 $(DESTDIR)$(MANDIR)/man8/hopmark-int.8
+	install -m 0644 iproute2-ext/hopmark-postcard.8 $(DESTDIR)$(MANDIR)/man8/hopmark-postcard.8

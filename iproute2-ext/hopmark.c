@@ -39,6 +39,7 @@ static const struct cmd {
 	{ "pint",	do_pint },
 	{ "budget",	do_budget },
 	{ "int",	do_int },
+	{ "postcard",	do_postcard },
 	{ "monitor",	do_monitor },
 	{ "decode",	do_decode },
 	{ "help",	do_help },
@@ -74,6 +75,7 @@ static void usage(FILE *f)
 		"       hopmark budget [ --mtu BYTES ] [ --hops N ] [ --bitmap BITMAP ] [ --trace-type TYPE ]\n"
 		"                      [ --rate RATE ] [ --pkt BYTES ] [ --sampling F ] | node | help\n"
 		"       hopmark int { set | watch | sample | report | enable | disable | show | help }\n"
+		"       hopmark postcard { set | watch | sample | export | enable | disable | template | show | help }\n"
 		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
 		"       hopmark decode FILE.pcap [ summary ] [ int-dscp VALUE[/MASK] ] [ int-port PORT ] [ int-source-only WORDS ] [ report-port PORT ]\n"
 		"\n"

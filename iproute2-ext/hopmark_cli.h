@@ -54,6 +54,19 @@ int do_monitor(int argc, char **argv);
 int do_decode(int argc, char **argv);
 int do_budget(int argc, char **argv);
 
+/* int.c: the words of a watch rule (select/sel_text.h), usage errors exit */
+struct hm_sel_rule;
+struct hm_sel_words;
+int sel_words_or_exit(int argc, char **argv, __u32 opts, struct hm_sel_rule *r,
+		      struct hm_sel_words *w);
+
+/* postcard.c: `hopmark postcard`, and the PBT-M part of `hopmark link show` */
+int do_postcard(int argc, char **argv);
+void pbt_print_roles(__u32 flags, bool xdp);
+void pbt_print_link_counters(__u32 ifindex);
+bool pbt_link_roles(__u32 ifindex, __u32 *flags, bool *xdp);
+unsigned int pbt_link_ifindexes(__u32 *keys, unsigned int max);
+
 /* budget.c: the MTU warnings of configuring commands (lib/budget/budget.h) */
 int budget_dev_mtu(__u32 ifindex, __u32 *mtu);
 int budget_warn_ioam_prealloc(const char *dev, __u32 ifindex, __u32 trace_type, __u32 size);

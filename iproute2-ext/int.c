@@ -428,96 +428,56 @@ static int do_set(int argc, char **argv)
 
 /* ---------------- watch ---------------- */
 
-static void watch_prefix(char **argv, struct hm_sel_rule *r, bool src)
+/*
+ * sel_words_or_exit() - the watch rule at the start of argv
+ * (hm_sel_words_parse()), exiting with the usage error naming the word
+ * when a value is wrong; also for `hopmark postcard`.
+ */
+int sel_words_or_exit(int argc, char **argv, __u32 opts, struct hm_sel_rule *r,
+		      struct hm_sel_words *w)
 {
-	__u8 family, addr[16], plen;
 	char msg[MSG_LEN];
+	int err;
 
-	if (int_prefix_parse(*argv, &family, addr, &plen, msg, sizeof(msg)))
-		invarg(msg, *argv);
-	if (r->family && r->family != family)
-		invarg("src and dst are of different families", *argv);
-	r->family = family;
-	memcpy(src ? r->saddr : r->daddr, addr, 16);
-	if (src)
-		r->src_plen = plen;
-	else
-		r->dst_plen = plen;
+	err = hm_sel_words_parse(argc, argv, opts, r, w, msg, sizeof(msg));
+	if (err == -ENODATA)
+		incomplete_command(w->bad);
+	if (err == -EEXIST)
+		duparg(argv[w->used], w->bad);
+	if (err)
+		invarg(msg, w->bad);
+	return 0;
 }
 
 static int watch_add(int argc, char **argv)
 {
-	bool have_src = false, have_dst = false, have_proto = false;
-	struct hm_sel_rule r = { 0 };
-	const char *port_word = NULL;
+	struct hm_sel_words w;
+	struct hm_sel_rule r;
 	struct int_domain_cfg cfg;
 	char msg[MSG_LEN], text[192];
 	int fd, idx, ret;
 
-	while (argc > 0) {
-		if (matches(*argv, "src")) {
-			NEXT_ARG();
-			if (have_src)
-				duparg("src", *argv);
-			watch_prefix(argv, &r, true);
-			have_src = true;
-		} else if (matches(*argv, "dst")) {
-			NEXT_ARG();
-			if (have_dst)
-				duparg("dst", *argv);
-			watch_prefix(argv, &r, false);
-			have_dst = true;
-		} else if (matches(*argv, "proto")) {
-			NEXT_ARG();
-			if (have_proto)
-				duparg("proto", *argv);
-			if (!strcmp(*argv, "tcp"))
-				r.proto = 6;
-			else if (!strcmp(*argv, "udp"))
-				r.proto = 17;
-			else
-				r.proto = get_u32_arg(*argv, 255, "proto (tcp, udp or an IP protocol number)");
-			if (!r.proto)
-				invarg("proto is tcp, udp or 1..255 (leave it out for any)", *argv);
-			have_proto = true;
-		} else if (matches(*argv, "sport")) {
-			NEXT_ARG();
-			if (r.sport_mask)
-				duparg("sport", *argv);
-			if (int_port_parse(*argv, &r.sport, &r.sport_mask, msg, sizeof(msg)))
-				invarg(msg, *argv);
-			port_word = *argv;
-		} else if (matches(*argv, "dport")) {
-			NEXT_ARG();
-			if (r.dport_mask)
-				duparg("dport", *argv);
-			if (int_port_parse(*argv, &r.dport, &r.dport_mask, msg, sizeof(msg)))
-				invarg(msg, *argv);
-			port_word = *argv;
-		} else if (matches(*argv, "synthetic")) {
-			r.flags |= HM_SEL_F_SYNTHETIC;
-		} else if (matches(*argv, "help")) {
+	sel_words_or_exit(argc, argv, HM_SEL_W_SYNTHETIC, &r, &w);
+	if (w.used < argc) {
+		if (matches(argv[w.used], "help")) {
 			usage(stdout);
 			return HM_EXIT_OK;
-		} else {
-			unknown_arg("int watch add", *argv);
 		}
-		argc--;
-		argv++;
+		unknown_arg("int watch add", argv[w.used]);
 	}
-	if (int_sel_rule_check(&r, msg, sizeof(msg)))
-		invarg(msg, port_word ? port_word : "watch add");
+	if (hm_sel_rule_check(&r, msg, sizeof(msg)))
+		invarg(msg, w.port_word ? w.port_word : "watch add");
 	fd = cfg_begin(&cfg);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	idx = int_sel_add(&cfg.sel, &r, msg, sizeof(msg));
+	idx = hm_sel_add(&cfg.sel, &r, msg, sizeof(msg));
 	if (idx < 0) {
 		close(fd);
-		return hm_errf_errno(idx, "%s: %s", int_sel_rule_format(&r, text, sizeof(text)), msg);
+		return hm_errf_errno(idx, "%s: %s", hm_sel_rule_format(&r, text, sizeof(text)), msg);
 	}
 	ret = cfg_commit(fd, &cfg, NULL, false);
 	if (!ret && !json)
-		printf("watch %d: %s\n", idx, int_sel_rule_format(&r, text, sizeof(text)));
+		printf("watch %d: %s\n", idx, hm_sel_rule_format(&r, text, sizeof(text)));
 	return ret;
 }
 
@@ -545,7 +505,7 @@ static int do_watch(int argc, char **argv)
 		fd = cfg_begin(&cfg);
 		if (fd < 0)
 			return HM_EXIT_FAIL;
-		if (int_sel_del(&cfg.sel, index)) {
+		if (hm_sel_del(&cfg.sel, index)) {
 			close(fd);
 			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
 					     index, cfg.sel.nr_rules);
@@ -638,7 +598,7 @@ static int report_set(int argc, char **argv)
 			NEXT_ARG();
 			if (family)
 				duparg("collector", *argv);
-			if (int_addr_parse(*argv, &family, addr))
+			if (hm_sel_addr_parse(*argv, &family, addr))
 				invarg("the collector is an IPv4 or IPv6 address", *argv);
 		} else if (matches(*argv, "port")) {
 			NEXT_ARG();
@@ -653,7 +613,7 @@ static int report_set(int argc, char **argv)
 			NEXT_ARG();
 			if (src_word)
 				duparg("src", *argv);
-			if (int_addr_parse(*argv, &src_family, src))
+			if (hm_sel_addr_parse(*argv, &src_family, src))
 				invarg("src is an IPv4 or IPv6 address", *argv);
 			src_word = *argv;
 		} else if (matches(*argv, "sport")) {
@@ -1058,7 +1018,7 @@ static void print_rule(__u32 index, const struct hm_sel_rule *r)
 
 	open_json_object(NULL);
 	print_uint(PRINT_ANY, "index", "watch %llu:", index);
-	print_string(PRINT_FP, NULL, " %s", int_sel_rule_format(r, words, sizeof(words)));
+	print_string(PRINT_FP, NULL, " %s", hm_sel_rule_format(r, words, sizeof(words)));
 	if (r->family)
 		print_uint(PRINT_JSON, "family", NULL, r->family);
 	else

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "hopmark_cli.h"
+#include "pbt/pbt_maps.h"
 
 #define HM_IF_ID_MAX		(HM_IOAM_U16_UNAVAILABLE - 1)
 #define HM_IF_ID_WIDE_MAX	(HM_IOAM_U32_UNAVAILABLE - 1)
@@ -105,16 +106,18 @@ static void print_id(const char *key, const char *label, __u64 id, __u64 unavail
 }
 
 /*
- * The IOAM role a program of ours plays, by name; HM_ROLE_MAX if none.
- * hopmark_ifcfg, which this command lists, holds IOAM settings: PINT's
- * programs are shown as any other program of ours attached with tc.
+ * The IOAM or PBT-M role a program of ours plays, by name; HM_ROLE_MAX if
+ * none. This command lists hopmark_ifcfg (IOAM settings) and pbt_ifcfg
+ * (PBT-M roles): PINT's programs are shown as any other program of ours
+ * attached with tc.
  */
 static enum hm_role role_of(const char *name)
 {
 	enum hm_role role = hm_role_of_prog(name);
 
-	return role < HM_ROLE_MAX && hm_roles[role].family == HM_FAMILY_IOAM ? role :
-									     HM_ROLE_MAX;
+	return role < HM_ROLE_MAX && (hm_roles[role].family == HM_FAMILY_IOAM ||
+				      hm_roles[role].family == HM_FAMILY_PBT) ? role :
+										HM_ROLE_MAX;
 }
 
 /* Start one program's line (text) / object (JSON): hook, name, id, role. */
@@ -249,6 +252,25 @@ static void print_counters(int stats_fd, __u32 ifindex)
 	close_json_object();
 }
 
+/*
+ * The interface's PBT-M roles (pbt_ifcfg), when it has any: text "    pbt
+ * roles head egress", JSON "pbt": {"roles": [...], "xdp": B}; with -s its
+ * PBT-M counters follow the IOAM ones (postcard.c).
+ */
+static void print_pbt(__u32 ifindex)
+{
+	__u32 flags;
+	bool xdp;
+
+	if (!pbt_link_roles(ifindex, &flags, &xdp))
+		return;
+	open_json_object("pbt");
+	print_text("    pbt roles");
+	pbt_print_roles(flags, xdp);
+	print_nl();
+	close_json_object();
+}
+
 static void print_link(__u32 ifindex, const struct hopmark_if_cfg *cfg, int stats_fd)
 {
 	char name[IF_NAMESIZE];
@@ -269,9 +291,12 @@ static void print_link(__u32 ifindex, const struct hopmark_if_cfg *cfg, int stat
 		print_string(PRINT_FP, NULL, "%s ", "none");
 	close_json_array(PRINT_ANY, NULL);
 	print_nl();
+	print_pbt(ifindex);
 	print_programs(ifindex);
-	if (show_stats)
+	if (show_stats) {
 		print_counters(stats_fd, ifindex);
+		pbt_print_link_counters(ifindex);
+	}
 	close_json_object();
 }
 
@@ -284,9 +309,10 @@ static int cmp_u32(const void *a, const void *b)
 
 static int link_show(int argc, char **argv)
 {
-	__u32 keys[HM_MAX_IFACES], key, next, filter = 0;
+	__u32 keys[HM_MAX_IFACES + PBT_MAX_IFACES], key, next, filter = 0, pflags;
 	struct hopmark_if_cfg cfg;
-	unsigned int n = 0, i;
+	unsigned int n = 0, i, j, m, base;
+	bool pxdp;
 	int fd, stats_fd = -1, err;
 
 	while (argc > 0) {
@@ -317,7 +343,7 @@ static int link_show(int argc, char **argv)
 
 	if (filter) {
 		err = ifcfg_get(fd, filter, &cfg);
-		if (err == 0) {
+		if (err == 0 && !pbt_link_roles(filter, &pflags, &pxdp)) {
 			char name[IF_NAMESIZE];
 
 			close(fd);
@@ -335,12 +361,21 @@ static int link_show(int argc, char **argv)
 			key = next;
 			err = bpf_map_get_next_key(fd, &key, &next);
 		}
+		/* And the interfaces with PBT-M roles only. */
+		base = n;
+		m = pbt_link_ifindexes(keys + base, PBT_MAX_IFACES);
+		for (i = base; i < base + m; i++) {
+			for (j = 0; j < base && keys[j] != keys[i]; j++)
+				;
+			if (j == base)
+				keys[n++] = keys[i];
+		}
 		qsort(keys, n, sizeof(keys[0]), cmp_u32);
 	}
 
 	new_json_obj();
 	for (i = 0; i < n; i++) {
-		if (ifcfg_get(fd, keys[i], &cfg) <= 0)
+		if (ifcfg_get(fd, keys[i], &cfg) <= 0 && !pbt_link_roles(keys[i], &pflags, &pxdp))
 			continue;
 		print_link(keys[i], &cfg, stats_fd);
 	}

@@ -33,6 +33,7 @@
 #include "common/hopmark_run.h"
 #include "pint/pint_maps.h"	/* types of pint.skel.h's .rodata */
 #include "int/int_maps.h"	/* types of the INT skeletons' .rodata */
+#include "pbt/pbt_maps.h"	/* types of hopmark_pbt.skel.h's .rodata */
 #include "bpf/hopmark_encap.skel.h"
 #include "bpf/hopmark_transit.skel.h"
 #include "bpf/hopmark_decap.skel.h"
@@ -40,6 +41,7 @@
 #include "bpf/hopmark_int.skel.h"
 #include "bpf/hopmark_int_drop.skel.h"
 #include "bpf/hopmark_int_xdp.skel.h"
+#include "bpf/hopmark_pbt.skel.h"
 
 const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_ENCAP] = {
@@ -95,6 +97,17 @@ const struct hm_role_desc hm_roles[HM_ROLE_MAX] = {
 	[HM_ROLE_INT_XDP_SOURCE] = {
 		"int-xdp-source", "hm_int_xdp_src", HM_FAMILY_INT, HM_HOOK_XDP, 0, 0,
 	},
+	[HM_ROLE_PBT_XDP] = {
+		"pbt-xdp", "hm_pbt_xdp", HM_FAMILY_PBT, HM_HOOK_XDP, 0, 0,
+	},
+	[HM_ROLE_PBT_INGRESS] = {
+		"pbt-ingress", "hm_pbt_ingress", HM_FAMILY_PBT, HM_HOOK_TC_INGRESS,
+		HM_PBT_TC_HANDLE, HM_PBT_TC_PRIO_INGRESS,
+	},
+	[HM_ROLE_PBT_EGRESS] = {
+		"pbt-egress", "hm_pbt_egress", HM_FAMILY_PBT, HM_HOOK_TC_EGRESS,
+		HM_PBT_TC_HANDLE, HM_PBT_TC_PRIO_EGRESS,
+	},
 };
 
 enum hm_role hm_role_of_prog(const char *prog_name)
@@ -131,6 +144,7 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 	struct hopmark_int_drop *drop;
 	struct hopmark_int_xdp *xsrc;
 	struct hopmark_int *hint;
+	struct hopmark_pbt *pbt;
 	struct pint *pint;
 	struct stat st;
 	int err;
@@ -231,6 +245,22 @@ static int load_skel(enum hm_role role, struct hm_role_prog *p, const char *pin_
 		if (!err)
 			p->fd = bpf_program__fd(xsrc->progs.hm_int_xdp_src);
 		return err;
+	case HM_ROLE_PBT_XDP:
+	case HM_ROLE_PBT_INGRESS:
+	case HM_ROLE_PBT_EGRESS:
+		p->skel = pbt = hopmark_pbt__open_opts(&opts);
+		if (!pbt)
+			return -errno;
+		err = hm_events_fit_pin(pbt->obj, pin_dir);
+		if (!err)
+			err = hopmark_pbt__load(pbt);
+		if (!err)
+			p->fd = bpf_program__fd(role == HM_ROLE_PBT_XDP ?
+						pbt->progs.hm_pbt_xdp :
+						role == HM_ROLE_PBT_INGRESS ?
+						pbt->progs.hm_pbt_ingress :
+						pbt->progs.hm_pbt_egress);
+		return err;
 	default:
 		return -EINVAL;
 	}
@@ -290,6 +320,11 @@ void hm_role_unload(struct hm_role_prog *p)
 		break;
 	case HM_ROLE_INT_XDP_SOURCE:
 		hopmark_int_xdp__destroy(p->skel);
+		break;
+	case HM_ROLE_PBT_XDP:
+	case HM_ROLE_PBT_INGRESS:
+	case HM_ROLE_PBT_EGRESS:
+		hopmark_pbt__destroy(p->skel);
 		break;
 	default:
 		break;

@@ -3,7 +3,8 @@
  * bpf_attach.h - load hopmark's BPF programs and attach them where each
  * role runs (bpf_attach.c). One table of roles, the IOAM ones (RFC 9197
  * encapsulating, transit and decapsulating nodes, bpf/hopmark_*.bpf.c) and
- * the PINT ones (bpf/pint.bpf.c) and the INT ones (bpf/hopmark_int.bpf.c):
+ * the PINT ones (bpf/pint.bpf.c), the INT ones (bpf/hopmark_int*.bpf.c) and
+ * the PBT-M ones (bpf/hopmark_pbt.bpf.c):
  *
  *	role		program		hook		tc handle, priority
  *	encap		hm_encap	tc egress	0x686d, 0x4801
@@ -22,6 +23,10 @@
  *					<pin dir>/%HM_INT_DROP_LINK
  *	int-xdp-source	hm_int_xdp_src	XDP (INT-MD source of GSO'd TCP, on the
  *					first INT node's ingress veth)
+ *	pbt-xdp		hm_pbt_xdp	XDP (PBT-M ingress postcard, end clear)
+ *	pbt-ingress	hm_pbt_ingress	tc ingress	0x7062, 0x4830 (the same, veths)
+ *	pbt-egress	hm_pbt_egress	tc egress	0x7062, 0x4831 (head mark,
+ *					egress postcard, end clear)
  *
  * (handles and priorities: common/hopmark_run.h). Programs are loaded from
  * the skeletons embedded in libhopmark (build/bpf/NAME.skel.h) with
@@ -64,6 +69,9 @@ enum hm_role {
 	HM_ROLE_INT_SINK,	/* INT sink, tc ingress hm_int_sink */
 	HM_ROLE_INT_DROP,	/* INT drop reports, tracing hm_int_drop on kfree_skb */
 	HM_ROLE_INT_XDP_SOURCE,	/* INT-MD source at XDP (NPT=2 TCP), hm_int_xdp_src */
+	HM_ROLE_PBT_XDP,	/* PBT-M ingress postcard / end clear, XDP hm_pbt_xdp */
+	HM_ROLE_PBT_INGRESS,	/* the same at tc ingress, hm_pbt_ingress */
+	HM_ROLE_PBT_EGRESS,	/* PBT-M head / egress postcard / end, tc egress hm_pbt_egress */
 	HM_ROLE_MAX,
 };
 
@@ -87,13 +95,14 @@ enum hm_role_family {
 	HM_FAMILY_IOAM,
 	HM_FAMILY_PINT,
 	HM_FAMILY_INT,
+	HM_FAMILY_PBT,
 };
 
 /**
  * struct hm_role_desc - one role of the table
  * @name:	the role as printed ("transit-in", "source", ...)
  * @prog:	its BPF program's name (at most 15 characters, BPF_OBJ_NAME_LEN)
- * @family:	IOAM, PINT or INT
+ * @family:	IOAM, PINT, INT or PBT-M
  * @hook:	where the program runs
  * @tc_handle:	the tc filter's handle (0 for XDP)
  * @tc_prio:	the tc filter's priority, tc(8)'s "pref" (0 for XDP)

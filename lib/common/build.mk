@@ -22,4 +22,5 @@ $(BUILD)/obj/lib/common/bpf_pin.o: $(BUILD)/bpf/hopmark_maps.skel.h
 $(BUILD)/obj/lib/common/bpf_attach.o: $(BUILD)/bpf/hopmark_encap.skel.h \
 	$(BUILD)/bpf/hopmark_transit.skel.h $(BUILD)/bpf/hopmark_decap.skel.h \
 	$(BUILD)/bpf/pint.skel.h $(BUILD)/bpf/hopmark_int.skel.h \
-	$(BUILD)/bpf/hopmark_int_drop.skel.h $(BUILD)/bpf/hopmark_int_xdp.skel.h
+	$(BUILD)/bpf/hopmark_int_drop.skel.h $(BUILD)/bpf/hopmark_int_xdp.skel.h \
+	$(BUILD)/bpf/hopmark_pbt.skel.h

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 #include "int/int_maps.h"
+#include "select/sel_text.h"
 
 /* Defaults of a new domain (int_cfg_defaults()): the spec's examples (§6). */
 #define INT_DEF_DSCP		0x17	/* §6.1's DSCP */
@@ -117,89 +118,11 @@ int int_dscp_parse(const char *s, __u8 *dscp, __u8 *mask, char *msg, size_t len)
  */
 int int_cfg_commit(struct int_domain_cfg *cfg, char *msg, size_t len);
 
-/**
- * int_prefix_parse() - an IPv4 or IPv6 ADDR[/LEN]
- * @s:		text; without /LEN the whole address
- * @family:	output: 4 or 6
- * @addr:	output, network order, IPv4 in the first 4 octets, rest 0
- * @plen:	output, prefix length
- * @msg:	the reason on failure
- * @len:	size of @msg
- *
- * Bits beyond the prefix length must be 0, as `ip route` demands.
- *
- * Return: 0 or -EINVAL.
+/*
+ * Watchlist rules (addresses, prefixes, ports, the words of `int watch
+ * add`, add / del / format) are select/sel_text.h's, shared with `hopmark
+ * postcard`.
  */
-int int_prefix_parse(const char *s, __u8 *family, __u8 addr[16], __u8 *plen,
-		     char *msg, size_t len);
-
-/**
- * int_addr_parse() - an IPv4 or IPv6 address (no prefix length)
- * @s:		text
- * @family:	output: 4 or 6
- * @addr:	output, network order, IPv4 in the first 4 octets, rest 0
- *
- * Return: 0 or -EINVAL.
- */
-int int_addr_parse(const char *s, __u8 *family, __u8 addr[16]);
-
-/**
- * int_port_parse() - a port PORT[/MASK]
- * @s:		text; without /MASK the mask is 0xffff
- * @port:	output, network order
- * @mask:	output, network order
- * @msg:	the reason on failure
- * @len:	size of @msg
- *
- * Return: 0; -EINVAL for bad numbers, values above 0xffff, mask 0, or a
- * port with bits outside the mask.
- */
-int int_port_parse(const char *s, __be16 *port, __be16 *mask, char *msg, size_t len);
-
-/**
- * int_sel_rule_check() - whether a watchlist rule is complete and consistent
- * @r:		rule; @family 0 when it has no prefix (either family)
- * @msg:	the reason on failure
- * @len:	size of @msg
- *
- * Source and destination prefixes of one family; ports only with TCP or
- * UDP (other protocols have none, the key's ports are 0).
- *
- * Return: 0 or -EINVAL.
- */
-int int_sel_rule_check(const struct hm_sel_rule *r, char *msg, size_t len);
-
-/**
- * int_sel_add() - append a rule to the watchlist
- * @c:		selection
- * @r:		rule, int_sel_rule_check()ed
- * @msg:	the reason on failure
- * @len:	size of @msg
- *
- * Return: the new rule's index; -ENOSPC when %HM_SEL_MAX_RULES are in
- * use; -EEXIST when the same rule is there (its index in @msg).
- */
-int int_sel_add(struct hm_sel_cfg *c, const struct hm_sel_rule *r, char *msg, size_t len);
-
-/**
- * int_sel_del() - remove a rule; the later ones move up one index
- * @c:		selection
- * @index:	the rule's index, as `hopmark int show` prints it
- *
- * Return: 0, or -ENOENT when there is no rule @index.
- */
-int int_sel_del(struct hm_sel_cfg *c, __u32 index);
-
-/**
- * int_sel_rule_format() - the words of `hopmark int watch add` for a rule
- * @r:		rule
- * @buf:	output, e.g. "src 10.0.0.0/8 proto tcp dport 80 synthetic";
- *		"any" for a rule with nothing to match
- * @len:	size of @buf (192 is always enough)
- *
- * Return: @buf.
- */
-const char *int_sel_rule_format(const struct hm_sel_rule *r, char *buf, size_t len);
 
 /**
  * int_cfg_format_set() - the words of `hopmark int set` for a configuration

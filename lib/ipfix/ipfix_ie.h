@@ -34,15 +34,25 @@
 #define IPFIX_IE_SOURCE_IPV6_ADDRESS	27	/* ipv6Address */
 #define IPFIX_IE_DESTINATION_IPV6_ADDRESS 28	/* ipv6Address */
 #define IPFIX_IE_IP_NEXT_HOP_IPV6_ADDRESS 62	/* ipv6Address */
+#define IPFIX_IE_IP_VERSION		60	/* unsigned8 */
+#define IPFIX_IE_EXPORTED_MESSAGE_TOTAL_COUNT 41 /* unsigned64 (options) */
+#define IPFIX_IE_EXPORTED_FLOW_RECORD_TOTAL_COUNT 42 /* unsigned64 (options) */
+#define IPFIX_IE_PADDING_OCTETS		210	/* octetArray */
 #define IPFIX_IE_OBSERVATION_DOMAIN_ID	149	/* unsigned32 */
 #define IPFIX_IE_IP_TTL			192	/* unsigned8 */
 #define IPFIX_IE_IP_TOTAL_LENGTH	224	/* unsigned64 */
 #define IPFIX_IE_IP_HEADER_PACKET_SECTION 313	/* octetArray */
 #define IPFIX_IE_OBSERVATION_TIME_NANOSECONDS 325 /* dateTimeNanoseconds */
-/* RFC 9487 (SRv6 SRH); lib/ipfix checks these against the IANA text. */
-#define IPFIX_IE_SRH_FLAGS_IPV6		500	/* unsigned8 */
-#define IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6 503	/* ipv6Address */
-#define IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT	506	/* unsigned8 */
+/*
+ * RFC 9487 (SRv6 SRH), as the IANA registry lists them: 492 srhFlagsIPv6,
+ * 495 srhActiveSegmentIPv6, 498 srhSegmentsIPv6Left (500 is
+ * srhIPv6ActiveSegmentType, the registry's "IPFIX IPv6 SRH Segment Type
+ * (Value 500)" subregistry). libfixbuf 2.4.1 predates them:
+ * lib/ipfix/ipfix_model.c adds them to its model.
+ */
+#define IPFIX_IE_SRH_FLAGS_IPV6		492	/* unsigned8 */
+#define IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6 495	/* ipv6Address */
+#define IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT	498	/* unsigned8 */
 
 /*
  * hopmark's enterprise elements (under the PEN above). Append only; the
@@ -64,6 +74,7 @@
 #define HM_IE_INT_METADATA	14	/* hopmarkIntMetadata, octetArray */
 #define HM_IE_DROP_REASON	15	/* hopmarkDropReason, unsigned8 */
 #define HM_IE_EXPORT_LOST	16	/* hopmarkRecordsNotSent, unsigned64 (options record) */
+#define HM_IE_TEMPLATE_FIELDS	17	/* hopmarkTemplateFields, unsigned32: PBT_FLD_* valid */
 
 /* Template IDs of hopmark's Data Sets (RFC 7011 §3.4.1: 256 and up). */
 #define HM_TID_PBT_V4		256	/* PBT-M postcard, IPv4, basic set */

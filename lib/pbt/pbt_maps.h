@@ -34,6 +34,7 @@
 #define PBT_MAP_FLOWS		"pbt_flows"	/* LRU hash hm_flow_key -> struct pbt_flow_state */
 #define PBT_MAP_TEMPLATES	"pbt_tpl"	/* hash hm_flow_key -> struct pbt_flow_tpl */
 #define PBT_MAP_METER		"pbt_meter"	/* array[1]: struct pbt_meter (token bucket) */
+#define PBT_MAP_ARRIVAL		"pbt_arrival"	/* per-CPU array[1]: struct pbt_arrival */
 
 #define PBT_MAX_IFACES		256
 #define PBT_MAX_FLOWS		65536
@@ -180,6 +181,11 @@ enum pbt_counter {
 	PBT_CNT_ERR,			/* helper failed: packet unchanged */
 	PBT_CNT_NOT_CONFIGURED,		/* role enabled, domain not configured */
 	PBT_CNT_ALTMARK,		/* the mark bit is an Alternate Marking bit: refused */
+	PBT_CNT_GSO,			/* a GSO skb was marked, postcarded or cleared as one */
+	PBT_CNT_BAD_BIT,		/* the configured TOS / TC bit is not one DSCP bit: nothing done */
+	PBT_CNT_NOT_TRIGGERED,		/* head: triggers set, the flow is not triggered */
+	PBT_CNT_NO_NEXTHOP,		/* template's next hop: the FIB lookup gave none */
+	PBT_CNT_NO_SOJOURN,		/* template's sojourn: no ingress stamp of the packet */
 	PBT_CNT_MAX,
 };
 
@@ -213,6 +219,25 @@ struct pbt_meter {
 	struct bpf_spin_lock	lock;
 	__u32			tokens;
 	__u64			last_ns;
+};
+
+/**
+ * struct pbt_arrival - the last marked packet an ingress program saw on
+ *			this CPU (pbt_arrival[0], per CPU)
+ * @pkt_id:	its packet ID
+ * @ifindex:	interface it arrived on
+ * @ts_ns:	when, CLOCK_REALTIME ns (struct pbt_record.ts_ns's clock)
+ *
+ * Written by hm_pbt_xdp / hm_pbt_ingress for every marked packet on an
+ * interface with a pbt_ifcfg entry, read by hm_pbt_egress for
+ * %PBT_FLD_SOJOURN: forwarding runs in the receive softirq of the CPU the
+ * packet arrived on, so the packet leaving is the one last stamped when
+ * its packet ID and ingress interface match (as INT's int_arrival).
+ */
+struct pbt_arrival {
+	__u32	pkt_id;
+	__u32	ifindex;
+	__u64	ts_ns;
 };
 
 /*

@@ -147,4 +147,23 @@ struct json_object *hm_postcard_to_json(const struct hm_postcard *pc);
  */
 int hm_postcard_print_json(FILE *f, const struct hm_postcard *pc);
 
+struct pbt_record;
+
+/**
+ * hm_pbt_postcard_write_json() - a PBT-M postcard's JSON line into a buffer
+ * @buf:	output (may be NULL when @size is 0)
+ * @size:	bytes at @buf
+ * @r:		record from the pbt_events ring buffer (lib/pbt/pbt_maps.h)
+ *
+ * The keys of Documentation/postcards.rst, "PBT-M postcards" ("postcard":
+ * "pbt"), then '\n', written with lib/common/json_write.h: no allocation.
+ * Nothing is written past @size. A per-flow template's fields are written
+ * only for the fields @r->tpl_fields names; @r->hdr_len is cut to
+ * %PBT_REC_HDR_MAX.
+ *
+ * Return: the line's length with its '\n' (more than @size: it did not
+ * fit; write again into that many bytes).
+ */
+size_t hm_pbt_postcard_write_json(char *buf, size_t size, const struct pbt_record *r);
+
 #endif /* __HOPMARK_POSTCARD_H */

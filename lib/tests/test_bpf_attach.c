@@ -56,6 +56,11 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		  HM_INT_TC_HANDLE, HM_INT_TC_PRIO_SINK },
 		{ HM_ROLE_INT_DROP, "int-drop", "hm_int_drop", HM_HOOK_TRACING, 0, 0 },
 		{ HM_ROLE_INT_XDP_SOURCE, "int-xdp-source", "hm_int_xdp_src", HM_HOOK_XDP, 0, 0 },
+		{ HM_ROLE_PBT_XDP, "pbt-xdp", "hm_pbt_xdp", HM_HOOK_XDP, 0, 0 },
+		{ HM_ROLE_PBT_INGRESS, "pbt-ingress", "hm_pbt_ingress", HM_HOOK_TC_INGRESS,
+		  HM_PBT_TC_HANDLE, HM_PBT_TC_PRIO_INGRESS },
+		{ HM_ROLE_PBT_EGRESS, "pbt-egress", "hm_pbt_egress", HM_HOOK_TC_EGRESS,
+		  HM_PBT_TC_HANDLE, HM_PBT_TC_PRIO_EGRESS },
 	};
 	size_t i;
 
@@ -68,7 +73,8 @@ static void bpf_attach_roles_table_is_hopmark_run_h(void **state)
 		assert_int_equal(d->hook, want[i].hook);
 		assert_int_equal(d->tc_handle, want[i].handle);
 		assert_int_equal(d->tc_prio, want[i].prio);
-		assert_int_equal(d->family, want[i].role >= HM_ROLE_INT_SOURCE ? HM_FAMILY_INT :
+		assert_int_equal(d->family, want[i].role >= HM_ROLE_PBT_XDP ? HM_FAMILY_PBT :
+				 want[i].role >= HM_ROLE_INT_SOURCE ? HM_FAMILY_INT :
 				 want[i].role >= HM_ROLE_PINT_SOURCE ? HM_FAMILY_PINT :
 				 HM_FAMILY_IOAM);
 		/* bpf_prog_info.name holds 15 characters and the NUL. */

@@ -172,36 +172,36 @@ static void int_settings_prefixes_and_ports(void **state)
 	char msg[MSG_LEN];
 	__be16 p, m;
 
-	assert_int_equal(int_prefix_parse("10.1.0.0/16", &fam, addr, &plen, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_prefix_parse("10.1.0.0/16", &fam, addr, &plen, msg, sizeof(msg)), 0);
 	assert_int_equal(fam, 4);
 	assert_int_equal(plen, 16);
 	assert_int_equal(addr[0], 10);
 	assert_int_equal(addr[1], 1);
 	assert_int_equal(addr[4], 0);
-	assert_int_equal(int_prefix_parse("2001:db8::/32", &fam, addr, &plen, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_prefix_parse("2001:db8::/32", &fam, addr, &plen, msg, sizeof(msg)), 0);
 	assert_int_equal(fam, 6);
 	assert_int_equal(plen, 32);
 	assert_memory_equal(addr, want6, 16);
-	assert_int_equal(int_prefix_parse("10.0.0.1", &fam, addr, &plen, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_prefix_parse("10.0.0.1", &fam, addr, &plen, msg, sizeof(msg)), 0);
 	assert_int_equal(plen, 32);
-	assert_int_equal(int_prefix_parse("10.1.0.0/8", &fam, addr, &plen, msg, sizeof(msg)),
+	assert_int_equal(hm_sel_prefix_parse("10.1.0.0/8", &fam, addr, &plen, msg, sizeof(msg)),
 			 -EINVAL);
 	assert_non_null(strstr(msg, "beyond the prefix length"));
-	assert_int_equal(int_prefix_parse("10.0.0.0/33", &fam, addr, &plen, msg, sizeof(msg)),
+	assert_int_equal(hm_sel_prefix_parse("10.0.0.0/33", &fam, addr, &plen, msg, sizeof(msg)),
 			 -EINVAL);
-	assert_int_equal(int_prefix_parse("2001:db8::/129", &fam, addr, &plen, msg, sizeof(msg)),
+	assert_int_equal(hm_sel_prefix_parse("2001:db8::/129", &fam, addr, &plen, msg, sizeof(msg)),
 			 -EINVAL);
-	assert_int_equal(int_prefix_parse("host", &fam, addr, &plen, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(hm_sel_prefix_parse("host", &fam, addr, &plen, msg, sizeof(msg)), -EINVAL);
 
-	assert_int_equal(int_port_parse("80", &p, &m, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_port_parse("80", &p, &m, msg, sizeof(msg)), 0);
 	assert_int_equal(p, htons(80));
 	assert_int_equal(m, 0xffff);
-	assert_int_equal(int_port_parse("0x1000/0xf000", &p, &m, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_port_parse("0x1000/0xf000", &p, &m, msg, sizeof(msg)), 0);
 	assert_int_equal(p, htons(0x1000));
 	assert_int_equal(m, htons(0xf000));
-	assert_int_equal(int_port_parse("0x1001/0xf000", &p, &m, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(int_port_parse("80/0", &p, &m, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(int_port_parse("65536", &p, &m, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(hm_sel_port_parse("0x1001/0xf000", &p, &m, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(hm_sel_port_parse("80/0", &p, &m, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(hm_sel_port_parse("65536", &p, &m, msg, sizeof(msg)), -EINVAL);
 }
 
 static struct hm_flow_key key(__u8 family, __u8 proto, __u16 dport)
@@ -227,24 +227,24 @@ static void int_settings_watchlist(void **state)
 	/* No prefix: family 0, one rule for both families. */
 	memset(&r, 0, sizeof(r));
 	r.proto = 17;
-	assert_int_equal(int_port_parse("5000", &r.dport, &r.dport_mask, msg, sizeof(msg)), 0);
-	assert_int_equal(int_sel_rule_check(&r, msg, sizeof(msg)), 0);
-	assert_int_equal(int_sel_add(&cfg.sel, &r, msg, sizeof(msg)), 0);
-	assert_string_equal(int_sel_rule_format(&r, buf, sizeof(buf)), "proto udp dport 5000");
+	assert_int_equal(hm_sel_port_parse("5000", &r.dport, &r.dport_mask, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_rule_check(&r, msg, sizeof(msg)), 0);
+	assert_int_equal(hm_sel_add(&cfg.sel, &r, msg, sizeof(msg)), 0);
+	assert_string_equal(hm_sel_rule_format(&r, buf, sizeof(buf)), "proto udp dport 5000");
 	assert_int_equal(hm_sel_watch(&cfg.sel, &k4), 0);
 	assert_int_equal(hm_sel_watch(&cfg.sel, &k6), 0);
 	assert_int_equal(hm_sel_watch(&cfg.sel, &k4tcp), -1);
-	assert_int_equal(int_sel_add(&cfg.sel, &r, msg, sizeof(msg)), -EEXIST);
+	assert_int_equal(hm_sel_add(&cfg.sel, &r, msg, sizeof(msg)), -EEXIST);
 	assert_non_null(strstr(msg, "index 0"));
 
 	/* An IPv4 prefix rule. */
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(int_prefix_parse("10.1.0.0/16", &r.family, r.saddr, &r.src_plen,
+	assert_int_equal(hm_sel_prefix_parse("10.1.0.0/16", &r.family, r.saddr, &r.src_plen,
 					  msg, sizeof(msg)), 0);
 	r.proto = 6;
 	r.flags = HM_SEL_F_SYNTHETIC;
-	assert_int_equal(int_sel_add(&cfg.sel, &r, msg, sizeof(msg)), 1);
-	assert_string_equal(int_sel_rule_format(&r, buf, sizeof(buf)),
+	assert_int_equal(hm_sel_add(&cfg.sel, &r, msg, sizeof(msg)), 1);
+	assert_string_equal(hm_sel_rule_format(&r, buf, sizeof(buf)),
 			    "src 10.1.0.0/16 proto tcp synthetic");
 	assert_int_equal(hm_sel_watch(&cfg.sel, &k4tcp), 1);
 
@@ -253,25 +253,25 @@ static void int_settings_watchlist(void **state)
 	r.proto = 1;
 	r.sport = htons(1);
 	r.sport_mask = 0xffff;
-	assert_int_equal(int_sel_rule_check(&r, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(hm_sel_rule_check(&r, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "tcp or udp"));
 	memset(&r, 0, sizeof(r));
-	assert_string_equal(int_sel_rule_format(&r, buf, sizeof(buf)), "any");
+	assert_string_equal(hm_sel_rule_format(&r, buf, sizeof(buf)), "any");
 
 	/* Deleting moves the later rules up. */
-	assert_int_equal(int_sel_del(&cfg.sel, 0), 0);
+	assert_int_equal(hm_sel_del(&cfg.sel, 0), 0);
 	assert_int_equal(cfg.sel.nr_rules, 1);
 	assert_int_equal(cfg.sel.rules[0].proto, 6);
-	assert_int_equal(int_sel_del(&cfg.sel, 1), -ENOENT);
+	assert_int_equal(hm_sel_del(&cfg.sel, 1), -ENOENT);
 
 	/* At most HM_SEL_MAX_RULES. */
 	for (i = cfg.sel.nr_rules; i < HM_SEL_MAX_RULES; i++) {
 		memset(&r, 0, sizeof(r));
 		r.proto = 100 + i;
-		assert_int_equal(int_sel_add(&cfg.sel, &r, msg, sizeof(msg)), i);
+		assert_int_equal(hm_sel_add(&cfg.sel, &r, msg, sizeof(msg)), i);
 	}
 	r.proto = 99;
-	assert_int_equal(int_sel_add(&cfg.sel, &r, msg, sizeof(msg)), -ENOSPC);
+	assert_int_equal(hm_sel_add(&cfg.sel, &r, msg, sizeof(msg)), -ENOSPC);
 	assert_non_null(strstr(msg, "full (16 rules)"));
 }
 

@@ -10,7 +10,7 @@
 HM_BPFT_SRCS	:= $(wildcard selftests/bpf/*.c)
 HM_BPFT_OBJS	:= $(patsubst selftests/bpf/%.c,$(BUILD)/obj/selftests/bpf/%.o,$(HM_BPFT_SRCS))
 HM_BPFT_SKELS	:= $(patsubst %,$(BUILD)/bpf/%.skel.h,hopmark_encap hopmark_transit hopmark_decap pint \
-					       hopmark_int hopmark_int_drop hopmark_int_xdp)
+					       hopmark_int hopmark_int_drop hopmark_int_xdp hopmark_pbt)
 HM_BPFT_BIN	:= $(BUILD)/tests/bpf_test_run
 
 .PHONY: bpf-tests

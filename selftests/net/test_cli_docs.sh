@@ -5,7 +5,8 @@
 # OBJECT list of `hopmark help` (printed from the dispatch table) is the
 # one of hopmark.8's SYNOPSIS, which has a line for every object and gives
 # `monitor` and `decode` as `hopmark help` does; cli.rst's grammar too;
-# hopmark-int.8's SYNOPSIS is `hopmark int help`'s;
+# hopmark-int.8's SYNOPSIS is `hopmark int help`'s, hopmark-postcard.8's
+# `hopmark postcard help`'s;
 # and the recipe for nodes in network namespaces is given once, in
 # operating.rst, which cli.rst points to. Needs no root.
 set -u
@@ -52,6 +53,14 @@ INT_HELP=$("$HOPMARK" int help | sed -n '1,/^[A-Z]* :=/p' | sed '$d' | sed 's/^U
 	awk '/^ *hopmark /{if (l) print l; l=$0; next} {l=l " " $0} END{print l}' |
 	sed 's/  */ /g; s/^ //')
 hm_check "man_int_synopsis_is_int_help" "$INT_HELP" "$INT_SYN"
+
+# hopmark-postcard.8's SYNOPSIS has `hopmark postcard help`'s lines, the same way.
+PC_SYN=$(MANWIDTH=300 man -l "$HM_TOP/iproute2-ext/hopmark-postcard.8" 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed 's/  */ /g; s/^ //' | grep '^hopmark ')
+PC_HELP=$("$HOPMARK" postcard help | sed -n '1,/^[A-Z]* :=/p' | sed '$d' | sed 's/^Usage: //' |
+	awk '/^ *hopmark /{if (l) print l; l=$0; next} {l=l " " $0} END{print l}' |
+	sed 's/  */ /g; s/^ //')
+hm_check "man_postcard_synopsis_is_postcard_help" "$PC_HELP" "$PC_SYN"
 
 # One recipe for nodes in network namespaces: operating.rst's.
 hm_check "cli_rst_gives_no_second_bpffs_recipe" 0 "$(grep -c 'mount -t bpf' "$CLI")"

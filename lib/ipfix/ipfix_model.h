@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * ipfix_model.h - hopmark's IPFIX information model and templates on
+ * libfixbuf (RFC 7011, RFC 7012), and the mapping between IPFIX Data
+ * Records and struct hm_pc_obs in both directions: the one definition the
+ * exporter (hopmarkd) and the collector (hopmark-collector) share.
+ *
+ * - hm_ipfix_model_new() builds a libfixbuf information model with the
+ *   IANA elements libfixbuf 2.4.1 lacks (RFC 9487's SRH elements) and
+ *   hopmark's enterprise elements (HM_IE_*) under a PEN (default
+ *   %HM_IPFIX_PEN_DEFAULT, --pen to override). The same elements are
+ *   described in lib/ipfix/hopmark-ipfix.xml, which a unit test checks.
+ * - hm_ipfix_tpl_spec() gives the field list of each HM_TID_* template;
+ *   hm_ipfix_tpl_new() builds it. Every external template is a subset of
+ *   the internal template %HM_IPFIX_TID_INTERNAL, whose C layout is
+ *   struct hm_ipfix_rec: libfixbuf transcodes between them by element.
+ * - hm_ipfix_rec_from_obs() fills a struct hm_ipfix_rec from a postcard
+ *   and hm_ipfix_obs_tid() names its template; hm_ipfix_rec_to_obs()
+ *   turns a record of any of these templates (or of any template holding
+ *   hopmark's key elements) back into a struct hm_pc_obs.
+ *
+ * Needs libfixbuf and GLib: built into build/libhopmark-ipfix.a, never
+ * into libhopmark.a (lib/ipfix/build.mk).
+ */
+#ifndef __HOPMARK_IPFIX_MODEL_H
+#define __HOPMARK_IPFIX_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include <fixbuf/public.h>
+
+#include "ipfix/ipfix_ie.h"
+#include "postcard/pc_obs.h"
+
+/*
+ * Template ID of the internal template (struct hm_ipfix_rec). Internal
+ * templates never go on the wire; the ID only has to differ from the
+ * external ones in the same session.
+ */
+#define HM_IPFIX_TID_INTERNAL	0x7f00
+#define HM_IPFIX_TID_STATS_INTERNAL 0x7f01
+/* Template ID of the RFC 5610 Information Element type records. */
+#define HM_IPFIX_TID_RFC5610	264
+
+/* Seconds from the NTP era 0 epoch (1900) to the POSIX epoch (1970). */
+#define HM_NTP_UNIX_OFFSET	2208988800ULL
+
+/**
+ * struct hm_ipfix_rec - one Data Record in the internal template's layout
+ * @ts_ntp:	observationTimeNanoseconds, as libfixbuf holds it: NTP
+ *		Timestamp format, seconds since 1900 in the high 32 bits and
+ *		a binary fraction below (RFC 7011 §6.1.10); host order
+ * @length:	ipTotalLength, octets
+ * @hdr:	ipHeaderPacketSection: the packet from its IP header
+ * @node_data:	hopmarkIoamNodeData: the node's IOAM data (trace layout,
+ *		RFC 9197 §4.4.2), network order
+ * @int_md:	hopmarkIntMetadata: the node's INT metadata in RepMdBits
+ *		order, network order
+ * @saddr6:	sourceIPv6Address, network order
+ * @daddr6:	destinationIPv6Address
+ * @nexthop6:	ipNextHopIPv6Address
+ * @srh_active:	srhActiveSegmentIPv6
+ * @saddr4:	sourceIPv4Address, host order (libfixbuf's ipv4Address)
+ * @daddr4:	destinationIPv4Address, host order
+ * @nexthop4:	ipNextHopIPv4Address, host order
+ * @in_if:	ingressInterface (0: unknown)
+ * @out_if:	egressInterface (0: unknown)
+ * @node_id:	hopmarkNodeId
+ * @pkt_id:	hopmarkPacketId
+ * @qdepth:	hopmarkQueueDepthOctets (%PBT_UNKNOWN32: unknown)
+ * @tpl_id:	hopmarkFlowTemplateId (0: the basic set)
+ * @tpl_fields:	hopmarkTemplateFields: PBT_FLD_* valid in this record
+ * @sojourn_ns:	hopmarkSojournNanoseconds (%PBT_UNKNOWN32: unknown)
+ * @trace_type:	hopmarkIoamTraceType, 24 bits
+ * @sport:	sourceTransportPort, host order
+ * @dport:	destinationTransportPort, host order
+ * @flags:	hopmarkPostcardFlags: PBT_REC_F_*
+ * @ioam_ns:	hopmarkIoamNamespace
+ * @int_md_bits: hopmarkIntRepMdBits
+ * @proto:	protocolIdentifier
+ * @ttl:	ipTTL (IPv4 TTL or IPv6 Hop Limit)
+ * @tos:	ipClassOfService
+ * @point:	hopmarkObservationPoint: PBT_PT_*
+ * @source:	hopmarkPostcardSource: HM_PC_SRC_*
+ * @id_kind:	hopmarkPacketIdKind: PBT_ID_*
+ * @srh_flags:	srhFlagsIPv6
+ * @srh_sl:	srhSegmentsIPv6Left
+ * @drop_reason: hopmarkDropReason
+ * @ip_version:	ipVersion: 4 or 6
+ * @pad:	paddingOctets
+ */
+struct hm_ipfix_rec {
+	__u64		ts_ntp;
+	__u64		length;
+	fbVarfield_t	hdr;
+	fbVarfield_t	node_data;
+	fbVarfield_t	int_md;
+	__u8		saddr6[16];
+	__u8		daddr6[16];
+	__u8		nexthop6[16];
+	__u8		srh_active[16];
+	__u32		saddr4;
+	__u32		daddr4;
+	__u32		nexthop4;
+	__u32		in_if;
+	__u32		out_if;
+	__u32		node_id;
+	__u32		pkt_id;
+	__u32		qdepth;
+	__u32		tpl_id;
+	__u32		tpl_fields;
+	__u32		sojourn_ns;
+	__u32		trace_type;
+	__u16		sport;
+	__u16		dport;
+	__u16		flags;
+	__u16		ioam_ns;
+	__u16		int_md_bits;
+	__u8		proto;
+	__u8		ttl;
+	__u8		tos;
+	__u8		point;
+	__u8		source;
+	__u8		id_kind;
+	__u8		srh_flags;
+	__u8		srh_sl;
+	__u8		drop_reason;
+	__u8		ip_version;
+	__u8		pad[4];
+};
+
+/**
+ * struct hm_ipfix_stats_rec - the exporter's options record (%HM_TID_STATS)
+ * @obs_domain:	observationDomainId, the scope (RFC 7011 §3.4.2.2)
+ * @pad:	paddingOctets
+ * @not_sent:	hopmarkRecordsNotSent: records the exporter counted and did
+ *		not send (rate limit, queue full, transport down), since start
+ * @messages:	exportedMessageTotalCount, since start
+ * @records:	exportedFlowRecordTotalCount: Data Records sent, since start
+ */
+struct hm_ipfix_stats_rec {
+	__u32	obs_domain;
+	__u32	pad;
+	__u64	not_sent;
+	__u64	messages;
+	__u64	records;
+};
+
+/**
+ * struct hm_ipfix_var - the variable-length parts of a record
+ * @hdr:		ipHeaderPacketSection octets (NULL: none)
+ * @hdr_len:		octets at @hdr
+ * @node_data:		hopmarkIoamNodeData octets
+ * @node_data_len:	octets at @node_data
+ * @int_md:		hopmarkIntMetadata octets
+ * @int_md_len:		octets at @int_md
+ * @ioam_ns:		hopmarkIoamNamespace (DEX)
+ * @trace_type:		hopmarkIoamTraceType (DEX)
+ * @int_md_bits:	hopmarkIntRepMdBits (INT)
+ * @drop_reason:	hopmarkDropReason (INT)
+ * @id_kind:		hopmarkPacketIdKind (PBT-M: PBT_ID_*)
+ *
+ * The fields of a postcard that struct hm_pc_obs, being fixed-size and
+ * pointer-free, does not carry. The pointers are borrowed: they must
+ * stay valid until the record is appended.
+ */
+struct hm_ipfix_var {
+	const __u8	*hdr;
+	size_t		hdr_len;
+	const __u8	*node_data;
+	size_t		node_data_len;
+	const __u8	*int_md;
+	size_t		int_md_len;
+	__u16		ioam_ns;
+	__u32		trace_type;
+	__u16		int_md_bits;
+	__u8		drop_reason;
+	__u8		id_kind;
+};
+
+/* One bit per element of the model (hm_ipfix_tpl_elems()). */
+enum hm_ipfix_elem {
+	HM_E_TS, HM_E_LENGTH, HM_E_HDR, HM_E_NODE_DATA, HM_E_INT_MD,
+	HM_E_SADDR6, HM_E_DADDR6, HM_E_NEXTHOP6, HM_E_SRH_ACTIVE,
+	HM_E_SADDR4, HM_E_DADDR4, HM_E_NEXTHOP4, HM_E_IN_IF, HM_E_OUT_IF,
+	HM_E_NODE_ID, HM_E_PKT_ID, HM_E_QDEPTH, HM_E_TPL_ID, HM_E_TPL_FIELDS,
+	HM_E_SOJOURN, HM_E_TRACE_TYPE, HM_E_SPORT, HM_E_DPORT, HM_E_FLAGS,
+	HM_E_IOAM_NS, HM_E_INT_MD_BITS, HM_E_PROTO, HM_E_TTL, HM_E_TOS,
+	HM_E_POINT, HM_E_SOURCE, HM_E_ID_KIND, HM_E_SRH_FLAGS, HM_E_SRH_SL,
+	HM_E_DROP_REASON, HM_E_IP_VERSION,
+	HM_E_MAX,
+};
+
+/**
+ * struct hm_ipfix_ie_def - one element hopmark adds to libfixbuf's model
+ * @name:	the registry's name (hopmark-ipfix.xml, ipfix_ie.h comments)
+ * @enterprise:	true: under hopmark's PEN; false: an IANA element (PEN 0)
+ *		libfixbuf 2.4.1 does not know
+ * @id:		element ID
+ * @len:	default length, octets (%FB_IE_VARLEN: variable)
+ * @type:	RFC 7012 §3.1 abstract data type, libfixbuf's FB_* value
+ * @flags:	FB_IE_F_ENDIAN, semantics (FB_IE_*) and units (FB_UNITS_*)
+ * @desc:	one-line description (RFC 5610 informationElementDescription)
+ */
+struct hm_ipfix_ie_def {
+	const char	*name;
+	bool		enterprise;
+	__u16		id;
+	__u16		len;
+	__u8		type;
+	__u32		flags;
+	const char	*desc;
+};
+
+/**
+ * hm_ipfix_ie_defs() - the elements hopmark adds to the information model
+ * @n: set to how many
+ *
+ * Return: the table, in element ID order (enterprise ones after IANA ones).
+ */
+const struct hm_ipfix_ie_def *hm_ipfix_ie_defs(size_t *n);
+
+/**
+ * hm_ipfix_model_add() - add hopmark's elements to a libfixbuf model
+ * @model:	information model (fbInfoModelAlloc())
+ * @pen:	Private Enterprise Number of the HM_IE_* elements (not 0)
+ *
+ * IANA elements are added only when @model lacks them (a later libfixbuf
+ * may know RFC 9487's). Elements are added with FB_IE_F_ENDIAN for the
+ * integer types, so libfixbuf converts them to host order.
+ *
+ * Return: 0, or -EINVAL when @pen is 0 or an element of @model already
+ * has a hopmark element's name under another number.
+ */
+int hm_ipfix_model_add(fbInfoModel_t *model, __u32 pen);
+
+/**
+ * hm_ipfix_model_new() - a libfixbuf model with hopmark's elements
+ * @pen: PEN of the HM_IE_* elements (%HM_IPFIX_PEN_DEFAULT unless --pen)
+ *
+ * Return: the model (fbInfoModelFree() it), or NULL on a bad @pen.
+ */
+fbInfoModel_t *hm_ipfix_model_new(__u32 pen);
+
+/**
+ * hm_ipfix_tpl_spec() - the field list of a template
+ * @tid:	an HM_TID_*, %HM_IPFIX_TID_INTERNAL or %HM_IPFIX_TID_STATS_INTERNAL
+ *
+ * Return: the FB_IESPEC_NULL-terminated spec, or NULL for another @tid.
+ */
+const fbInfoElementSpec_t *hm_ipfix_tpl_spec(__u16 tid);
+
+/**
+ * hm_ipfix_tpl_new() - build a template of hopmark's
+ * @model:	a model from hm_ipfix_model_new()
+ * @tid:	as for hm_ipfix_tpl_spec()
+ * @err:	GLib error, set on failure
+ *
+ * %HM_TID_STATS and %HM_IPFIX_TID_STATS_INTERNAL are options templates
+ * whose scope is observationDomainId (RFC 7011 §3.4.2.2).
+ *
+ * Return: the template (owned by the caller until added to a session),
+ * or NULL.
+ */
+fbTemplate_t *hm_ipfix_tpl_new(fbInfoModel_t *model, __u16 tid, GError **err);
+
+/**
+ * hm_ipfix_tpl_elems() - which of the model's elements a template holds
+ * @tmpl: any template (a collector's external one, hopmark's or not)
+ *
+ * Return: bit (1ULL << enum hm_ipfix_elem) set for each element present.
+ */
+__u64 hm_ipfix_tpl_elems(const fbTemplate_t *tmpl);
+
+/**
+ * hm_ipfix_tpl_elems_of() - hm_ipfix_tpl_elems() of hopmark's template @tid
+ * @tid: as for hm_ipfix_tpl_spec()
+ *
+ * Return: the bits, 0 for an unknown @tid.
+ */
+__u64 hm_ipfix_tpl_elems_of(__u16 tid);
+
+/**
+ * hm_ipfix_obs_tid() - the template a postcard is exported with
+ * @o: postcard
+ *
+ * PBT-M: %HM_TID_PBT_V4 / %HM_TID_PBT_V6, or their _EXT when a per-flow
+ * template applied (@o->tpl_id != 0); DEX, O-flag and INT-XD/MX their own.
+ *
+ * Return: the Template ID, or 0 for an unknown source or family.
+ */
+__u16 hm_ipfix_obs_tid(const struct hm_pc_obs *o);
+
+/**
+ * hm_ipfix_rec_from_obs() - a postcard as a record of the internal template
+ * @r:		record to fill (zeroed first)
+ * @o:		postcard
+ * @var:	its variable-length and source-specific parts, or NULL
+ *
+ * Optional fields @o lacks (@o->present) are written as unknown: 0 for
+ * interfaces, lengths and addresses, %PBT_UNKNOWN32 for queue depth and
+ * sojourn; the _EXT templates also carry hopmarkTemplateFields, the
+ * PBT_FLD_* bits of the fields that are valid. @o->ts_ns becomes NTP
+ * time (RFC 7011 §6.1.10).
+ */
+void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
+			   const struct hm_ipfix_var *var);
+
+/**
+ * hm_ipfix_rec_to_obs() - a decoded record back into a postcard
+ * @r:		record, transcoded into the internal template
+ * @elems:	hm_ipfix_tpl_elems() of the record's external template
+ * @obs_domain:	the message's Observation Domain ID
+ * @o:		postcard to fill (zeroed first)
+ * @var:	if not NULL, set to the record's variable-length parts
+ *		(pointing into @r's buffers) and source-specific fields
+ *
+ * The family is ipVersion where the template has it, else that of the
+ * addresses the template has. Presence follows the template and the
+ * unknown values of hm_ipfix_rec_from_obs(); in a record with
+ * hopmarkTemplateFields, those bits.
+ *
+ * Return: 0; -ENOENT when the template lacks hopmark's key elements
+ * (hopmarkPacketId, hopmarkNodeId, observationTimeNanoseconds, a source
+ * and destination address): not a postcard; -EINVAL for an ipVersion
+ * other than 4 or 6 or an unknown hopmarkPostcardSource.
+ */
+int hm_ipfix_rec_to_obs(const struct hm_ipfix_rec *r, __u64 elems,
+			__u32 obs_domain, struct hm_pc_obs *o,
+			struct hm_ipfix_var *var);
+
+/**
+ * hm_ipfix_ns_to_ntp() - POSIX ns as an NTP Timestamp (RFC 7011 §6.1.10)
+ * @ns: ns since 1970-01-01 (CLOCK_REALTIME)
+ *
+ * Return: seconds since 1900 << 32 | fraction (rounded down). NTP era 0
+ * ends in 2036; the seconds wrap there, as the format does.
+ */
+__u64 hm_ipfix_ns_to_ntp(__u64 ns);
+
+/**
+ * hm_ipfix_ntp_to_ns() - an NTP Timestamp as POSIX ns
+ * @ntp: as hm_ipfix_ns_to_ntp() makes
+ *
+ * Rounds to the nearest ns, so that hm_ipfix_ntp_to_ns(hm_ipfix_ns_to_ntp(x))
+ * == x. Times before 1970 give 0.
+ *
+ * Return: ns since 1970-01-01.
+ */
+__u64 hm_ipfix_ntp_to_ns(__u64 ntp);
+
+#endif /* __HOPMARK_IPFIX_MODEL_H */
