@@ -78,3 +78,10 @@ $(HMC_PG_FEED): collector/tests/pg_feed.c $(COLL_LIB) $(HM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
 HM_TEST_DEPS	+= $(HMC_PG_FEED)
+
+# selftests/net/test_collector_broker.sh's front and worker
+HMC_BROKER_NODE	:= $(BUILD)/tests/collector/broker-node
+$(HMC_BROKER_NODE): collector/tests/broker_node.c $(COLL_LIB) $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+HM_TEST_DEPS	+= $(HMC_BROKER_NODE)

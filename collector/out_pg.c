@@ -55,6 +55,14 @@ struct hmc_pg {
 #define KEY_COLS "family, proto, saddr, daddr, sport, dport"
 #define PKT_COLS KEY_COLS ", pkt_id, first_ns"
 
+/*
+ * CREATE TABLE IF NOT EXISTS is not safe against itself: two collectors
+ * starting at once (broker workers) can both try to create the table. A
+ * transaction-scoped advisory lock (key: "hmpg" in ASCII) orders them.
+ */
+static const char schema_sql[] =
+	"BEGIN; SELECT pg_advisory_xact_lock(1752002663);" HMC_SCHEMA_SQL "COMMIT;";
+
 static const char stage_sql[] =
 	"CREATE TEMP TABLE IF NOT EXISTS hm_stage_packets (LIKE packets) ON COMMIT DELETE ROWS;"
 	"CREATE TEMP TABLE IF NOT EXISTS hm_stage_hops (LIKE hops) ON COMMIT DELETE ROWS;";
@@ -229,7 +237,7 @@ static int pg_connect(struct hmc_pg *pg)
 	}
 	/* quiet the schema's "already exists, skipping" notices */
 	if (!exec_ok(pg->conn, "SET client_min_messages = warning", PGRES_COMMAND_OK) ||
-	    !exec_ok(pg->conn, HMC_SCHEMA_SQL, PGRES_COMMAND_OK) ||
+	    !exec_ok(pg->conn, schema_sql, PGRES_COMMAND_OK) ||
 	    !exec_ok(pg->conn, stage_sql, PGRES_COMMAND_OK))
 		return -EIO;
 	pg->ready = 1;

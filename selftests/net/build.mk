@@ -36,7 +36,8 @@ NET_TESTS := \
 	selftests/net/test_int_gso.sh \
 	selftests/net/test_pbt_e2e.sh \
 	selftests/net/test_collector_pg.sh \
-	selftests/net/test_ipfix_interop.sh
+	selftests/net/test_ipfix_interop.sh \
+	selftests/net/test_collector_broker.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
