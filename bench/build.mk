@@ -160,6 +160,32 @@ HM_TEST_DEPS	+= $(HM_FWD_OBJS)
 $(BUILD)/bench/pbt-id-eval: bench/pbt_id_eval.c bench/bench_rand.h $(HM_LIB_HDRS) | $(BUILD)/bench
 	$(CC) $(HM_CFLAGS) $< -o $@
 HM_TEST_DEPS	+= $(BUILD)/bench/pbt-id-eval
+# The broker comparison of Documentation/collector-scaleout.rst
+# (bench/broker_bench.c, run by bench/broker_bench.sh): NATS JetStream, and
+# RabbitMQ when librabbitmq-dev is installed (it is not in DEB_PKGS: the
+# collector uses NATS).
+HM_AMQP_FLAGS	:= $(shell pkg-config --exists librabbitmq 2>/dev/null && echo -DHM_WITH_AMQP)
+HM_AMQP_LIBS	:= $(if $(HM_AMQP_FLAGS),$(shell pkg-config --libs librabbitmq))
+
+$(BUILD)/bench/broker-bench: bench/broker_bench.c $(HM_LIB) $(HM_LIB_HDRS) | $(BUILD)/bench
+	$(CC) $(HM_CFLAGS) $(HM_AMQP_FLAGS) $< -o $@ $(HM_LIB) -lnats $(HM_AMQP_LIBS)
+
+bench: $(BUILD)/bench/broker-bench
+
+.PHONY: bench-broker
+bench-broker: $(BUILD)/bench/broker-bench
+	bash bench/broker_bench.sh
+
+# hopmark-collector's postcard path (bench/pc_bench.c, bench/pbt_coll_bench.sh,
+# Documentation/performance-postcards.rst): a generated IPFIX stream of five
+# PBT-M nodes, decoded and stitched in process by the collector's own code,
+# and replayed over UDP to hopmark-collector and to pmacct's nfacctd in the
+# same run.
+HM_PC_BENCH	:= $(BUILD)/bench/pc-bench
+$(HM_PC_BENCH): bench/pc_bench.c $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(HM_LIB_HDRS) $(COLL_HDRS) | $(BUILD)/bench
+	$(CC) $(COLL_CFLAGS) $(HM_IPFIX_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
+bench: $(HM_PC_BENCH)
+HM_TEST_DEPS	+= $(HM_PC_BENCH)
 
 # IPFIX export of postcards, postcards/s per core (bench/ipfix_bench.c):
 # hopmarkd's exporter (agent/ipfix_export.c) against pre-built Messages.

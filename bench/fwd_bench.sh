@@ -26,6 +26,18 @@
 #               (the other two hooks see no packet), domain UDP port 4242,
 #               bitmap 0x9000 (node ID + queue); its ratio to plain is
 #               issue 8's figure. INT kinds only
+#   pbt-head    PBT-M marking only: the router is the head node of the
+#               domain, hopmark postcard enable dev fwdr1 role head with
+#               sample all (every packet marked: the IPv4 reserved flag
+#               bit, the IPv6 Traffic Class bit 0x04); kinds v4 and v6
+#   pbt         100 % of packets marked and both postcards: head + egress
+#               on fwdr1 (tc egress hm_pbt_egress), ingress on fwdr0 (tc
+#               ingress hm_pbt_ingress, which sees the generator's packets
+#               unmarked: the ingress postcard of a marked packet is the
+#               next node's), and hopmarkd (on the generator's CPU) turning
+#               every postcard into IPFIX to a UDP sink in the sink
+#               namespace; its ratio to plain is issue 9's figure (goal
+#               0.8). Kinds v4 and v6
 # Generators (-g, both by default), on the generator's CPU at nice -20:
 #   xdp   live XDP frames (fwd-gen -X: BPF_PROG_TEST_RUN, XDP_TX out of
 #         fwdg0): they reach fwdr0's ring as xdp_frames, a few hundred ns
@@ -87,7 +99,7 @@ REPS=5
 DUR=2
 FRAMES=
 KINDS="v6-c00000 v6-fff000 v6 v4 int4-9000"
-MODES="ceiling plain kernel hm-xdp hm-tc noop-xdp noop-tc hm-int"
+MODES="ceiling plain kernel hm-xdp hm-tc noop-xdp noop-tc hm-int pbt-head pbt"
 CPUS=0,1
 NICE=-20
 JSON=
@@ -112,7 +124,9 @@ RT_CPU=${CPUS%,*}
 GEN_CPU=${CPUS#*,}
 
 hm_require_root_netns
-hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$NOOP_OBJ" "$HOPMARK" "$HM_BPF_DIR/hopmark_transit.bpf.o"
+hm_require_built "$GEN" "$DROP_OBJ" "$XMIT_OBJ" "$NOOP_OBJ" "$HOPMARK" "$HOPMARKD" \
+	"$HM_BPF_DIR/hopmark_transit.bpf.o" "$HM_BPF_DIR/hopmark_pbt.bpf.o"
+command -v socat >/dev/null || hm_skip_all "needs socat"
 command -v ethtool >/dev/null || hm_skip_all "needs ethtool"
 for c in taskset chrt renice ps; do
 	command -v $c >/dev/null || hm_skip_all "needs $c"
@@ -202,6 +216,54 @@ setup()
 	hm_sysctl r net.ipv6.conf.${D}r0.ioam6_id_wide=$((0x1000000 + IF_ID_IN))
 	hm_sysctl r net.ipv6.conf.${D}r1.ioam6_id=$IF_ID_OUT
 	hm_sysctl r net.ipv6.conf.${D}r1.ioam6_id_wide=$((0x1000000 + IF_ID_OUT))
+
+	# PBT-M (modes pbt-head and pbt): the defaults, every packet watched;
+	# the export goes to the sink over a second veth pair (not the
+	# forwarded path), where socat discards it.
+	ip link add ${D}r9 netns "$(hm_ns r)" type veth peer name ${D}s9 netns "$(hm_ns s)" &&
+	x r ip addr add 10.201.9.1/24 dev ${D}r9 && x r ip link set ${D}r9 up &&
+	x s ip addr add 10.201.9.2/24 dev ${D}s9 && x s ip link set ${D}s9 up || return
+	hm_bg s socat -u UDP4-RECV:4739,rcvbuf=4194304 OPEN:/dev/null
+	x r "$HOPMARK" postcard set mark-ipv4 reserved &&
+	x r "$HOPMARK" postcard export set collector 10.201.9.2 port 4739 transport udp \
+		domain $NODE_ID src 10.201.9.1 || return
+}
+
+# The pbt mode's hopmarkd: on the generator's CPU, exporting every postcard
+# as IPFIX over UDP to the sink namespace (a socat discarding it), JSON
+# lines to /dev/null.
+PBT_AGENT_PID=
+pbt_agent_start()
+{
+	local i
+	hm_bg r taskset -c "$GEN_CPU" "$HOPMARKD" -o /dev/null >"$HM_TMP/hopmarkd.log" 2>&1
+	PBT_AGENT_PID=$HM_BG_PID
+	for i in $(seq 50); do
+		[ -S "$(hm_rundir r)/hopmarkd.sock" ] && return 0
+		kill -0 "$PBT_AGENT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# hopmarkd did not start:" >&2
+	sed 's/^/#   /' "$HM_TMP/hopmarkd.log" >&2
+	return 1
+}
+
+# pbt_agent_stop - also appends hopmarkd's IPFIX records sent, octets
+# sent and CPU time (its threads' run time, ns) to $HM_TMP/agent.tsv: the
+# agent's postcards/s into IPFIX per core (fwd_report.py --agent).
+pbt_agent_stop()
+{
+	local sent bytes ns=0 t
+	[ -n "$PBT_AGENT_PID" ] || return 0
+	sent=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix sent)
+	bytes=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix bytes)
+	for t in /proc/"$PBT_AGENT_PID"/task/*/schedstat; do
+		ns=$((ns + $(cut -d' ' -f1 "$t")))
+	done
+	printf '%s\t%s\t%s\n' "$sent" "$bytes" "$ns" >>"$HM_TMP/agent.tsv"
+	kill "$PBT_AGENT_PID" 2>/dev/null
+	wait "$PBT_AGENT_PID" 2>/dev/null
+	PBT_AGENT_PID=
 }
 
 # napi_pid DEV - the pid of DEV's NAPI kthread ("napi/DEV-ID"), one line.
@@ -229,6 +291,9 @@ mode_clear()
 	x r "$HOPMARK" ioam transit disable dev ${D}r1 >/dev/null 2>&1
 	x r "$HOPMARK" int disable dev ${D}r0 >/dev/null 2>&1
 	x r "$HOPMARK" int disable dev ${D}r1 >/dev/null 2>&1
+	x r "$HOPMARK" postcard disable dev ${D}r0 >/dev/null 2>&1
+	x r "$HOPMARK" postcard disable dev ${D}r1 >/dev/null 2>&1
+	pbt_agent_stop
 	x r tc qdisc del dev ${D}r0 clsact 2>/dev/null
 	x r tc qdisc del dev ${D}r1 clsact 2>/dev/null
 	hm_sysctl r net.ipv6.conf.${D}r0.ioam6_enabled=0
@@ -248,6 +313,15 @@ mode_set()
 		x r "$HOPMARK" int set mode md signal udp 4242 instructions $INT_BITMAP max-hops 8 &&
 		x r "$HOPMARK" int enable dev ${D}r0 role transit &&
 		x r "$HOPMARK" int enable dev ${D}r1 role transit ;;
+	pbt-head)
+		x r "$HOPMARK" postcard sample all &&
+		x r "$HOPMARK" postcard enable dev ${D}r1 role head ;;
+	pbt)
+		x r "$HOPMARK" postcard sample all &&
+		x r "$HOPMARK" postcard enable dev ${D}r1 role head &&
+		x r "$HOPMARK" postcard enable dev ${D}r1 role egress &&
+		x r "$HOPMARK" postcard enable dev ${D}r0 role ingress &&
+		pbt_agent_start ;;
 	noop-xdp|noop-tc)
 		x r tc qdisc add dev ${D}r1 clsact &&
 		x r tc filter add dev ${D}r1 egress bpf da obj "$NOOP_OBJ" sec tc &&
@@ -279,12 +353,13 @@ gen_args()
 }
 
 # Whether a mode applies to a kind: Linux's IOAM needs IOAM packets, INT
-# transit INT packets.
+# transit INT packets; PBT-M marks plain IPv4 and IPv6.
 applies()
 {
 	case $1 in
 	kernel) [ "${2#v6-}" != "$2" ] ;;
 	hm-int) [ "${2#int}" != "$2" ] ;;
+	pbt|pbt-head) [ "$2" = v4 ] || [ "$2" = v6 ] ;;
 	*) true ;;
 	esac
 }
@@ -321,6 +396,11 @@ verify()
 	x s ip link set dev ${D}s0 xdp off
 	hm_capture_start s ${D}s0 "$pcap" "$OURS" || { hm_not_ok "capture on ${D}s0"; return; }
 	cap=$HM_CAP_PID
+	PBT_PC0=0
+	[ "$mode" != pbt ] || PBT_PC0=$(x r "$HOPMARK" -j -s postcard show | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+print([i["counters"] for i in d["interfaces"] if i["dev"] == sys.argv[1]][0]["postcard_egress"])' ${D}r1)
 	# shellcheck disable=SC2046
 	x g "$GEN" -i ${D}g0 -d "$RT_MAC" $(gen_args "$gen" "$kind") -n $n >/dev/null
 	hm_capture_stop "$cap"
@@ -334,6 +414,23 @@ import json, sys
 print(sum(i["counters"]["transit_ok"] for i in json.load(sys.stdin)["interfaces"] if i["dev"] == sys.argv[1]))' ${D}r1)
 		hm_check "${gen}_${kind}_${mode}_router_pushed_its_hop" "True" \
 			"$([ "${got:-0}" -ge $n ] && echo True || echo False)"
+	fi
+	if [ "${mode#pbt}" != "$mode" ]; then
+		# Every frame reached the sink marked; pbt: one egress postcard each.
+		if [ "$kind" = v4 ]; then
+			got=$(tcpdump -n -r "$pcap" "($OURS) and ip[6] & 0x80 != 0" 2>/dev/null | wc -l)
+		else
+			got=$(tcpdump -n -r "$pcap" "($OURS) and ip6[1] & 0x40 != 0" 2>/dev/null | wc -l)
+		fi
+		hm_check "${gen}_${kind}_${mode}_every_frame_marked" "$n" "$got"
+		[ "$mode" = pbt ] || return 0
+		got=$(x r "$HOPMARK" -j -s postcard show | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+c = [i["counters"] for i in d["interfaces"] if i["dev"] == sys.argv[1]][0]
+print(c["postcard_egress"] - int(sys.argv[2]))' ${D}r1 "$PBT_PC0")
+		hm_check "${gen}_${kind}_${mode}_one_egress_postcard_per_frame" "$n" "$got"
+		return 0
 	fi
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
@@ -401,9 +498,11 @@ for rep in $(seq "$REPS"); do
 	done
 done
 mode_clear
+[ ! -s "$HM_TMP/agent.tsv" ] || PBT_AGENT_TSV=$HM_TMP/agent.tsv
 
 report() {
 	"$PY" "$HM_TOP/bench/fwd_report.py" "$RAW" ${JSON:+--json "$JSON"} \
+		${PBT_AGENT_TSV:+--agent "$PBT_AGENT_TSV"} \
 		--router-cpu "$RT_CPU" --gen-cpu "$GEN_CPU" \
 		--seconds "${FRAMES:+0}${FRAMES:-$DUR}" --frames "${FRAMES:-0}"
 }

@@ -34,7 +34,8 @@ import os
 import statistics
 import sys
 
-MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc", "hm-int"]
+MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "noop-xdp", "noop-tc", "hm-int",
+              "pbt-head", "pbt"]
 
 
 def cpu_model():
@@ -56,6 +57,7 @@ def main():
     ap.add_argument("--gen-cpu", default="?")
     ap.add_argument("--seconds", type=float, default=0)
     ap.add_argument("--frames", type=int, default=0)
+    ap.add_argument("--agent", help="the pbt mode's hopmarkd: records sent, octets, CPU ns per line")
     a = ap.parse_args()
 
     samples = []
@@ -169,8 +171,25 @@ def main():
     if dropped:
         print("(%d frames forwarded into a full sink ring: counted as forwarded)" % dropped)
 
+    agent = None
+    if a.agent:
+        sent = octets = ns = 0
+        with open(a.agent) as f:
+            for line in f:
+                x = line.split()
+                if len(x) == 3 and all(v.isdigit() for v in x):
+                    sent, octets, ns = sent + int(x[0]), octets + int(x[1]), ns + int(x[2])
+        agent = {"ipfix_records_sent": sent, "ipfix_octets_sent": octets, "cpu_ns": ns,
+                 "records_per_s_per_core": round(sent / (ns / 1e9)) if ns else None}
+        print()
+        print("hopmarkd in the pbt mode: %d postcards sent as IPFIX records (%d octets) in %.3f s"
+              " of its CPU time: %s postcards/s per core" % (
+                  sent, octets, ns / 1e9,
+                  "%.0f" % agent["records_per_s_per_core"] if ns else "-"))
+
     if a.json:
         doc = {
+            "pbt_agent": agent,
             "bench": "fwd", "kernel": os.uname().release, "cpu": cpu_model(),
             "router_cpu": a.router_cpu, "gen_cpu": a.gen_cpu, "reps": reps,
             "seconds_per_sample": a.seconds, "frames_per_sample": a.frames,

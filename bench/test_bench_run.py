@@ -55,7 +55,7 @@ def main():
         print('1..1')
         ok(False, 'bpf-cost is built', ['%s: missing (make bench or make check-build)' % COST])
         return 1
-    print('1..11')
+    print('1..12')
     lst = subprocess.run([COST, '--list'], capture_output=True, text=True)
     rows = lst.stdout.split()
     ok(lst.returncode == 0 and len(rows) > 0, 'bpf-cost --list names the rows',
@@ -106,6 +106,23 @@ def main():
            d.get('rounds') == 3, 'JSON: kernel, CPU, repeat 200 and 3 rounds',
            ['kernel %r cpu %r repeat %r rounds %r' %
             (d.get('kernel'), d.get('cpu'), d.get('repeat'), d.get('rounds'))])
+
+        # The postcard collector bench: every generated packet stitched
+        # complete in process, and both UDP receivers took postcards.
+        pc = merged['benches'].get('pbt-collector')
+        if pc is None:
+            ok(False, 'bench.json holds pbt-collector\'s JSON', ['missing'])
+        else:
+            st = pc['stitch']
+            rx = {u['rx']: u for u in pc['udp']}
+            ok(st['postcards'] == pc['postcards'] and st['complete'] == st['paths'] ==
+               pc['packets'] and all(rx.get(r, {}).get('postcards', 0) > 0 and
+                                     rx[r]['cpu_ns'] > 0 for r in ('hopmark', 'nfacctd')),
+               'pbt-collector: every packet stitched complete; hopmark-collector and nfacctd '
+               'took postcards and used CPU time',
+               ['postcards %r of %r, paths %r, complete %r, packets %r, udp %r' %
+                (st['postcards'], pc['postcards'], st['paths'], st['complete'],
+                 pc['packets'], pc['udp'])])
 
         jrows = {r['id']: r for r in d.get('rows', [])}
         bad = ['%s: not in the JSON' % r for r in rows if r not in jrows]

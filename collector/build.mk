@@ -59,3 +59,32 @@ lib-tests: collector-tests
 
 HM_TESTS	+= $(COLL_TESTS)
 HM_TEST_DEPS	+= $(COLL_TESTS)
+
+# The PostgreSQL output (collector/out_pg.c, with collector/schema.sql
+# compiled in as HMC_SCHEMA_SQL) and the broker mode (collector/broker.c,
+# NATS JetStream) are in libhopmark-collector.a too: libpq and libnats are
+# linked with the collector only, never with libhopmark.a's users.
+COLL_CFLAGS	+= -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) \
+		   -I$(BUILD)/collector
+COLL_LDLIBS	+= -lpq -lnats
+
+$(BUILD)/collector/hmc_schema_sql.h: collector/schema.sql
+	@mkdir -p $(@D)
+	{ echo '#define HMC_SCHEMA_SQL \'; \
+	  sed -e 's/--.*//' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n" \\/' $<; \
+	  echo '	""'; } >$@
+$(BUILD)/obj/collector/out_pg.o: $(BUILD)/collector/hmc_schema_sql.h
+
+# selftests/net/test_collector_pg.sh's feeder
+HMC_PG_FEED	:= $(BUILD)/tests/collector/pg-feed
+$(HMC_PG_FEED): collector/tests/pg_feed.c $(COLL_LIB) $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+HM_TEST_DEPS	+= $(HMC_PG_FEED)
+
+# selftests/net/test_collector_broker.sh's front and worker
+HMC_BROKER_NODE	:= $(BUILD)/tests/collector/broker-node
+$(HMC_BROKER_NODE): collector/tests/broker_node.c $(COLL_LIB) $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+HM_TEST_DEPS	+= $(HMC_BROKER_NODE)

@@ -29,11 +29,13 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include "collector/broker.h"
 #include "collector/counters.h"
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
 #include "collector/metrics.h"
 #include "collector/out_json.h"
+#include "collector/out_pg.h"
 #include "collector/output.h"
 #include "collector/report_in.h"
 #include "collector/show.h"
@@ -70,6 +72,9 @@ struct hmc_main {
 	const char		*metrics_addr;
 	struct hmc_ipfix_cfg	icfg;
 	struct hmc_stitch_cfg	scfg;
+	const char		*pg;		/* --pg CONNINFO */
+	struct hmc_broker_cfg	bcfg;		/* --broker, --role: .url NULL = standalone */
+	struct hmc_broker	*broker;
 
 	/* inputs, the stitcher, the outputs */
 	struct hmc_ipfix	*ipfix;
@@ -121,6 +126,17 @@ static void hmc_emit_path(void *arg, const struct hmc_path *p)
 			m->ost.failures++;
 			hmc_log(HMC_LOG_OUTPUT, "%s output refused a path", m->out[i].ops->name);
 		}
+	/* a broker worker: its postcards are acknowledged after the next flush */
+	if (m->broker)
+		hmc_broker_emitted(m->broker, p);
+}
+
+/* A broker front's sink: every postcard to its partition. */
+static void hmc_front_obs(void *arg, const struct hm_pc_obs *o)
+{
+	struct hmc_main *m = arg;
+
+	hmc_broker_publish(m->broker, o);	/* a failure is counted */
 }
 
 /**
@@ -350,24 +366,37 @@ static void hmc_write_stats(struct hmc_main *m)
 	rename(tmp, m->stats_file);	/* a reader sees a whole file */
 }
 
-static void hmc_flush_outputs(struct hmc_main *m)
+/* Return: 0 when every output flushed. */
+static int hmc_flush_outputs(struct hmc_main *m)
 {
 	unsigned int i;
+	int err = 0;
 
 	for (i = 0; i < m->nr_out; i++)
-		if (m->out[i].ops->flush(m->out[i].ctx) < 0)
+		if (m->out[i].ops->flush(m->out[i].ctx) < 0) {
 			m->ost.flush_errors++;
+			err = -EIO;
+		}
+	return err;
+}
+
+/* A broker worker: acknowledge only what every output has written. */
+static void hmc_flush_commit(struct hmc_main *m)
+{
+	if (!hmc_flush_outputs(m) && m->broker && m->bcfg.index >= 0)
+		hmc_broker_commit(m->broker);
 }
 
 static int hmc_run(struct hmc_main *m)
 {
-	__u64 last_flush = 0;
+	__u64 last_flush = 0, last_commit = 0;
+	int worker = m->broker && m->bcfg.index >= 0;
 
 	while (!hmc_stop) {
 		struct epoll_event ev[64];
 		int n, i;
 
-		n = epoll_wait(m->ep, ev, 64, HMC_TICK_MS);
+		n = epoll_wait(m->ep, ev, 64, worker ? 0 : HMC_TICK_MS);
 		if (n < 0 && errno != EINTR) {
 			perror("hopmark-collector: epoll_wait");
 			return 1;
@@ -385,9 +414,20 @@ static int hmc_run(struct hmc_main *m)
 				hmc_tcp_read(m, p);
 		}
 		m->now_ns = hmc_now_ns();
-		hmc_stitch_expire(m->stitch, m->now_ns);
+		if (worker) {
+			/* the broker's clock: a replay is not expired early */
+			if (hmc_broker_poll(m->broker, m->stitch, HMC_TICK_MS) < 0)
+				usleep(HMC_TICK_MS * 1000);
+			hmc_stitch_expire(m->stitch, hmc_broker_now(m->broker));
+			if (m->now_ns - last_commit >= 200000000ULL) {
+				hmc_flush_commit(m);
+				last_commit = m->now_ns;
+			}
+		} else {
+			hmc_stitch_expire(m->stitch, m->now_ns);
+		}
 		if (m->now_ns - last_flush >= 1000000000ULL) {
-			hmc_flush_outputs(m);
+			hmc_flush_commit(m);
 			hmc_write_stats(m);
 			last_flush = m->now_ns;
 		}
@@ -404,6 +444,9 @@ static void hmc_usage(FILE *f)
 		"Usage: hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]\n"
 		"                         [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]\n"
 		"                         [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]\n"
+		"                         [ --pg CONNINFO ]\n"
+		"                         [ --broker nats://HOST:PORT --role { front | worker N }\n"
+		"                           [ --partitions P ] [ --workers W ] ]\n"
 		"       hopmark-collector --list-metrics\n"
 		"       hopmark-collector show [ --paths | --flows ] [ FILE | - ]\n"
 		"  -u PORT   IPFIX over UDP (default %d; 0: off)\n"
@@ -419,7 +462,13 @@ static void hmc_usage(FILE *f)
 		"  --allow PREFIX     accept IPFIX only from these sources (up to %d)\n"
 		"  --metrics ADDR:PORT  Prometheus metrics at http://ADDR:PORT/metrics\n"
 		"                     (IPV4:PORT or [IPV6]:PORT; PORT 0: any free port)\n"
-		"  --list-metrics     print every metric family and exit\n",
+		"  --list-metrics     print every metric family and exit\n"
+		"  --pg CONNINFO      also store the paths in PostgreSQL (libpq connection string)\n"
+		"  --broker URL       scale-out on NATS JetStream (Documentation/collector-scaleout.rst)\n"
+		"  --role front       publish the postcards received, by flow, to the broker\n"
+		"  --role worker N    stitch partitions p %% W == N from the broker (no IPFIX input)\n"
+		"  --partitions P     partitions of the stream (default 3), the same everywhere\n"
+		"  --workers W        worker indexes (default 3, at most P)\n",
 		HM_IPFIX_PORT, HM_IPFIX_PORT, HM_IPFIX_PEN_DEFAULT, HMC_IPFIX_MAX_ALLOW);
 }
 
@@ -482,6 +531,11 @@ enum {
 	OPT_ALLOW,
 	OPT_METRICS,
 	OPT_LIST_METRICS,
+	OPT_PG,
+	OPT_BROKER,
+	OPT_ROLE,
+	OPT_PARTITIONS,
+	OPT_WORKERS,
 };
 
 static const struct option hmc_opts[] = {
@@ -498,6 +552,11 @@ static const struct option hmc_opts[] = {
 	{ "allow", required_argument, NULL, OPT_ALLOW },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
+	{ "pg", required_argument, NULL, OPT_PG },
+	{ "broker", required_argument, NULL, OPT_BROKER },
+	{ "role", required_argument, NULL, OPT_ROLE },
+	{ "partitions", required_argument, NULL, OPT_PARTITIONS },
+	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -571,6 +630,36 @@ static int hmc_parse(struct hmc_main *m, int argc, char **argv, const char **jso
 		case OPT_LIST_METRICS:
 			hmc_metrics_list(stdout);
 			exit(0);
+		case OPT_PG:
+			m->pg = optarg;
+			break;
+		case OPT_BROKER:
+			m->bcfg.url = optarg;
+			break;
+		case OPT_ROLE:
+			if (!strcmp(optarg, "front")) {
+				m->bcfg.index = -1;
+			} else if (!strcmp(optarg, "worker") && optind < argc) {
+				if (hmc_num("--role worker", argv[optind++], HMC_BROKER_MAX_PART - 1, &v))
+					return -1;
+				m->bcfg.index = (int)v;
+			} else {
+				fprintf(stderr, "hopmark-collector: --role: \"%s\": front or worker N\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_PARTITIONS:
+		case OPT_WORKERS:
+			if (hmc_num(c == OPT_PARTITIONS ? "--partitions" : "--workers", optarg,
+				    HMC_BROKER_MAX_PART, &v) || !v)
+				return v ? -1 : (fprintf(stderr, "hopmark-collector: %s: 0\n",
+						 c == OPT_PARTITIONS ? "--partitions" : "--workers"), -1);
+			if (c == OPT_PARTITIONS)
+				m->bcfg.partitions = v;
+			else
+				m->bcfg.workers = v;
+			break;
 		case 'h':
 			hmc_usage(stdout);
 			exit(0);
@@ -609,8 +698,17 @@ static void hmc_cleanup(struct hmc_main *m)
 {
 	unsigned int i;
 
-	if (m->stitch)
+	if (m->broker && m->bcfg.index >= 0) {
+		/*
+		 * A worker leaves what is still waiting unacknowledged: the
+		 * next worker of its index replays it whole.
+		 */
+		hmc_flush_commit(m);
+	} else if (m->stitch) {
 		hmc_stitch_flush(m->stitch);	/* what is still waiting: emitted */
+	}
+	if (m->broker && m->bcfg.index < 0 && hmc_broker_sync(m->broker, 5000))
+		fprintf(stderr, "hopmark-collector: broker: publishes not all confirmed at exit\n");
 	for (i = 0; i < m->nr_out; i++)
 		m->out[i].ops->close(m->out[i].ctx);
 	m->nr_out = 0;
@@ -620,6 +718,7 @@ static void hmc_cleanup(struct hmc_main *m)
 	while (m->nr_conns)
 		hmc_tcp_close(m, m->conns[0]);
 	free(m->conns);
+	hmc_broker_close(m->broker);
 	hmc_stitch_free(m->stitch);
 	hmc_ipfix_free(m->ipfix);
 	if (m->udp_fd >= 0)
@@ -637,6 +736,7 @@ int main(int argc, char **argv)
 	struct hmc_main m = {
 		.udp_port = HM_IPFIX_PORT, .tcp_port = HM_IPFIX_PORT, .rpt_port = 0,
 		.scfg = { .window_ns = 500000000ULL, .max_packets = 262144 },
+		.bcfg = { .partitions = 3, .workers = 3, .index = -2 },
 		.udp_fd = -1, .tcp_fd = -1, .rpt_fd = -1, .ep = -1,
 	};
 	struct sigaction sa = { .sa_handler = hmc_on_signal };
@@ -663,12 +763,33 @@ int main(int argc, char **argv)
 	}
 	m.sink = hmc_worker_obs;
 	m.sink_arg = &m;
+	if (m.bcfg.url || m.bcfg.index != -2) {
+		int err;
+
+		if (!m.bcfg.url || m.bcfg.index == -2) {
+			fprintf(stderr, "hopmark-collector: --broker and --role go together\n");
+			rc = 2;
+			goto out;
+		}
+		m.bcfg.window_ns = m.scfg.window_ns;
+		m.broker = hmc_broker_open(&m.bcfg, &err);
+		if (!m.broker)
+			goto out;
+		if (m.bcfg.index < 0) {
+			m.sink = hmc_front_obs;
+		} else {
+			/* a worker's postcards come from the broker */
+			m.udp_port = m.tcp_port = m.rpt_port = 0;
+		}
+	}
 	m.ipfix = hmc_ipfix_new(&m.icfg, hmc_obs_sink, &m);
 	if (!m.ipfix) {
 		fprintf(stderr, "hopmark-collector: IPFIX input: %s\n", strerror(errno));
 		goto out;
 	}
 	if (hmc_open_output(&m, &hmc_out_json, json))
+		goto out;
+	if (m.pg && hmc_open_output(&m, &hmc_out_pg, m.pg))
 		goto out;
 
 	m.ep = epoll_create1(EPOLL_CLOEXEC);

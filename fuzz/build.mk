@@ -10,6 +10,7 @@
 #   fuzz_gml           a GML topology file
 #   fuzz_pint_sink     PINT settings, ring buffer records, frames
 #   fuzz_int_decode    an INT packet or a Telemetry Report payload
+#   fuzz_ipfix         IPFIX messages (UDP) or a stream (TCP) into hopmark-collector
 #
 #   make fuzz                  build them (clang, ASan + UBSan + libFuzzer)
 #   make fuzz-run FUZZ_SECS=60 [FUZZ_TARGETS="gml capture"]
@@ -27,7 +28,7 @@
 
 FUZZ_SECS	?= 60
 FUZZ_SMOKE_RUNS	?= 50000
-HM_FUZZ_NAMES	:= ioam_decode capture record_json postcard gml pint_sink int_decode
+HM_FUZZ_NAMES	:= ioam_decode capture record_json postcard gml pint_sink int_decode ipfix
 FUZZ_TARGETS	?= $(HM_FUZZ_NAMES)
 HM_FUZZ_BINS	:= $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(HM_FUZZ_NAMES))
 
@@ -39,6 +40,7 @@ HM_FUZZ_MAXLEN_postcard	:= 1024
 HM_FUZZ_MAXLEN_gml	:= 4096
 HM_FUZZ_MAXLEN_pint_sink := 8192
 HM_FUZZ_MAXLEN_int_decode := 2048
+HM_FUZZ_MAXLEN_ipfix	:= 8192
 
 HM_FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 HM_FUZZ_CFLAGS	:= -O1 -g $(HM_FUZZ_SAN) -Wall -std=gnu11 -D_GNU_SOURCE \
@@ -62,6 +64,16 @@ $(HM_FUZZ_LIB): $(HM_FUZZ_LIB_OBJS)
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(HM_FUZZ_LIB) $(HM_LIB_HDRS)
 	$(CLANG) $(HM_FUZZ_CFLAGS) -fsanitize=fuzzer $< $(HM_FUZZ_LIB) -o $@ -ljson-c
+
+# fuzz_ipfix: the collector's IPFIX input and stitcher and lib/ipfix's
+# model, compiled with the sanitizers into the harness, with libfixbuf.
+HM_FUZZ_IPFIX_SRCS := collector/ipfix_in.c collector/log.c collector/stitch.c \
+		      collector/out_json.c $(wildcard lib/ipfix/*.c)
+$(BUILD)/fuzz/fuzz_ipfix: fuzz/fuzz_ipfix.c fuzz/fuzz_input.h $(HM_FUZZ_IPFIX_SRCS) $(HM_FUZZ_LIB) \
+			  $(HM_LIB_HDRS) $(wildcard collector/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) $(HM_FUZZ_CFLAGS) -I$(CURDIR) $(HM_IPFIX_CFLAGS) -fsanitize=fuzzer $< \
+		$(HM_FUZZ_IPFIX_SRCS) $(HM_FUZZ_LIB) -o $@ -ljson-c $(HM_IPFIX_LDLIBS)
 
 HM_FUZZ_RP	:= )
 fuzz-run: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))

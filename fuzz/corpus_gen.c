@@ -19,6 +19,8 @@
 #include "fuzz_input.h"
 #include "hopmark.h"
 #include "int/int_decode.h"
+#include "pbt/pbt_maps.h"
+#include "../collector/tests/ipfix_craft.h"
 #include "pint/kll.h"
 #include "pint/pint_latency.h"
 #include "pint/pint_path.h"
@@ -884,6 +886,67 @@ static void gen_int_decode(void)
 	put_int("report-length-0xff.bin", 1, 0, 0, pl, n - 3);
 }
 
+/* ---------------- fuzz_ipfix ---------------- */
+
+static void put_ipfix(const char *name, int tcp, const struct craft *const *msgs, unsigned int n)
+{
+	static __u8 buf[FUZZ_IPFIX_HDR_LEN + 4 * 65538];
+	size_t len = FUZZ_IPFIX_HDR_LEN;
+	unsigned int i;
+
+	buf[0] = tcp;
+	buf[1] = tcp ? 7 : 0;
+	for (i = 0; i < n; i++) {
+		if (!tcp) {
+			hm_put_be16(buf + len, msgs[i]->len);
+			len += 2;
+		}
+		memcpy(buf + len, msgs[i]->b, msgs[i]->len);
+		len += msgs[i]->len;
+	}
+	put("ipfix", name, buf, len);
+}
+
+/* hopmark's IPv4 postcard template and two packets' postcards on 3 nodes. */
+static void gen_ipfix(void)
+{
+	static struct craft t, d, w;
+	const struct craft *m[3] = { &t, &d, &w };
+	unsigned int i;
+
+	craft_msg(&t, 0, 7);
+	craft_set(&t, 2);
+	craft_template(&t, 256, 32473, 15);
+	craft_set_end(&t);
+	craft_end(&t);
+	craft_msg(&d, 0, 7);
+	craft_set(&d, 256);
+	for (i = 0; i < 6; i++) {
+		struct craft_rec r = {
+			.ts_ns = 1764620000000000000ULL + i * 1000, .node = 1 + i % 3,
+			.pkt = 0x100 + i / 3, .point = 2, .ttl = 64 - i % 3,
+			.src = 0xc0000201, .dst = 0xc6336402, .proto = 17, .sport = 10001,
+			.dport = 5201, .in_if = 3, .out_if = 4, .qdepth = 100,
+			.flags = i % 3 == 0 ? PBT_REC_F_HEAD : i % 3 == 2 ? PBT_REC_F_END : 0,
+			.source = 1,
+		};
+		craft_record(&d, &r);
+	}
+	craft_set_end(&d);
+	craft_end(&d);
+	craft_msg(&w, 6, 7);
+	craft_set(&w, 2);
+	craft_u16(&w, 256);
+	craft_u16(&w, 0);
+	craft_set_end(&w);
+	craft_end(&w);
+	put_ipfix("udp-template-data-withdraw.bin", 0, m, 3);
+	put_ipfix("tcp-template-data.bin", 1, m, 2);
+	m[0] = &d;
+	m[1] = &t;
+	put_ipfix("udp-data-before-template.bin", 0, m, 3);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -898,5 +961,6 @@ int main(int argc, char **argv)
 	gen_gml();
 	gen_pint_sink();
 	gen_int_decode();
+	gen_ipfix();
 	return 0;
 }

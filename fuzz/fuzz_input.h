@@ -147,4 +147,14 @@ static inline __u8 *fuzz_tail_copy(const __u8 *data, size_t size, size_t *len)
 	return copy;
 }
 
+/*
+ * fuzz_ipfix: hopmark-collector's IPFIX input (fuzz/fuzz_ipfix.c).
+ *
+ *   octet  0      bit 0: 0 = UDP datagrams follow, 1 = one TCP stream
+ *   octet  1      TCP: octets per read (0 reads 1 at a time)
+ *   octet  2..    UDP: each datagram as a 2-octet big-endian length and
+ *                 its octets; TCP: the stream
+ */
+#define FUZZ_IPFIX_HDR_LEN	2
+
 #endif /* __HOPMARK_FUZZ_INPUT_H */

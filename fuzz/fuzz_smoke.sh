@@ -18,7 +18,7 @@ HM_FUZZ_TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$HM_FUZZ_TOP/selftests/lib.sh"
 
 RUNS=${FUZZ_SMOKE_RUNS:-50000}
-NAMES="ioam_decode capture record_json postcard gml pint_sink int_decode"
+NAMES="ioam_decode capture record_json postcard gml pint_sink int_decode ipfix"
 
 # Can $1 build a libFuzzer program with ASan and UBSan? (Debian: clang
 # needs libclang-rt-14-dev for it.)

@@ -14,6 +14,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # Its own skip (exit 4) must stay a skip under a TAP harness too.
 unset HARNESS_ACTIVE
 if [ -n "$HM_BENCH_QUICK" ]; then
-	exec "$top/bench/fwd_bench.sh" -r 1 -n 20000 -g xdp -k v6-c00000 -m plain,hm-tc -o "$1"
+	exec "$top/bench/fwd_bench.sh" -r 1 -n 20000 -g xdp -k v6-c00000,v4 -m plain,hm-tc,pbt -o "$1"
 fi
 exec "$top/bench/fwd_bench.sh" -o "$1"

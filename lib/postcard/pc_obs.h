@@ -86,4 +86,39 @@ struct hm_pc_obs {
 	__u8			srh_active[16];
 };
 
+/*
+ * The portable encoding of struct hm_pc_obs (lib/postcard/pc_obs.c): how
+ * hopmark-collector's front collectors hand a postcard to its broker, the
+ * same on every architecture. Version 1 is HM_PC_OBS_WIRE_LEN octets,
+ * every multi-octet field big-endian, addresses and ports as on the wire;
+ * pc_obs.c gives the layout octet by octet.
+ */
+#define HM_PC_OBS_WIRE_VERSION	1
+#define HM_PC_OBS_WIRE_LEN	128
+/* The @present bits version 1 defines; a decoder refuses others. */
+#define HM_PC_HAS_ALL		((HM_PC_HAS_TTL << 1) - 1)
+
+/**
+ * hm_pc_obs_encode() - write @o in the portable encoding
+ * @o:		postcard
+ * @buf:	output, at least %HM_PC_OBS_WIRE_LEN octets
+ * @len:	size of @buf, octets
+ *
+ * Return: %HM_PC_OBS_WIRE_LEN, or -ENOSPC when @len is smaller.
+ */
+int hm_pc_obs_encode(const struct hm_pc_obs *o, __u8 *buf, __u32 len);
+
+/**
+ * hm_pc_obs_decode() - read a postcard in the portable encoding
+ * @o:		output; untouched on error
+ * @buf:	encoded postcard
+ * @len:	octets in @buf
+ *
+ * Return: 0; -EMSGSIZE when @len is not %HM_PC_OBS_WIRE_LEN; -EPROTO for
+ * another version; -EINVAL for a family other than 4 or 6, a point other
+ * than PBT_PT_INGRESS / PBT_PT_EGRESS, @present bits version 1 does not
+ * define, or a reserved octet that is not zero.
+ */
+int hm_pc_obs_decode(struct hm_pc_obs *o, const __u8 *buf, __u32 len);
+
 #endif /* __HOPMARK_PC_OBS_H */

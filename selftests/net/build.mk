@@ -35,7 +35,10 @@ NET_TESTS := \
 	selftests/net/test_int_drop.sh \
 	selftests/net/test_int_gso.sh \
 	selftests/net/test_ipfix_interop.sh \
-	selftests/net/test_metrics.sh
+	selftests/net/test_metrics.sh \
+	selftests/net/test_pbt_e2e.sh \
+	selftests/net/test_collector_pg.sh \
+	selftests/net/test_collector_broker.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
@@ -77,3 +80,10 @@ $(HM_TC_DROP_OBJ): selftests/net/hm_tc_drop.bpf.c
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 all: $(HM_TC_DROP_OBJ)
 HM_TEST_DEPS += $(HM_TC_DROP_OBJ)
+# test_pbt_e2e.sh's drop on the link: after the PBT-M egress postcard.
+HM_PBT_LDROP_OBJ := $(BUILD)/tests/pbt_link_drop.bpf.o
+$(HM_PBT_LDROP_OBJ): selftests/net/pbt_link_drop.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+all: $(HM_PBT_LDROP_OBJ)
+HM_TEST_DEPS += $(HM_PBT_LDROP_OBJ)
