@@ -56,3 +56,12 @@ lib-tests: collector-tests
 
 HM_TESTS	+= $(COLL_TESTS)
 HM_TEST_DEPS	+= $(COLL_TESTS)
+
+# stitch-bench: the stitcher's memory per packet and flow, and postcards/s
+# (Documentation/collector.rst reruns it).
+COLL_BENCH	:= $(BUILD)/collector/stitch-bench
+$(COLL_BENCH): collector/tests/stitch_bench.c collector/tests/ipfix_craft.h $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
+all: $(COLL_BENCH)
+HM_TEST_DEPS	+= $(COLL_BENCH)
