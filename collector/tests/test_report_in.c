@@ -14,6 +14,7 @@
 #include "collector/log.h"
 #include "collector/report_in.h"
 #include "int/int.h"
+#include "pbt/pbt_id.h"
 #include "pbt/pbt_maps.h"
 
 struct got {
@@ -111,6 +112,14 @@ static void report_fields_and_packet_id_across_nodes(void **state)
 	assert_int_not_equal(g.o[0].pkt_id, 0);
 	/* TTL and checksum differ; the packet is the same */
 	assert_int_equal(g.o[0].pkt_id, g.o[1].pkt_id);
+	/* PBT-M's ID (pbt_id.h): Identification << 16 | Total Length, the UDP
+	 * header's 8 octets (the packet ends there), n = 8 */
+	{
+		__u8 oct[PBT_ID_OCTETS] = { 10001 >> 8, 10001 & 0xff, 5201 >> 8, 5201 & 0xff,
+					    0, 8, 0, 0 };
+
+		assert_int_equal(g.o[0].pkt_id, pbt_pkt_id(&g.o[0].key, 0x1234U << 16 | 28, oct, 8));
+	}
 	assert_int_equal(st.payloads, 2);
 	assert_int_equal(st.postcards, 2);
 }
