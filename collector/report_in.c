@@ -7,25 +7,44 @@
 #include "collector/log.h"
 #include "collector/report_in.h"
 #include "int/report_decode.h"
+#include "pbt/pbt_id.h"
 #include "pbt/pbt_maps.h"
 
-#define HMC_ID_PAYLOAD	24	/* L4 octets the ID covers */
 #define ETH_HDR		14
 #define ETH_P_IPV4	0x0800
 #define ETH_P_IPV6	0x86dd
 #define ETH_P_VLAN	0x8100
 
-static __u32 hmc_fnv(__u32 h, const __u8 *p, size_t n)
+/* pbt_id.h's upper-layer octets, as the datapath takes them (TCP: 16 of
+ * the header, 8 after its options; others: 24 from the header's start),
+ * counted against the IP length and read from what the report carries. */
+static __u32 hmc_id_octets(const __u8 *p, size_t len, size_t iplen, size_t l4, __u8 proto,
+			   __u8 *oct)
 {
-	while (n--)
-		h = (h ^ *p++) * 16777619U;
-	return h;
+	size_t left = iplen > l4 ? iplen - l4 : 0, po = PBT_ID_L4_OCTETS, n1, n2, i;
+
+	memset(oct, 0, PBT_ID_OCTETS);
+	if (proto == 6 && l4 + 13 <= len) {
+		po = pbt_id_payload_off(proto, (p[l4 + 12] >> 4) * 4);
+		if (po < 20 || po > left)
+			po = left;
+	}
+	n1 = left < PBT_ID_L4_OCTETS ? left : PBT_ID_L4_OCTETS;
+	n2 = left > po ? left - po : 0;
+	if (n2 > PBT_ID_OCTETS - PBT_ID_L4_OCTETS)
+		n2 = PBT_ID_OCTETS - PBT_ID_L4_OCTETS;
+	for (i = 0; i < n1 && l4 + i < len; i++)
+		oct[i] = p[l4 + i];
+	for (i = 0; i < n2 && l4 + po + i < len; i++)
+		oct[PBT_ID_L4_OCTETS + i] = p[l4 + po + i];
+	return n1 + n2;
 }
 
 __u32 hmc_report_pkt_id(const __u8 *ip, size_t len, struct hm_flow_key *key, __u8 *ttl)
 {
-	__u32 h = 2166136261U;
-	size_t hl, l4;
+	__u8 oct[PBT_ID_OCTETS];
+	size_t hl, iplen;
+	__u32 ip_word, n;
 
 	memset(key, 0, sizeof(*key));
 	*ttl = 0;
@@ -37,29 +56,26 @@ __u32 hmc_report_pkt_id(const __u8 *ip, size_t len, struct hm_flow_key *key, __u
 		memcpy(key->saddr, ip + 12, 4);
 		memcpy(key->daddr, ip + 16, 4);
 		*ttl = ip[8];
-		h = hmc_fnv(h, ip + 2, 4);		/* Total Length, Identification */
-		h = hmc_fnv(h, ip + 9, 1);
-		h = hmc_fnv(h, ip + 12, 8);
-		l4 = hl;
+		iplen = (size_t)ip[2] << 8 | ip[3];
+		ip_word = (__u32)ip[4] << 24 | (__u32)ip[5] << 16 | iplen;
 	} else if ((ip[0] >> 4) == 6 && len >= 40) {
 		key->family = 6;
 		key->proto = ip[6];
 		memcpy(key->saddr, ip + 8, 16);
 		memcpy(key->daddr, ip + 24, 16);
 		*ttl = ip[7];
-		h = hmc_fnv(h, ip + 4, 3);		/* Payload Length, Next Header */
-		h = hmc_fnv(h, ip + 8, 32);
-		l4 = 40;
+		ip_word = (__u32)ip[4] << 8 | ip[5];
+		iplen = 40 + ip_word;
+		hl = 40;
 	} else {
 		return 0;
 	}
-	if ((key->proto == 6 || key->proto == 17) && len >= l4 + 4) {
-		memcpy(&key->sport, ip + l4, 2);
-		memcpy(&key->dport, ip + l4 + 2, 2);
+	if ((key->proto == 6 || key->proto == 17) && len >= hl + 4) {
+		memcpy(&key->sport, ip + hl, 2);
+		memcpy(&key->dport, ip + hl + 2, 2);
 	}
-	if (len > l4)
-		h = hmc_fnv(h, ip + l4, len - l4 < HMC_ID_PAYLOAD ? len - l4 : HMC_ID_PAYLOAD);
-	return h;
+	n = hmc_id_octets(ip, len, iplen, hl, key->proto, oct);
+	return pbt_pkt_id(key, ip_word, oct, n) ?: 1;	/* 0 says "no packet" */
 }
 
 /* The IP header inside a report's inner contents, by InType. */

@@ -7,9 +7,9 @@
  *
  * A report carries the node's metadata per RepMdBits and the packet it is
  * about (InType Ethernet, IPv4 or IPv6, truncated): the flow key and the
- * TTL / Hop Limit come from that packet, the packet ID is a hash of its
- * octets that forwarding does not change (hmc_report_pkt_id()), so that
- * the reports of every node about one packet meet in the stitcher. The
+ * TTL / Hop Limit come from that packet, the packet ID is PBT-M's
+ * (lib/pbt/pbt_id.h, hmc_report_pkt_id()), so that the reports of every
+ * node about one packet meet in the stitcher. The
  * postcard is an egress one at the egress timestamp (the ingress one when
  * only that is there; ingress = egress - hop latency otherwise); a drop
  * report (flag D) is an ingress one: the packet never left the node.
@@ -41,10 +41,11 @@ struct hmc_report_stats {
 
 /**
  * hmc_report_pkt_id() - a packet's ID from its IP header and the octets
- * after it: the flow key's addresses and protocol, IPv4 Identification
- * and Total Length / IPv6 Payload Length, up to 24 octets of the L4
- * header and payload. Never TTL / Hop Limit, the IPv4 header checksum,
- * ECN or DSCP, which nodes rewrite.
+ * after it, with pbt_pkt_id() (lib/pbt/pbt_id.h): the flow key, IPv4
+ * Identification and Total Length / IPv6 Payload Length, and the octets
+ * pbt_id.h names after the IP header; never TTL / Hop Limit, the IPv4
+ * header checksum or the TOS. IPv6 extension headers are not walked (an
+ * SRH packet's ID then differs from the datapath's).
  * @ip:		the IP header
  * @len:	octets at @ip (a truncated copy is fine)
  * @key:	out: the flow key (ports network order)

@@ -40,6 +40,11 @@
  * egress postcard is there. A packet none of whose postcards is PBT-M's
  * (INT-XD, DEX) carries no end mark: it is emitted at its window, its drop
  * HMC_DROP_UNKNOWN.
+ *
+ * A postcard whose point is not PBT_PT_INGRESS counts as an egress one;
+ * one without HM_PC_HAS_TTL is ranked by time only. stats.postcards counts
+ * every postcard given, duplicates and late ones included. The emit
+ * callback must not call back into the stitcher.
  */
 #include <errno.h>
 #include <stdlib.h>
