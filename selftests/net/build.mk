@@ -33,7 +33,8 @@ NET_TESTS := \
 	selftests/net/test_int_drop.sh \
 	selftests/net/test_int_gso.sh \
 	selftests/net/test_collector_pg.sh \
-	selftests/net/test_collector_broker.sh
+	selftests/net/test_collector_broker.sh \
+	selftests/net/test_collector_ipfix_out.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
