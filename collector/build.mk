@@ -89,3 +89,11 @@ HM_TEST_DEPS	+= $(HMC_BROKER_NODE)
 # The IPFIX re-export (collector/out_ipfix.c) is hopmarkd's exporter
 # (agent/ipfix_export.c), archived into libhopmark-collector.a with it.
 $(COLL_LIB): $(BUILD)/obj/agent/ipfix_export.o
+# stitch-bench: the stitcher's memory per packet and flow, and postcards/s
+# (Documentation/collector.rst reruns it).
+COLL_BENCH	:= $(BUILD)/collector/stitch-bench
+$(COLL_BENCH): collector/tests/stitch_bench.c collector/tests/ipfix_craft.h $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
+all: $(COLL_BENCH)
+HM_TEST_DEPS	+= $(COLL_BENCH)

@@ -62,6 +62,8 @@ struct hmc_tpl {
 	__u16	rec_len;	/* 0: variable length */
 	__u32	hash;
 	__u32	carries;	/* HM_PC_HAS_* | TPL_* */
+	__u32	has_elems;	/* @elems is computed (once per definition) */
+	__u64	elems;		/* hm_ipfix_tpl_elems() of libfixbuf's template */
 };
 
 struct hmc_seq {
@@ -477,6 +479,7 @@ static int hmc_walk_templates(struct hmc_ipfix *x, struct hmc_exporter *e, __u32
 		t->hash = hash;
 		t->rec_len = rec_len;
 		t->carries = set_id == IPFIX_SET_OPTIONS ? 0 : carries;
+		t->has_elems = 0;
 	}
 	return 0;
 }
@@ -634,7 +637,7 @@ int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, si
 	fBufSetBuffer(e->fbuf, x->clean, len);
 	for (;;) {
 		size_t rlen = sizeof(rec);
-		const struct hmc_tpl *t;
+		struct hmc_tpl *t;
 		fbTemplate_t *ext;
 		uint16_t ext_tid = 0;
 		struct hm_pc_obs o;
@@ -654,9 +657,14 @@ int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, si
 		domain = fbSessionGetDomain(e->session);
 		ext = fBufGetCollectionTemplate(e->fbuf, &ext_tid);
 		t = hmc_tpl_find(e, domain, ext_tid);
+		if (t && ext && !t->has_elems) {
+			/* by element name: costly, so once per template definition */
+			t->elems = hm_ipfix_tpl_elems(ext);
+			t->has_elems = 1;
+		}
 		if (!t || !ext ||
 		    (t->carries & (TPL_PKT_ID | TPL_NODE_ID)) != (TPL_PKT_ID | TPL_NODE_ID) ||
-		    hm_ipfix_rec_to_obs(&rec, hm_ipfix_tpl_elems(ext), domain, &o, NULL)) {
+		    hm_ipfix_rec_to_obs(&rec, t->elems, domain, &o, NULL)) {
 			x->st.not_postcard++;
 			continue;
 		}

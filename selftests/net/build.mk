@@ -28,6 +28,7 @@ NET_TESTS := \
 	selftests/net/test_transit_hook.sh \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
+	selftests/net/test_collector_input.sh \
 	selftests/net/test_int_report.sh \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
