@@ -22,8 +22,9 @@
  *
  *   broker-node ipfix [udp:|tcp:]HOST:PORT N
  *	the postcards of the same N packets, in the same order, as IPFIX
- *	through the collector's re-export (collector/out_ipfix.c), without
- *	pacing, for selftests/net/test_collector_ipfix_out.sh
+ *	through the collector's re-export (collector/out_ipfix.c), 1 ms of
+ *	pause every 10 packets so that the UDP receivers downstream (A,
+ *	then B) keep up, for selftests/net/test_collector_ipfix_out.sh
  *
  * All print their counters as "key value" lines on exit.
  */
@@ -167,7 +168,7 @@ static int ipfix_send(const char *dest, __u32 n)
 			ops->obs(ctx, &o);
 		}
 		tprev = t;
-		if (k % 50 == 0) {
+		if (k % 10 == 0) {
 			ops->flush(ctx);
 			usleep(1000);	/* UDP: leave the receiver time to read */
 		}
