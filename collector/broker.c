@@ -467,6 +467,15 @@ void hmc_broker_close(struct hmc_broker *b)
 
 	if (!b)
 		return;
+	if (b->js)
+		fprintf(stderr, "hopmark-collector: broker: received %llu replayed %llu bad %llu "
+			"stitch_dropped %llu acked %llu ack_failed %llu published %llu "
+			"publish_failed %llu broker_dups %llu\n",
+			(unsigned long long)b->st.received, (unsigned long long)b->st.replayed,
+			(unsigned long long)b->st.bad, (unsigned long long)b->st.stitch_dropped,
+			(unsigned long long)b->st.acked, (unsigned long long)b->st.ack_failed,
+			(unsigned long long)b->st.published, (unsigned long long)b->st.publish_failed,
+			(unsigned long long)b->st.broker_dups);
 	for (i = 0; i < b->nr_parts; i++)
 		natsSubscription_Destroy(b->parts[i].sub);
 	for (k = 0; b->pend && k < PEND_BUCKETS; k++) {

@@ -77,18 +77,21 @@ $(BUILD)/obj/collector/out_pg.o: $(BUILD)/collector/hmc_schema_sql.h
 
 # selftests/net/test_collector_pg.sh's feeder
 HMC_PG_FEED	:= $(BUILD)/tests/collector/pg-feed
-$(HMC_PG_FEED): collector/tests/pg_feed.c $(COLL_LIB) $(HM_LIB)
+$(HMC_PG_FEED): collector/tests/pg_feed.c $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
 HM_TEST_DEPS	+= $(HMC_PG_FEED)
 
 # selftests/net/test_collector_broker.sh's front and worker
 HMC_BROKER_NODE	:= $(BUILD)/tests/collector/broker-node
-$(HMC_BROKER_NODE): collector/tests/broker_node.c $(COLL_LIB) $(HM_LIB)
+$(HMC_BROKER_NODE): collector/tests/broker_node.c $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_LIB) $(COLL_LDLIBS)
+	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
 HM_TEST_DEPS	+= $(HMC_BROKER_NODE)
 
+# The IPFIX re-export (collector/out_ipfix.c) is hopmarkd's exporter
+# (agent/ipfix_export.c), archived into libhopmark-collector.a with it.
+$(COLL_LIB): $(BUILD)/obj/agent/ipfix_export.o
 # stitch-bench: the stitcher's memory per packet and flow, and postcards/s
 # (Documentation/collector.rst reruns it).
 COLL_BENCH	:= $(BUILD)/collector/stitch-bench

@@ -34,6 +34,7 @@
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
 #include "collector/metrics.h"
+#include "collector/out_ipfix.h"
 #include "collector/out_json.h"
 #include "collector/out_pg.h"
 #include "collector/output.h"
@@ -73,6 +74,7 @@ struct hmc_main {
 	struct hmc_ipfix_cfg	icfg;
 	struct hmc_stitch_cfg	scfg;
 	const char		*pg;		/* --pg CONNINFO */
+	const char		*ipfix_out;	/* --ipfix-out [udp:|tcp:]HOST:PORT */
 	struct hmc_broker_cfg	bcfg;		/* --broker, --role: .url NULL = standalone */
 	struct hmc_broker	*broker;
 
@@ -158,7 +160,12 @@ static void hmc_worker_obs(void *arg, const struct hm_pc_obs *o)
 static void hmc_obs_sink(void *arg, const struct hm_pc_obs *o)
 {
 	struct hmc_main *m = arg;
+	unsigned int i;
 
+	/* the outputs that take postcards as received (the IPFIX re-export) */
+	for (i = 0; i < m->nr_out; i++)
+		if (m->out[i].ops->obs && m->out[i].ops->obs(m->out[i].ctx, o) < 0)
+			m->ost.failures++;
 	m->sink(m->sink_arg, o);
 }
 
@@ -444,7 +451,7 @@ static void hmc_usage(FILE *f)
 		"Usage: hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]\n"
 		"                         [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]\n"
 		"                         [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]\n"
-		"                         [ --pg CONNINFO ]\n"
+		"                         [ --pg CONNINFO ] [ --ipfix-out [udp:|tcp:]HOST:PORT ]\n"
 		"                         [ --broker nats://HOST:PORT --role { front | worker N }\n"
 		"                           [ --partitions P ] [ --workers W ] ]\n"
 		"       hopmark-collector --list-metrics\n"
@@ -464,6 +471,7 @@ static void hmc_usage(FILE *f)
 		"                     (IPV4:PORT or [IPV6]:PORT; PORT 0: any free port)\n"
 		"  --list-metrics     print every metric family and exit\n"
 		"  --pg CONNINFO      also store the paths in PostgreSQL (libpq connection string)\n"
+		"  --ipfix-out [udp:|tcp:]HOST:PORT  re-export every postcard received as IPFIX\n"
 		"  --broker URL       scale-out on NATS JetStream (Documentation/collector-scaleout.rst)\n"
 		"  --role front       publish the postcards received, by flow, to the broker\n"
 		"  --role worker N    stitch partitions p %% W == N from the broker (no IPFIX input)\n"
@@ -532,6 +540,7 @@ enum {
 	OPT_METRICS,
 	OPT_LIST_METRICS,
 	OPT_PG,
+	OPT_IPFIX_OUT,
 	OPT_BROKER,
 	OPT_ROLE,
 	OPT_PARTITIONS,
@@ -553,6 +562,7 @@ static const struct option hmc_opts[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "pg", required_argument, NULL, OPT_PG },
+	{ "ipfix-out", required_argument, NULL, OPT_IPFIX_OUT },
 	{ "broker", required_argument, NULL, OPT_BROKER },
 	{ "role", required_argument, NULL, OPT_ROLE },
 	{ "partitions", required_argument, NULL, OPT_PARTITIONS },
@@ -632,6 +642,9 @@ static int hmc_parse(struct hmc_main *m, int argc, char **argv, const char **jso
 			exit(0);
 		case OPT_PG:
 			m->pg = optarg;
+			break;
+		case OPT_IPFIX_OUT:
+			m->ipfix_out = optarg;
 			break;
 		case OPT_BROKER:
 			m->bcfg.url = optarg;
@@ -790,6 +803,8 @@ int main(int argc, char **argv)
 	if (hmc_open_output(&m, &hmc_out_json, json))
 		goto out;
 	if (m.pg && hmc_open_output(&m, &hmc_out_pg, m.pg))
+		goto out;
+	if (m.ipfix_out && hmc_open_output(&m, &hmc_out_ipfix, m.ipfix_out))
 		goto out;
 
 	m.ep = epoll_create1(EPOLL_CLOEXEC);

@@ -20,6 +20,10 @@
  * @flush:	write what is buffered (called at least once a second and
  *		at exit). Return 0 or a negative errno.
  * @close:	flush and free.
+ * @obs:	optional (NULL for most outputs): every postcard received, as
+ *		decoded, before it is stitched (the IPFIX re-export's
+ *		fan-out; a broker front calls it too). Return 0 or a
+ *		negative errno (counted by the collector like @path's).
  */
 struct hmc_output_ops {
 	const char	*name;
@@ -27,6 +31,7 @@ struct hmc_output_ops {
 	int		(*path)(void *ctx, const struct hmc_path *p);
 	int		(*flush)(void *ctx);
 	void		(*close)(void *ctx);
+	int		(*obs)(void *ctx, const struct hm_pc_obs *o);
 };
 
 #endif /* __HOPMARK_COLLECTOR_OUTPUT_H */

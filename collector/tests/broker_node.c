@@ -20,7 +20,13 @@
  *	flush and acknowledge what is stitched and leave the rest
  *	unacknowledged for the next worker of index I.
  *
- * Both print their counters as "key value" lines on exit.
+ *   broker-node ipfix [udp:|tcp:]HOST:PORT N
+ *	the postcards of the same N packets, in the same order, as IPFIX
+ *	through the collector's re-export (collector/out_ipfix.c), 1 ms of
+ *	pause every 10 packets so that the UDP receivers downstream (A,
+ *	then B) keep up, for selftests/net/test_collector_ipfix_out.sh
+ *
+ * All print their counters as "key value" lines on exit.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,7 +37,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/hopmarkd.h"
 #include "collector/broker.h"
+#include "collector/out_ipfix.h"
 #include "collector/out_pg.h"
 #include "collector/stitch.h"
 #include "pbt/pbt_maps.h"
@@ -134,6 +142,45 @@ static int front(const char *url, __u32 parts, __u32 n, __u32 rate)
 	return err ? 1 : 0;
 }
 
+static int ipfix_send(const char *dest, __u32 n)
+{
+	const struct hmc_output_ops *ops = &hmc_out_ipfix;
+	const struct hm_ipfix_exp_stats *st;
+	struct hm_pc_obs o;
+	__u64 t, tprev = 0;
+	void *ctx;
+	__u32 k, h;
+
+	if (ops->open(&ctx, dest))
+		return 1;
+	for (k = 0; k <= n; k++) {
+		t = real_ns();
+		for (h = 0; k < n && h < 3; h++) {
+			postcard(k, h, PBT_PT_INGRESS, t, &o);
+			ops->obs(ctx, &o);
+			postcard(k, h, PBT_PT_EGRESS, t, &o);
+			ops->obs(ctx, &o);
+		}
+		for (h = 3; k && h < 5; h++) {
+			postcard(k - 1, h, PBT_PT_INGRESS, tprev, &o);
+			ops->obs(ctx, &o);
+			postcard(k - 1, h, PBT_PT_EGRESS, tprev, &o);
+			ops->obs(ctx, &o);
+		}
+		tprev = t;
+		if (k % 10 == 0) {
+			ops->flush(ctx);
+			usleep(1000);	/* UDP: leave the receiver time to read */
+		}
+	}
+	ops->flush(ctx);
+	st = hmc_out_ipfix_stats(ctx);
+	printf("records %llu\nsent %llu\nnot_sent %llu\n", (unsigned long long)st->records,
+	       (unsigned long long)st->sent, (unsigned long long)st->not_sent);
+	ops->close(ctx);
+	return 0;
+}
+
 struct wctx {
 	const struct hmc_output_ops	*out;
 	void				*octx;
@@ -211,10 +258,13 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "front"))
 		return front(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 			     strtoul(argv[5], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "ipfix"))
+		return ipfix_send(argv[2], strtoul(argv[3], NULL, 0));
 	if (argc == 7 && !strcmp(argv[1], "worker"))
 		return worker(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 			      atoi(argv[5]), argv[6]);
 	fprintf(stderr, "usage: broker-node front URL P N RATE\n"
-			"       broker-node worker URL P W I CONNINFO\n");
+			"       broker-node worker URL P W I CONNINFO\n"
+			"       broker-node ipfix [udp:|tcp:]HOST:PORT N\n");
 	return 2;
 }

@@ -39,7 +39,8 @@ NET_TESTS := \
 	selftests/net/test_metrics.sh \
 	selftests/net/test_pbt_e2e.sh \
 	selftests/net/test_collector_pg.sh \
-	selftests/net/test_collector_broker.sh
+	selftests/net/test_collector_broker.sh \
+	selftests/net/test_collector_ipfix_out.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 

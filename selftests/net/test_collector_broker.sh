@@ -10,7 +10,8 @@
 #
 # A front (collector/tests/broker_node.c) publishes the 10 postcards of
 # each of N packets, interleaved, over 3 partitions at RATE packets a
-# second; 3 stitching workers consume them. Mid-run worker 1 is killed with
+# second; 3 stitching workers (hopmark-collector --broker URL --role worker
+# I --pg CONNINFO) consume them. Mid-run worker 1 is killed with
 # SIGKILL, and a replacement with the same index is started a second later.
 #   - every packet is stitched and stored exactly once, complete with its 5
 #     hops, and each is a packet the front sent: none lost, none made up;
@@ -22,13 +23,14 @@ set -u
 HM_PFX=${HM_PFX:-hmbr$$}
 . "$(dirname "$0")/../lib.sh"
 NODE=${HMC_BROKER_NODE:-$HM_BUILD/tests/collector/broker-node}
+COLL=${HMC_COLLECTOR:-$HM_BUILD/hopmark-collector}
 N=${HM_BROKER_PACKETS:-6000}
 RATE=1000
 PORT=$(( 20000 + $$ % 10000 ))
 URL=nats://127.0.0.1:$PORT
 
 [ "$(id -u)" -eq 0 ] || hm_skip_all "needs root (PostgreSQL runs as user postgres)"
-hm_require_built "$NODE"
+hm_require_built "$NODE" "$COLL"
 command -v nats-server >/dev/null || hm_skip_all "needs nats-server (Debian's nats-server)"
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] || hm_skip_all "needs PostgreSQL (Debian's postgresql)"
@@ -73,13 +75,16 @@ NATS=$!
 for i in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.05; done
 hm_log "PostgreSQL pid $PGPID, nats-server pid $NATS on $URL"
 
-# worker I TAG - start worker I, output in $HM_TMP/TAG.out / .err; WPID
+# worker I TAG - start hopmark-collector as worker I (log $HM_TMP/TAG.err,
+# paths also in TAG.json); WPID
 worker()
 {
-	"$NODE" worker "$URL" 3 3 "$1" "$CONNINFO" >"$HM_TMP/$2.out" 2>"$HM_TMP/$2.err" &
+	"$COLL" --broker "$URL" --role worker "$1" --partitions 3 --workers 3 -w 500 \
+		--pg "$CONNINFO" -o "$HM_TMP/$2.json" -s "$HM_TMP/$2.stats" \
+		</dev/null >/dev/null 2>"$HM_TMP/$2.err" &
 	WPID=$!
 	PIDS="$PIDS $WPID"
-	for i in $(seq 100); do grep -q ready "$HM_TMP/$2.out" && return 0; sleep 0.05; done
+	for i in $(seq 100); do grep -q "IPFIX udp 0" "$HM_TMP/$2.err" && return 0; sleep 0.05; done
 	sed 's/^/#   /' "$HM_TMP/$2.err"
 	return 1
 }
@@ -111,8 +116,17 @@ for p in $W0 $W2 $W1B; do kill -TERM "$p"; done
 for p in $W0 $W2 $W1B; do wait "$p"; done
 PIDS=
 
-v() { awk -v k="$2" '$1 == k { print $2 }' "$HM_TMP/$1.out"; }
+# v TAG KEY - a counter of worker TAG's exit lines ("hopmark-collector:
+# broker: KEY N ..." and "hopmark-collector: pg: KEY N ...", the latter as pg_KEY)
+v()
+{
+	awk -v k="$2" '$1 == "hopmark-collector:" && ($2 == "broker:" || $2 == "pg:") {
+		for (i = 3; i < NF; i += 2)
+			if (($2 == "pg:" ? "pg_" $i : $i) == k) print $(i + 1) }' "$HM_TMP/$1.err"
+}
 sum() { echo $(( $(v w0 "$1") + $(v w2 "$1") + $(v w1b "$1") )); }
+hm_check "the three workers stopped and said what they did" "3 3" \
+	"$(grep -l "^hopmark-collector: broker: received" "$HM_TMP"/w0.err "$HM_TMP"/w2.err "$HM_TMP"/w1b.err | wc -l) $(grep -l "^hopmark-collector: pg: paths" "$HM_TMP"/w0.err "$HM_TMP"/w2.err "$HM_TMP"/w1b.err | wc -l)"
 
 hm_check "every packet stored exactly once" "$N $N" \
 	"$(q "SELECT count(*), count(DISTINCT pkt_id) FROM packets")"
@@ -141,12 +155,12 @@ else
 	echo "#   observed: ${DUP:-none}"
 fi
 hm_check "the survivors and the replacement stored the rest: stored + duplicates = paths they emitted" \
-	"$(sum paths)" "$(( $(sum pg_packets) + $(sum pg_duplicates) ))"
+	"$(sum pg_paths)" "$(( $(sum pg_packets) + $(sum pg_duplicates) ))"
 hm_check "nothing lost by the outputs, nothing undecodable, no acknowledgement failed" "0 0 0" \
 	"$(sum pg_lost) $(sum bad) $(sum ack_failed)"
-hm_log "duplicates: pg $(sum pg_duplicates), stitcher late $(sum stitch_late), stitcher duplicates $(sum stitch_duplicates); replayed $R"
+hm_log "duplicates: pg $(sum pg_duplicates), stitcher (duplicate or late) $(sum stitch_dropped); replayed $R"
 for t in w0 w2 w1b; do
-	hm_log "$t: $(tr '\n' ' ' <"$HM_TMP/$t.out")"
+	grep -h "^hopmark-collector: \(broker\|pg\): [a-z]* [0-9]" "$HM_TMP/$t.err" | sed "s/^/# $t: /"
 done
 grep -h replaying "$HM_TMP/w1b.err" | sed 's/^/# /'
 
