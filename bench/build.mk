@@ -191,6 +191,8 @@ HM_TEST_DEPS	+= $(HM_PC_BENCH)
 # hopmarkd's exporter (agent/ipfix_export.c) against pre-built Messages.
 .PHONY: ipfix-bench
 bench: $(BUILD)/bench/ipfix-bench
+# Documentation/ipfix.rst reruns `ipfix-bench -T`: built for make check.
+HM_TEST_DEPS	+= $(BUILD)/bench/ipfix-bench
 ipfix-bench: $(BUILD)/bench/ipfix-bench
 	$(BUILD)/bench/ipfix-bench -n 1000000 -r 3
 
