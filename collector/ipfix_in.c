@@ -448,6 +448,13 @@ static int hmc_walk_templates(struct hmc_ipfix *x, struct hmc_exporter *e, __u32
 			else
 				rec_len += flen;
 		}
+		/*
+		 * Records of no octets cannot be told apart or counted, and
+		 * libfixbuf 2.4.1 loops for ever on a Data Set of them: such a
+		 * template is malformed (bad_template, the message dropped).
+		 */
+		if (!rec_len)
+			return -1;
 		for (f = start; f < off; f++)
 			hash = (hash ^ p[f]) * 16777619U;
 		if (rec_len > 0xffff)

@@ -282,6 +282,34 @@ static void ipfix_huge_set_length_drops_the_whole_message(void **state)
 	fix_free(f);
 }
 
+/*
+ * A template whose records have no octets (one field of Field Length 0):
+ * libfixbuf 2.4.1 would loop for ever on its Data Set, so the input
+ * refuses the template (bad_template) and the message, and the next
+ * message is decoded as usual.
+ */
+static void ipfix_zero_length_template_is_refused(void **state)
+{
+	static __u8 m[] = {
+		0x00, 0x0a, 0x00, 0x48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7,
+		0x00, 0x02, 0x00, 0x0c, 0x01, 0x2e, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+		0x01, 0x2e, 0x00, 0x2c,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	struct fix *f = fix_new(NULL);
+	size_t len;
+
+	assert_int_equal(sizeof(m), 0x48);
+	assert_int_equal(hmc_ipfix_message(f->x, f->e, m, sizeof(m)), -EBADMSG);
+	assert_int_equal(ST(f)->bad_template, 1);
+	assert_int_equal(ST(f)->tpl_added, 0);
+	len = msg_tpl_data(&f->c, 0, 2);
+	assert_int_equal(hmc_ipfix_message(f->x, f->e, f->c.b, len), 2);
+	assert_int_equal(f->g.n, 2);
+	fix_free(f);
+}
+
 static void ipfix_tcp_stream_is_cut_into_messages(void **state)
 {
 	struct fix *f = fix_new(NULL);
@@ -412,6 +440,7 @@ int main(void)
 		cmocka_unit_test(ipfix_template_changed_under_its_id_is_counted_and_used),
 		cmocka_unit_test(ipfix_truncated_and_bad_headers_are_dropped),
 		cmocka_unit_test(ipfix_huge_set_length_drops_the_whole_message),
+		cmocka_unit_test(ipfix_zero_length_template_is_refused),
 		cmocka_unit_test(ipfix_tcp_stream_is_cut_into_messages),
 		cmocka_unit_test(ipfix_exporter_limit_idle_expiry_and_allowed_prefixes),
 		cmocka_unit_test(ipfix_sequence_gap_counts_lost_records),
