@@ -265,13 +265,18 @@ struct hmc_exporter *hmc_ipfix_exporter(struct hmc_ipfix *x, const struct sockad
 			e->last_s = now_s;
 			return e;
 		}
-		if (!e->tcp && now_s - e->last_s >= x->cfg.idle_s &&
-		    (!idle || e->last_s < idle->last_s))
+		/*
+		 * A UDP session that has taught no template holds nothing
+		 * worth keeping: junk from many ports must not lock real
+		 * exporters out, so such a session is replaced at once.
+		 */
+		if (!e->tcp && (!e->nr_tpl || now_s - e->last_s >= x->cfg.idle_s) &&
+		    (!idle || (idle->nr_tpl && (!e->nr_tpl || e->last_s < idle->last_s))))
 			idle = e;
 	}
 	if (!free_e && idle) {
-		hmc_log(HMC_LOG_EXPORTER, "exporter %s idle for %llu s: its session is replaced",
-			idle->name, (unsigned long long)(now_s - idle->last_s));
+		hmc_log(HMC_LOG_EXPORTER, "exporter %s %s: its session is replaced", idle->name,
+			idle->nr_tpl ? "idle" : "without a template");
 		hmc_exporter_drop(x, idle);
 		x->st.exporters_expired++;
 		free_e = idle;

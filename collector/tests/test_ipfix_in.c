@@ -341,17 +341,38 @@ static void ipfix_exporter_limit_idle_expiry_and_allowed_prefixes(void **state)
 	struct hmc_ipfix_cfg cfg = { .max_exporters = 2, .idle_s = 30 };
 	struct fix *f = fix_new(&cfg);
 	struct sockaddr_storage p2 = peer(0x7f000001, 40002), p3 = peer(0x7f000001, 40003);
+	struct sockaddr_storage p = peer(0x7f000001, 40004);
 	struct hmc_ipfix *x;
 	struct got g = { 0 };
 
-	assert_non_null(hmc_ipfix_exporter(f->x, &p2, 0, 110));
+	struct hmc_exporter *e2, *e3;
+	size_t len;
+
+	/* sessions that taught a template are kept until idle */
+	len = msg_tpl_data(&f->c, 0, 1);
+	assert_int_equal(hmc_ipfix_message(f->x, f->e, f->c.b, len), 1);
+	e2 = hmc_ipfix_exporter(f->x, &p2, 0, 110);
+	assert_non_null(e2);
+	assert_int_equal(hmc_ipfix_message(f->x, e2, f->c.b, len), 1);
 	assert_null(hmc_ipfix_exporter(f->x, &p3, 0, 111));
 	assert_int_equal(ST(f)->exporters_refused, 1);
 	/* the first session (last heard at 100) is idle 30 s at 130 */
 	assert_null(hmc_ipfix_exporter(f->x, &p3, 0, 129));
-	assert_non_null(hmc_ipfix_exporter(f->x, &p3, 0, 130));
+	e3 = hmc_ipfix_exporter(f->x, &p3, 0, 130);
+	assert_non_null(e3);
 	assert_int_equal(ST(f)->exporters_expired, 1);
 	assert_int_equal(ST(f)->exporters, 2);
+	/*
+	 * p3 sent only junk (no template): a newcomer takes its place at
+	 * once, not after 30 s, and the session with a template stays.
+	 */
+	f->c.b[0] = 0;
+	assert_int_equal(hmc_ipfix_message(f->x, e3, f->c.b, 1), -EBADMSG);
+	f->c.b[0] = 0;
+	assert_non_null(hmc_ipfix_exporter(f->x, &p, 0, 131));
+	assert_int_equal(ST(f)->exporters_expired, 2);
+	assert_non_null(hmc_ipfix_exporter(f->x, &p2, 0, 131));
+	assert_int_equal(ST(f)->exporters_refused, 2);	/* at 111 and 129 */
 	fix_free(f);
 
 	memset(&cfg, 0, sizeof(cfg));
