@@ -219,7 +219,7 @@ static __always_inline struct hopmark_ioam_record *hm_record_scratch_get(void)
  * and fragments are untouched and counted. A full ring buffer loses the
  * record (HM_CNT_EVENTS_LOST) but the trace is still removed.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_decap(struct __sk_buff *skb)
@@ -234,23 +234,23 @@ int hm_decap(struct __sk_buff *skb)
 	int fast;
 
 	if (skb->protocol != bpf_htons(ETH_P_IPV6))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	/* Before the interface lookup: most packets carry no trace at all. */
 	fast = hm_decap_general_only ? HM_DF_GENERAL : hm_decap_fast_find(skb, s, &loc);
 	if (fast == HM_DF_NONE)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ifc = hm_if_cfg(ifindex);
 	if (!ifc || !(ifc->flags & HM_IF_F_DECAP))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (fast != HM_DF_OURS) {
 		blen = hm_load_hdrs_skb(skb, s->pkt);
 		if (!blen)
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		if (!hm_ioam_find(s, blen, HM_PARSE_ALL, &loc, ifindex))
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 	}
 
 	/*
@@ -261,7 +261,7 @@ int hm_decap(struct __sk_buff *skb)
 	 */
 	rec = hm_record_scratch_get();
 	if (!rec)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	node = hm_node_cfg();
 	rec->rx_ns = hm_now_posix_ns(node);
 	rec->ifindex = ifindex;
@@ -297,5 +297,5 @@ int hm_decap(struct __sk_buff *skb)
 		avail >> HM_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 	if (bpf_ringbuf_output(&hopmark_events, rec, sizeof(*rec), flags))
 		hm_count(ifindex, HM_CNT_EVENTS_LOST);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }

@@ -245,7 +245,7 @@ static __always_inline int hm_encap_checks(struct __sk_buff *skb, __u32 plen, __
  * out in a single bpf_skb_store_bytes() after one bpf_skb_adjust_room().
  * The result is byte for byte the general path's (hm_encap_general()).
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 static __always_inline int hm_encap_fast(struct __sk_buff *skb, struct hm_scratch *s,
 					 const struct hopmark_encap_cfg *rule, __u32 size, __u32 tt)
@@ -258,7 +258,7 @@ static __always_inline int hm_encap_fast(struct __sk_buff *skb, struct hm_scratc
 	grow = hm_encap_grow(size, 0);
 	plen = ((__u32)fh[HM_OFF_IP6_PLEN] << 8) | fh[HM_OFF_IP6_PLEN + 1];
 	if (hm_encap_checks(skb, plen, grow, grow))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 
 	/* Data area pre-allocated as zeros, and the trailing PadN's zeros. */
 #pragma unroll
@@ -289,17 +289,17 @@ static __always_inline int hm_encap_fast(struct __sk_buff *skb, struct hm_scratc
 	fh[HM_OFF_IP6_NEXTHDR] = HM_NEXTHDR_HOP;
 	if (bpf_skb_adjust_room(skb, grow, BPF_ADJ_ROOM_NET, 0)) {
 		hm_count(ifindex, HM_CNT_ENCAP_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	len = hm_len_1_to(hm_launder(s, HM_FB_IP6_TAIL + grow), HM_SCRATCH_SLACK);
 	if (bpf_skb_store_bytes(skb, HM_OFF_IP6_PLEN, &fh[HM_OFF_IP6_PLEN], len, 0)) {
 		/* Cannot happen once adjust_room succeeded; take the gap out again. */
 		bpf_skb_adjust_room(skb, -(__s32)grow, BPF_ADJ_ROOM_NET, 0);
 		hm_count(ifindex, HM_CNT_ENCAP_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	hm_count(ifindex, HM_CNT_ENCAP_OK);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /**
@@ -315,7 +315,7 @@ static __always_inline int hm_encap_fast(struct __sk_buff *skb, struct hm_scratc
  * then stores it and the IPv6 fields separately. The counters are the
  * ones listed at hm_encap().
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 static __always_inline int hm_encap_general(struct __sk_buff *skb, struct hm_scratch *s,
 					    const struct hopmark_encap_cfg *rule, __u32 size,
@@ -335,23 +335,23 @@ static __always_inline int hm_encap_general(struct __sk_buff *skb, struct hm_scr
 		ret = hm_ioam_parse(s, blen, HM_PARSE_ALL, &loc);
 		if (!blen || ret == HM_P_MALFORMED) {
 			hm_count(ifindex, HM_CNT_MALFORMED);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		if (ret == HM_P_WALK_LIMIT) {
 			hm_count(ifindex, HM_CNT_HBH_WALK_LIMIT);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		if (loc.hbh_nexthdr == HM_NEXTHDR_FRAGMENT) {
 			hm_count(ifindex, HM_CNT_FRAGMENT);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		if (loc.ioam_seen) {
 			hm_count(ifindex, HM_CNT_ENCAP_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		if (!hm_merge_fits_linux(&loc, hm_encap_grow(size, 1))) {
 			hm_count(ifindex, HM_CNT_ENCAP_SKIP_HBH_LIMIT);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		merge = 1;
 		L = loc.hbh_len;
@@ -363,7 +363,7 @@ static __always_inline int hm_encap_general(struct __sk_buff *skb, struct hm_scr
 	total = L + grow;
 	plen = ((__u32)hdr[HM_OFF_IP6_PLEN] << 8) | hdr[HM_OFF_IP6_PLEN + 1];
 	if (hm_encap_checks(skb, plen, total, grow))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 
 	/* Build the new Hop-by-Hop header in s->pkt at HM_OFF_HBH. */
 	blk = s->pkt;
@@ -402,7 +402,7 @@ static __always_inline int hm_encap_general(struct __sk_buff *skb, struct hm_scr
 
 	if (bpf_skb_adjust_room(skb, grow, BPF_ADJ_ROOM_NET, 0)) {
 		hm_count(ifindex, HM_CNT_ENCAP_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	/*
 	 * adjust_room opened the gap right after the IPv6 header; an old
@@ -420,12 +420,12 @@ static __always_inline int hm_encap_general(struct __sk_buff *skb, struct hm_scr
 	hm_count(ifindex, HM_CNT_ENCAP_OK);
 	if (merge)
 		hm_count(ifindex, HM_CNT_ENCAP_HBH_MERGED);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 undo:
 	/* Cannot happen once adjust_room succeeded; take the gap out again. */
 	bpf_skb_adjust_room(skb, -(__s32)grow, BPF_ADJ_ROOM_NET, 0);
 	hm_count(ifindex, HM_CNT_ENCAP_ERR);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /**
@@ -448,7 +448,7 @@ undo:
  * When the IOAM-Namespace is configured on this node, the node writes its
  * own data in the last slot, as Linux's IOAM encapsulation does.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_encap(struct __sk_buff *skb)
@@ -461,37 +461,37 @@ int hm_encap(struct __sk_buff *skb)
 	__u64 c;
 
 	if (skb->protocol != bpf_htons(ETH_P_IPV6) || skb->len < HM_OFF_HBH)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	fh = &s->pkt[HM_FB_FRAME];
 	if (hm_skb_copy(skb, 0, fh, HM_OFF_HBH) || !hm_eth_ipv6(fh))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 
 	key.prefixlen = 128;
 	__builtin_memcpy(key.addr, &fh[HM_OFF_IP6_DADDR], 16);
 	rule = bpf_map_lookup_elem(&hopmark_encap, &key);
 	if (!rule || (rule->ifindex && rule->ifindex != ifindex))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (hm_link_scope(skb, fh))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 
 	c = __sync_fetch_and_add(&rule->counter, 1);
 	if (rule->freq_n && c % rule->freq_n >= rule->freq_k) {
 		hm_count(ifindex, HM_CNT_ENCAP_SKIP_FREQ);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	size = rule->size;
 	tt = rule->trace_type & HM_IOAM_TT_MASK;
 	if ((size & 3) || size > HM_IOAM_TRACE_DATA_MAX) {
 		hm_count(ifindex, HM_CNT_ENCAP_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	nexthdr = fh[HM_OFF_IP6_NEXTHDR];
 	if (nexthdr == HM_NEXTHDR_FRAGMENT) {
 		hm_count(ifindex, HM_CNT_FRAGMENT);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (nexthdr != HM_NEXTHDR_HOP && !hm_encap_general_only)
 		return hm_encap_fast(skb, s, rule, size, tt);

@@ -195,7 +195,7 @@ static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struc
  * (RFC 9197 §4.4.1). The common layout is read in place (hm_ioam_fast());
  * any other goes through the copy and the general walk.
  *
- * Return: XDP_PASS, always (the tc entry point returns TC_ACT_OK instead).
+ * Return: XDP_PASS, always (the tc entry point returns TC_ACT_UNSPEC instead).
  */
 static __always_inline int hm_transit_in_body(void *ctx, const int xdp, __u32 ifindex,
 					      void *data, void *data_end)
@@ -290,14 +290,14 @@ int hm_transit_in(struct xdp_md *ctx)
  * stock tc's "sec tc" still finds hm_transit_out alone; stock tc attaches
  * this one with "sec classifier".
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("classifier")
 int hm_transit_tcin(struct __sk_buff *skb)
 {
 	hm_transit_in_body(skb, 0, skb->ingress_ifindex, (void *)(long)skb->data,
 			   (void *)(long)skb->data_end);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /**
@@ -467,7 +467,7 @@ static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm
  * place and only the slot is copied; any other goes through the general
  * walk.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_transit_out(struct __sk_buff *skb)
@@ -481,12 +481,12 @@ int hm_transit_out(struct __sk_buff *skb)
 	__u8 hop = 0;
 
 	if (skb->protocol != bpf_htons(ETH_P_IPV6))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (hm_ioam_fast_hbh(data, data_end) == HM_FAST_NOT_HBH)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (!hm_transit_general_only)
 		fast = hm_ioam_fast(data, data_end, &loc, &ns, &hop);
 	if (hm_transit_fixed_tai_ns && fast == HM_FAST_TRACE)
@@ -494,35 +494,35 @@ int hm_transit_out(struct __sk_buff *skb)
 	if (fast != HM_FAST_TRACE) {
 		blen = hm_load_hdrs_skb(skb, s->pkt);
 		if (!blen)
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		/* Malformed traces and fragments were counted on ingress. */
 		if (hm_ioam_parse(s, blen, HM_PARSE_FIRST_TRACE, &loc) != HM_P_TRACE)
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		if (!hm_ns_cfg(loc.ns_id))
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		hop = HM_B(s->pkt, HM_OFF_IP6_HOPLIM);
 	}
 	if (loc.flags_byte & HM_IOAM_TRACE_F_OVERFLOW)
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	tt = loc.trace_type;
 	if (!(tt & (HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_HOPLIM_NODEID_WIDE)))
-		return TC_ACT_OK;	/* a slot we cannot recognise as ours */
+		return TC_ACT_UNSPEC;	/* a slot we cannot recognise as ours */
 	if (!(tt & HM_TRANSIT_EGRESS_BITS))
-		return TC_ACT_OK;	/* no field the egress half writes */
+		return TC_ACT_UNSPEC;	/* no field the egress half writes */
 	if (loc.remlen * 4 + hm_tt_slot_len(tt) > loc.data_len)
-		return TC_ACT_OK;	/* no node data yet */
+		return TC_ACT_UNSPEC;	/* no node data yet */
 	slot = loc.data + loc.remlen * 4;
 	off = hm_off(slot);
 	len = hm_len_1_to(hm_launder(s, hm_tt_slot_len(tt)), HM_NODE_BUF_LEN);
 	/* In place, only the slot is needed in the copy. */
 	if (fast == HM_FAST_TRACE && hm_get_in_place(data, data_end, s, off, len) &&
 	    bpf_skb_load_bytes(skb, off, &s->pkt[off], len))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 
 	if (!hm_transit_egress(s, &loc, hop, skb->ifindex))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	hm_count(skb->ifindex, HM_CNT_TRANSIT_EGRESS_OK);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }

@@ -595,7 +595,7 @@ static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
  * has a Hop-by-Hop header, or that would then exceed the MTU, is left
  * alone and counted.
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_pint_source(struct __sk_buff *skb)
@@ -611,39 +611,39 @@ int hm_pint_source(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SOURCE))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ret = pint_parse(skb, &p, PINT_PID_NONE);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	cfg = pint_domain();
 	if (!cfg) {
 		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4) {
 		__u8 old_ttl = p.ttl;
 
 		if (pint_ip4_write(skb, &p, 0, cfg->hop_limit_start)) {
 			pint_count(ifindex, PINT_CNT_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 		if (old_ttl != cfg->hop_limit_start)
 			pint_count(ifindex, PINT_CNT_SRC_TTL_SET);
 		pint_count(ifindex, PINT_CNT_SRC_OK);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 
 	if (p.ip[6] == HM_NEXTHDR_HOP) {
 		pint_count(ifindex, PINT_CNT_HBH_PRESENT);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (bpf_check_mtu(skb, 0, &mtu_len, PINT_IP6_HBH_LEN, 0)) {
 		pint_count(ifindex, PINT_CNT_MTU);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (bpf_skb_adjust_room(skb, PINT_IP6_HBH_LEN, BPF_ADJ_ROOM_NET, 0)) {
 		pint_count(ifindex, PINT_CNT_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	hbh[0] = p.ip[6];
 	hbh[1] = 0;
@@ -660,10 +660,10 @@ int hm_pint_source(struct __sk_buff *skb)
 	if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
 	    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
 		pint_count(ifindex, PINT_CNT_ERR);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	pint_count(ifindex, PINT_CNT_SRC_OK);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /**
@@ -676,7 +676,7 @@ int hm_pint_source(struct __sk_buff *skb)
  * and counted. The switch ID encoded is hopmark_node.node_id; without one
  * the node does nothing (counted as not configured).
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_pint_transit(struct __sk_buff *skb)
@@ -691,19 +691,19 @@ int hm_pint_transit(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_TRANSIT))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (p.family == 6 && !p.has_opt) {
 		pint_count(ifindex, PINT_CNT_NO_OPTION);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	cfg = pint_domain();
 	node = bpf_map_lookup_elem(&hopmark_node, &zero);
 	if (!cfg || !node || !(node->flags & HM_NODE_F_ID)) {
 		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4)
 		hop = p.ttl < cfg->hop_limit_start ? cfg->hop_limit_start - p.ttl : 0;
@@ -711,14 +711,14 @@ int hm_pint_transit(struct __sk_buff *skb)
 		hop = (__u32)p.count + 1;
 	if (hop == 0 || hop > PINT_MAX_HOPS) {
 		pint_count(ifindex, PINT_CNT_HOP_RANGE);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	digest = pint_hop(cfg, node, ifc, skb, p.pid, hop, p.digest) & 0xffff;
 
 	if (p.family == 4) {
 		if (pint_ip4_write(skb, &p, digest, p.ttl)) {
 			pint_count(ifindex, PINT_CNT_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 	} else {
 		w[0] = digest >> 8;
@@ -726,11 +726,11 @@ int hm_pint_transit(struct __sk_buff *skb)
 		w[2] = hop;
 		if (bpf_skb_store_bytes(skb, P_HBH_OFF + 4, w, 3, 0)) {
 			pint_count(ifindex, PINT_CNT_ERR);
-			return TC_ACT_OK;
+			return TC_ACT_UNSPEC;
 		}
 	}
 	pint_count(ifindex, PINT_CNT_TRANSIT_OK);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }
 
 /**
@@ -747,7 +747,7 @@ int hm_pint_transit(struct __sk_buff *skb)
  * Hop-by-Hop header goes. The record is sent even when the removal fails
  * (counted as an error).
  *
- * Return: TC_ACT_OK, always.
+ * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
 SEC("tc")
 int hm_pint_sink(struct __sk_buff *skb)
@@ -764,18 +764,18 @@ int hm_pint_sink(struct __sk_buff *skb)
 
 	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 	if (!ifc || !(ifc->flags & PINT_IF_F_SINK))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
 	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	if (p.family == 6 && !p.has_opt) {
 		pint_count(ifindex, PINT_CNT_NO_OPTION);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	cfg = pint_domain();
 	if (!cfg) {
 		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4)
 		hops = p.ttl < cfg->hop_limit_start ? cfg->hop_limit_start - p.ttl : 0;
@@ -783,7 +783,7 @@ int hm_pint_sink(struct __sk_buff *skb)
 		hops = p.count;
 	if (hops == 0 || hops > PINT_MAX_HOPS) {
 		pint_count(ifindex, PINT_CNT_HOP_RANGE);
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	}
 
 	rec.rx_ns = bpf_ktime_get_ns();
@@ -819,5 +819,5 @@ int hm_pint_sink(struct __sk_buff *skb)
 		avail >> PINT_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 	if (bpf_ringbuf_output(&pint_events, &rec, sizeof(rec), flags))
 		pint_count(ifindex, PINT_CNT_EVENTS_LOST);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
 }

@@ -44,6 +44,7 @@
 #include "budget/budget.h"
 #include "int/int_names.h"
 #include "int/int_settings.h"
+#include "pbt/pbt_settings.h"	/* pbt_int_dscp_check() */
 #include "ipv4/ipv4.h"
 
 #define MSG_LEN		320
@@ -422,6 +423,25 @@ static int do_set(int argc, char **argv)
 			 dev, msg, dev);
 		invarg(why, cfg.mode != INT_MODE_MD && mode_word ? mode_word :
 		       signal_word ? signal_word : mode_word);
+	}
+	/* A DSCP signal leaves PBT-M's configured mark bits clear. */
+	if (seen[SET_SIGNAL] && v.signal == INT_SIG_DSCP) {
+		struct int_domain_cfg chk = cfg;
+		struct pbt_domain_cfg pc;
+		int pfd = hm_map_open(PBT_MAP_CFG);
+		__u32 zero = 0;
+		__u8 bits = 0;
+
+		if (pfd >= 0) {
+			if (!bpf_map_lookup_elem(pfd, &zero, &pc))
+				bits = pbt_mark_tos_bits(&pc);
+			close(pfd);
+		}
+		chk.flags |= INT_DOM_F_CONFIGURED;	/* as cfg_commit() will make it */
+		if (pbt_int_dscp_check(bits, &chk, msg, sizeof(msg))) {
+			close(fd);
+			invarg(msg, signal_word);
+		}
 	}
 	return cfg_commit(fd, &cfg, blame, true);
 }

@@ -158,6 +158,24 @@ static __u64 mono_ns(void)
 
 /* ---------------- set ---------------- */
 
+/*
+ * INT's domain settings when its map is pinned on this node (NULL when
+ * not, or unreadable): a PBT-M mark bit must stay clear of INT's DSCP
+ * signal (pbt_int_dscp_check()).
+ */
+static const struct int_domain_cfg *int_cfg_pinned(struct int_domain_cfg *ic)
+{
+	int fd = hm_map_open(INT_MAP_CFG);
+	__u32 zero = 0;
+	bool ok;
+
+	if (fd < 0)
+		return NULL;
+	ok = !bpf_map_lookup_elem(fd, &zero, ic);
+	close(fd);
+	return ok ? ic : NULL;
+}
+
 static __u8 mark_bit_or_exit(const char *s)
 {
 	char msg[MSG_LEN];
@@ -178,8 +196,10 @@ static int do_set(int argc, char **argv)
 	bool v4 = false, v6 = false, tc_bit = false, alt = false, meter = false, hold = false;
 	bool trig = false, trig_off = false, burst = false;
 	struct pbt_domain_cfg v = { 0 }, cfg;
-	const char *blame = NULL;
+	const char *blame = NULL, *word4 = NULL, *word6 = NULL;
+	struct int_domain_cfg ic;
 	char msg[MSG_LEN];
+	__u8 bits4 = 0, bits6 = 0;
 	int fd;
 
 	if (argc < 1)
@@ -196,6 +216,7 @@ static int do_set(int argc, char **argv)
 				v.v4_mark = PBT_V4_TOS;
 				NEXT_ARG();
 				v.v4_tos_bit = mark_bit_or_exit(*argv);
+				word4 = *argv;
 			} else {
 				invarg("mark-ipv4 is reserved or tos BIT", *argv);
 			}
@@ -222,7 +243,7 @@ static int do_set(int argc, char **argv)
 			} else {
 				invarg("mark-ipv6 is tc BIT or oflag", *argv);
 			}
-			blame = *argv;
+			blame = word6 = *argv;
 		} else if (matches(*argv, "altmark")) {
 			NEXT_ARG();
 			if (alt)
@@ -320,6 +341,24 @@ static int do_set(int argc, char **argv)
 	}
 	if (hold)
 		cfg.trig_hold_ns = v.trig_hold_ns;
+	/*
+	 * The mark bits this command names (mark-ipv6's method marks a packet
+	 * without an SRH with the Traffic Class bit) stay clear of INT's DSCP
+	 * signal.
+	 */
+	if (word4)
+		bits4 = cfg.v4_tos_bit;
+	if (word6)
+		bits6 = cfg.v6_tc_bit;
+	if (bits4 | bits6) {
+		const struct int_domain_cfg *icp = int_cfg_pinned(&ic);
+
+		if (pbt_int_dscp_check(bits4, icp, msg, sizeof(msg)) ||
+		    pbt_int_dscp_check(bits6, icp, msg, sizeof(msg))) {
+			close(fd);
+			invarg(msg, pbt_int_dscp_check(bits4, icp, NULL, 0) ? word4 : word6);
+		}
+	}
 	return cfg_commit(fd, &cfg, blame);
 }
 

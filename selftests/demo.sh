@@ -209,8 +209,8 @@ say "management: node N is $PBT_MGMT_NET.N on its 'mgmt' veth, the host $PBT_HOS
 say "(bridge $PBT_BR); node IDs A 1, R1 2, R2 3, R3 4, B 5 (R2 now too)"
 
 step "IOAM off: the postcard phase runs PBT-M alone"
-# hopmark's IOAM programs end the tc chain (TC_ACT_OK) for the packets they
-# pass, so PBT-M's filters, attached after them, would never run.
+# The postcard phase shows PBT-M's paths alone: IOAM off, so that what R3
+# drops and what the collector stitches come from PBT-M only.
 hm_on a "$HOPMARK" ioam encap del $HM_B_PREFIX || die "hopmark ioam encap del failed"
 # encap del leaves hm_encap on a-r1 (with no prefix to encapsulate): off with tc.
 hm_on a tc filter del dev a-r1 egress pref $((0x4801)) 2>/dev/null
@@ -222,7 +222,7 @@ for n in r1 r3; do
 done
 hm_on b "$HOPMARK" ioam decap disable dev b-r3 || die "hopmark ioam decap disable failed"
 say "A : hopmark ioam encap del $HM_B_PREFIX (and its tc filter); R1, R3: ioam transit disable;"
-say "B : ioam decap disable (hopmark's IOAM programs end the tc chain for what they pass)"
+say "B : ioam decap disable (PBT-M alone on the line)"
 
 step "PBT-M on every node, hopmarkd exporting IPFIX, hopmark-collector on the host"
 # hopmarkd starts again on every node, so that each one exports.

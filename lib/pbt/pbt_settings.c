@@ -11,6 +11,7 @@
 
 #include "pbt/pbt_mark.h"	/* pbt_mark_bit_ok(), as the datapath checks it */
 #include "pbt/pbt_settings.h"
+#include "int/int_settings.h"	/* INT_DSCP_MASK: INT's DSCP is 6 bits */
 
 static int fail(int err, char *msg, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -317,4 +318,45 @@ __u32 pbt_role_flags_parse(const char *s)
 		if (!strcmp(s, pbt_role_names[i].name))
 			return pbt_role_names[i].flag;
 	return 0;
+}
+
+__u8 pbt_mark_tos_bits(const struct pbt_domain_cfg *cfg)
+{
+	__u8 bits;
+
+	if (!cfg || !(cfg->flags & PBT_DOM_F_CONFIGURED))
+		return 0;
+	bits = cfg->v6_tc_bit;
+	if (cfg->v4_mark == PBT_V4_TOS)
+		bits |= cfg->v4_tos_bit;
+	return bits & PBT_DSCP_BITS;
+}
+
+int pbt_int_dscp_check(__u8 pbt_bits, const struct int_domain_cfg *intc, char *msg, size_t len)
+{
+	__u8 int_bits, both, free_bits;
+	bool one;
+
+	if (!intc || !(intc->flags & INT_DOM_F_CONFIGURED) || intc->signal != INT_SIG_DSCP)
+		return 0;
+	int_bits = (__u8)((intc->dscp_mask & INT_DSCP_MASK) << 2);
+	both = pbt_bits & int_bits;
+	if (!both)
+		return 0;
+	one = !(both & (both - 1));
+	free_bits = PBT_DSCP_BITS & ~int_bits;
+	if (free_bits)
+		return fail(-EBUSY, msg, len, "PBT-M's mark %s 0x%02x %s under INT's DSCP signal "
+			    "0x%02x/0x%02x (TOS / Traffic Class 0x%02x/0x%02x): one DSCP bit cannot "
+			    "serve both (INT's packets would count as marked, a mark could change "
+			    "their DSCP); bits free of INT's mask: 0x%02x", one ? "bit" : "bits",
+			    both, one ? "lies" : "lie", intc->dscp, intc->dscp_mask,
+			    (__u8)(intc->dscp << 2), int_bits, free_bits);
+	return fail(-EBUSY, msg, len, "PBT-M's mark %s 0x%02x %s under INT's DSCP signal "
+		    "0x%02x/0x%02x (TOS / Traffic Class 0x%02x/0x%02x): one DSCP bit cannot serve "
+		    "both (INT's packets would count as marked, a mark could change their DSCP); "
+		    "INT's mask leaves no bit free: narrow it (\"hopmark int set signal dscp "
+		    "V/M\") or signal INT by UDP port", one ? "bit" : "bits", both,
+		    one ? "lies" : "lie", intc->dscp, intc->dscp_mask, (__u8)(intc->dscp << 2),
+		    int_bits);
 }

@@ -21,6 +21,7 @@
 #include <linux/types.h>
 
 #include "common/hopmark_run.h"	/* HM_IPFIX_PORT, the export's default port */
+#include "int/int_maps.h"		/* struct int_domain_cfg: INT's DSCP signal */
 #include "pbt/pbt_maps.h"
 #include "select/sel_text.h"
 
@@ -188,5 +189,39 @@ const char *pbt_sample_format(const struct pbt_domain_cfg *cfg, char *buf, size_
  * Return: the flag, 0 for an unknown name.
  */
 __u32 pbt_role_flags_parse(const char *s);
+
+/**
+ * pbt_mark_tos_bits() - the TOS / Traffic Class octet bits a PBT-M domain marks
+ * @cfg:	pbt_cfg[0] as read, or NULL
+ *
+ * The Traffic Class bit always (the O-flag method marks a packet without an
+ * SRH with it), the IPv4 TOS bit with %PBT_V4_TOS. Bits of the octet
+ * (DSCP << 2), not of the DSCP.
+ *
+ * Return: the bits; 0 for NULL or a domain without %PBT_DOM_F_CONFIGURED.
+ */
+__u8 pbt_mark_tos_bits(const struct pbt_domain_cfg *cfg);
+
+/**
+ * pbt_int_dscp_check() - refuse a PBT-M mark bit under INT's DSCP signal
+ * @pbt_bits:	TOS / Traffic Class octet bits PBT-M marks (or is asked to)
+ * @intc:	int_cfg[0] as read, or NULL when INT's map is not pinned
+ * @msg:	the reason on failure
+ * @len:	size of @msg
+ *
+ * INT v2.1 §5.7.2's DSCP signalling matches (DSCP & @dscp_mask) == @dscp,
+ * the octet's bits @dscp_mask << 2; PBT-M's mark is one bit of the same
+ * octet. A bit under INT's mask serves both: INT's packets (default DSCP
+ * 0x17, TOS 0x5c, which has 0x04) read as marked, and a mark can turn a
+ * DSCP into INT's (or out of it). One domain gives a DSCP bit to one use.
+ * `hopmark postcard set` (mark-ipv4 tos, mark-ipv6) and `hopmark int set
+ * signal dscp` both call this, with the other family's pinned settings.
+ * Documentation/pbt.rst and int.rst, "PBT-M and INT on one node".
+ *
+ * Return: 0 when INT is not configured, signals by UDP port, or its mask
+ * leaves @pbt_bits free; -EBUSY with the bits, INT's signal and the bits
+ * still free in @msg.
+ */
+int pbt_int_dscp_check(__u8 pbt_bits, const struct int_domain_cfg *intc, char *msg, size_t len);
 
 #endif /* __HOPMARK_PBT_SETTINGS_H */

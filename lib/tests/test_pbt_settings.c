@@ -15,6 +15,7 @@
 #include "hm_test.h"
 #include "pbt/pbt_names.h"
 #include "pbt/pbt_settings.h"
+#include "int/int_settings.h"
 
 #define MSG_LEN	320
 
@@ -273,6 +274,73 @@ static void pbt_settings_names(void **state)
 	assert_string_equal(pbt_sample_names[PBT_SAMPLE_INTERVAL], "interval");
 }
 
+/*
+ * pbt_int_dscp_check(): INT's defaults (DSCP 0x17/0x3f, TOS 0x5c/0xfc) and
+ * PBT-M's default Traffic Class bit 0x04 overlap and are refused; a mask
+ * clear of the bit, INT by UDP port, INT unconfigured or absent pass.
+ */
+static void pbt_settings_int_dscp_overlap_refused(void **state)
+{
+	struct int_domain_cfg ic;
+	struct pbt_domain_cfg pc;
+	char msg[MSG_LEN];
+
+	memset(&ic, 0, sizeof(ic));
+	int_cfg_defaults(&ic);
+	fresh(&pc);
+	/* Neither configured: nothing marks, nothing signals. */
+	assert_int_equal(pbt_mark_tos_bits(&pc), 0);
+	assert_int_equal(pbt_mark_tos_bits(NULL), 0);
+	assert_int_equal(pbt_int_dscp_check(0x04, &ic, msg, sizeof(msg)), 0);
+	assert_int_equal(pbt_int_dscp_check(0x04, NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(int_cfg_commit(&ic, msg, sizeof(msg)), 0);
+	assert_int_equal(pbt_cfg_commit(&pc, msg, sizeof(msg)), 0);
+	assert_int_equal(pbt_mark_tos_bits(&pc), PBT_DEF_TOS_BIT);
+
+	/* The defaults collide: 0x5c has bit 0x04. */
+	assert_int_equal((INT_DEF_DSCP << 2) & PBT_DEF_TOS_BIT, PBT_DEF_TOS_BIT);
+	assert_int_equal(pbt_int_dscp_check(pbt_mark_tos_bits(&pc), &ic, msg, sizeof(msg)),
+			 -EBUSY);
+	assert_string_equal(msg, "PBT-M's mark bit 0x04 lies under INT's DSCP signal 0x17/0x3f "
+			    "(TOS / Traffic Class 0x5c/0xfc): one DSCP bit cannot serve both "
+			    "(INT's packets would count as marked, a mark could change their "
+			    "DSCP); INT's mask leaves no bit free: narrow it (\"hopmark int set "
+			    "signal dscp V/M\") or signal INT by UDP port");
+	/* Every bit of 0xfc is under an exact match. */
+	for (int i = 2; i < 8; i++)
+		assert_int_equal(pbt_int_dscp_check(1 << i, &ic, NULL, 0), -EBUSY);
+
+	/* The IPv4 TOS bit counts with mark-ipv4 tos only. */
+	ic.dscp = 0x10;
+	ic.dscp_mask = 0x10;		/* TOS 0x40 */
+	pc.v4_tos_bit = 0x40;
+	assert_int_equal(pbt_mark_tos_bits(&pc), 0x04);
+	assert_int_equal(pbt_int_dscp_check(pbt_mark_tos_bits(&pc), &ic, msg, sizeof(msg)), 0);
+	pc.v4_mark = PBT_V4_TOS;
+	assert_int_equal(pbt_mark_tos_bits(&pc), 0x44);
+	assert_int_equal(pbt_int_dscp_check(pbt_mark_tos_bits(&pc), &ic, msg, sizeof(msg)),
+			 -EBUSY);
+	assert_non_null(strstr(msg, "mark bit 0x40 lies under INT's DSCP signal 0x10/0x10 "
+				    "(TOS / Traffic Class 0x40/0x40)"));
+	assert_non_null(strstr(msg, "bits free of INT's mask: 0xbc"));
+
+	/* Two bits under the mask are named together. */
+	ic.dscp = 0x11;
+	ic.dscp_mask = 0x11;		/* TOS 0x44 */
+	assert_int_equal(pbt_int_dscp_check(0x44, &ic, msg, sizeof(msg)), -EBUSY);
+	assert_non_null(strstr(msg, "mark bits 0x44 lie under"));
+
+	/* A mask clear of the bits (0x16/0x3e leaves DSCP bit 0x01, TOS 0x04). */
+	ic.dscp = 0x16;
+	ic.dscp_mask = 0x3e;
+	assert_int_equal(pbt_int_dscp_check(0x04, &ic, msg, sizeof(msg)), 0);
+	assert_int_equal(pbt_int_dscp_check(0x08, &ic, msg, sizeof(msg)), -EBUSY);
+
+	/* INT signalling by UDP port shares no bit. */
+	ic.signal = INT_SIG_UDP;
+	assert_int_equal(pbt_int_dscp_check(0xfc, &ic, msg, sizeof(msg)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +351,7 @@ int main(void)
 		cmocka_unit_test(pbt_settings_fields),
 		cmocka_unit_test(pbt_settings_format_words),
 		cmocka_unit_test(pbt_settings_names),
+		cmocka_unit_test(pbt_settings_int_dscp_overlap_refused),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -18,11 +18,12 @@
 #include <sys/epoll.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
+#include <linux/pkt_cls.h>
 
 #include "hopmark.h"
 #include "bpf_test.h"
 
-#define TC_OK_RC	0
+#define TC_PASS_RC	((__u32)TC_ACT_UNSPEC)	/* passed on, tc chain left open */
 #define HLIM_AT_B	60
 
 static void decap_cfg(void)
@@ -111,7 +112,7 @@ static void dec_check_removed(const struct pkt *in, size_t opt, const struct pkt
 	hm_counters_read(env.if_in, &before);
 	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	hm_check_bytes("frame", plain->b, plain->len, r.out, r.out_len);
 	hm_check_counters(env.if_in, &before, HM_BIT(HM_CNT_DECAP_OK), 0);
 	n = hm_events_consume(recs, 2);
@@ -215,7 +216,7 @@ static void t_dec_keeps_others(const struct hm_test *t)
 	hm_counters_read(env.if_in, &before);
 	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in.b, in.len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	if (!hm_check(r.out_len >= plain.len + 8, "frame length: expected >= %zu, got %u",
 		      plain.len + 8, r.out_len))
 		goto counters;
@@ -270,7 +271,7 @@ static void dec_check_untouched(const struct pkt *in, __u32 must, __u32 may)
 	hm_counters_read(env.if_in, &before);
 	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	hm_check_bytes("frame", in->b, in->len, r.out, r.out_len);
 	hm_check_counters(env.if_in, &before, must, may);
 	CHECK_EQ("ring buffer records", 0, hm_events_consume(recs, 2));
@@ -386,7 +387,7 @@ static void t_dec_truncated(const struct hm_test *t)
 			bad++;
 			continue;
 		}
-		if (r.retval != TC_OK_RC || r.out_len != len || memcmp(r.out, in.b, len)) {
+		if (r.retval != TC_PASS_RC || r.out_len != len || memcmp(r.out, in.b, len)) {
 			hm_fail("cut at %zu bytes: verdict %u, %u bytes out: frame changed",
 				len, r.retval, r.out_len);
 			bad++;
@@ -580,7 +581,7 @@ static void t_dec_steps(const struct hm_test *t)
 	hm_counters_read(env.if_in, &before);
 	if (!hm_run_tc(env.prog_decap, env.if_in, env.if_in, in.b, in.len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	hm_check_counters(env.if_in, &before, HM_BIT(HM_CNT_DECAP_OK), 0);
 	n = hm_events_consume(recs, 2);
 	if (CHECK_EQ("ring buffer records", 1, n))

@@ -20,11 +20,12 @@
 #include <time.h>
 
 #include <bpf/bpf.h>
+#include <linux/pkt_cls.h>
 
 #include "hopmark.h"
 #include "bpf_test.h"
 
-#define TC_OK_RC	0
+#define TC_PASS_RC	((__u32)TC_ACT_UNSPEC)	/* passed on, tc chain left open */
 
 static const __u8 prefix_b48[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x0b };
 static const __u8 dst_other[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x0c, [15] = 1 };
@@ -160,7 +161,7 @@ static void enc_check_inserted_from(const struct pkt *in, const struct enc_rule 
 	hm_counters_read(env.if_enc, &before);
 	if (!hm_run_tc(env.prog_encap, env.if_enc, iif, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	enc_expected(in, &exp, ru, node_data, &r);
 	if (adjust)
 		adjust(&exp, &r);
@@ -183,7 +184,7 @@ static void enc_check_untouched(const struct pkt *in, __u32 must, __u32 may)
 	hm_counters_read(env.if_enc, &before);
 	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	hm_check_bytes("frame", in->b, in->len, r.out, r.out_len);
 	hm_check_counters(env.if_enc, &before, must, may);
 }
@@ -283,7 +284,7 @@ static void t_enc_merge(const struct hm_test *t)
 	hm_counters_read(env.if_enc, &before);
 	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in.b, in.len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	exp_hbh_len = 8 + 256;
 	CHECK_EQ("frame length", in.len + 256, r.out_len);
 	if (r.out_len < HM_EXT_OFF + 8)
@@ -487,7 +488,7 @@ static void enc_check_merged(const struct pkt *in, const struct enc_rule *ru)
 	hm_counters_read(env.if_enc, &before);
 	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	enc_expected_merged(in, &exp, ru, &r);
 	hm_check_bytes("frame", exp.b, exp.len, r.out, r.out_len);
 	hm_check_hbh_linux("merged Hop-by-Hop header", r.out + HM_EXT_OFF, r.out_len - HM_EXT_OFF,
@@ -511,7 +512,7 @@ static void enc_check_skipped(const struct pkt *in, bool linux_accepts, __u32 cn
 	hm_counters_read(env.if_enc, &before);
 	if (!hm_run_tc(env.prog_encap, env.if_enc, 0, in->b, in->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	if (!hm_check_bytes("frame", in->b, in->len, r.out, r.out_len) && linux_accepts &&
 	    r.out_len > HM_EXT_OFF)
 		hm_diag("output Hop-by-Hop header: this kernel %s it",
@@ -871,7 +872,7 @@ static void t_enc_truncated(const struct hm_test *t)
 			bad++;
 			continue;
 		}
-		if (r.retval != TC_OK_RC || r.out_len != len || memcmp(r.out, in.b, len)) {
+		if (r.retval != TC_PASS_RC || r.out_len != len || memcmp(r.out, in.b, len)) {
 			hm_fail("cut at %zu bytes: verdict %u, %u bytes out: frame changed",
 				len, r.retval, r.out_len);
 			bad++;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/pkt_cls.h>
 
 #include "bpf_test.h"
 #include "hopmark.h"
@@ -38,6 +39,24 @@ static int n_recs;
 #define T_RATE_BPS	1000000ULL	/* 1 Mbit/s on env.if_out */
 #define T_START		64		/* hop-limit-start */
 #define T_QLEN		100000		/* backlog on env.if_out for latency and util */
+
+/*
+ * run_tc() - hm_run_tc() on a PINT tc program, checking its verdict.
+ *
+ * Every PINT program passes every packet on with TC_ACT_UNSPEC, so that the
+ * filters after it on the hook (PBT-M's, INT's, the operator's) still run;
+ * TC_ACT_OK would end the direct-action chain (Documentation/pint.rst).
+ * Return: false when the run failed (reported).
+ */
+static bool run_tc(int prog_fd, int ifindex, int iif, const void *in, size_t len,
+		   struct hm_run *r)
+{
+	if (!hm_run_tc(prog_fd, ifindex, iif, in, len, r))
+		return false;
+	return hm_check((int)r->retval == TC_ACT_UNSPEC,
+			"tc verdict: expected TC_ACT_UNSPEC (%d), observed %d",
+			TC_ACT_UNSPEC, (int)r->retval);
+}
 
 static int rec_cb(void *ctx, void *data, size_t size)
 {
@@ -300,7 +319,7 @@ static void t_transit_v4(const struct hm_test *t)
 		if (!hm_check(!pint_frame_parse(in.b, in.len, &fi) && fi.pid == pid,
 			      "pint_frame_parse pid 0x%08x, fields give 0x%08x", fi.pid, pid))
 			return;
-		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
+		if (!run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       in.b, in.len, &r))
 			return;
 		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
@@ -340,7 +359,7 @@ static void t_transit_v6(const struct hm_test *t)
 		d_in = (i * 7919U) & 0xffff;
 		pkt_v6(&in, true, 64 - hop, d_in, hop - 1, 12 + i % 40, i);
 		pid = pid_v6(&in, true);
-		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
+		if (!run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       in.b, in.len, &r))
 			return;
 		want = expect_hop(&cfg, pid, hop, d_in, T_QLEN);
@@ -446,7 +465,7 @@ static __u32 bpf_transit_id(const struct pkt *in)
 {
 	struct hm_run r;
 
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in->b,
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in->b,
 		       in->len, &r))
 		return ~0U;
 	return (__u32)r.out[18] << 8 | r.out[19];
@@ -569,7 +588,7 @@ static void t_source_v4(const struct hm_test *t)
 		return;
 	set_if(env.if_in, PINT_IF_F_SOURCE, 0);
 	pkt_v4(&in, true, 57, 0xbeef, 30, 7);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("length", in.len, r.out_len);
@@ -605,7 +624,7 @@ static void t_no_df(const struct hm_test *t)
 	for (i = 0; i < 3; i++) {
 		int ifx = i == 1 ? env.if_out : env.if_in;
 
-		if (!hm_run_tc(bpf_program__fd(progs[i]), ifx, ifx, in.b, in.len, &r))
+		if (!run_tc(bpf_program__fd(progs[i]), ifx, ifx, in.b, in.len, &r))
 			return;
 		hm_check_bytes(bpf_program__name(progs[i]), in.b, in.len, r.out, r.out_len);
 	}
@@ -634,7 +653,7 @@ static void t_v6_domain(const struct hm_test *t)
 	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
 	pkt_v6(&in, false, 64, 0, 0, 100, hops);
 	pid = pid_v6(&in, false);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_source), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("size after the source", in.len + PINT_IP6_HBH_LEN, r.out_len);
@@ -642,7 +661,7 @@ static void t_v6_domain(const struct hm_test *t)
 	cur.len = r.out_len;
 	for (h = 1; h <= hops; h++) {
 		cur.b[HM_IP6_OFF + 7]--;		/* forwarding */
-		if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
+		if (!run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0,
 			       cur.b, cur.len, &r))
 			return;
 		if (!CHECK_EQ("size at every hop", in.len + PINT_IP6_HBH_LEN, r.out_len))
@@ -651,7 +670,7 @@ static void t_v6_domain(const struct hm_test *t)
 		d = pint_path_hop(&cfg.path, pid, h, HM_T_NODE_ID, d);
 	}
 	set_if(env.if_in, PINT_IF_F_SINK, 0);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
 		       cur.b, cur.len, &r))
 		return;
 	in.b[HM_IP6_OFF + 7] -= hops;
@@ -678,7 +697,7 @@ static void t_sink_v4(const struct hm_test *t)
 		return;
 	set_if(env.if_in, PINT_IF_F_SINK, 0);
 	pkt_v4(&in, true, T_START - 9, 0x00a5, 40, 3);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_sink), env.if_in, env.if_in,
 		       in.b, in.len, &r))
 		return;
 	CHECK_EQ("Identification cleared", 0, (r.out[18] << 8) | r.out[19]);
@@ -704,7 +723,7 @@ static void t_hop_range(const struct hm_test *t)
 		return;
 	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
 	pkt_v4(&in, true, T_START, 0x4321, 20, 1);
-	if (!hm_run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in.b, in.len, &r))
+	if (!run_tc(bpf_program__fd(skel->progs.hm_pint_transit), env.if_out, 0, in.b, in.len, &r))
 		return;
 	hm_check_bytes("frame", in.b, in.len, r.out, r.out_len);
 	CHECK_EQ("hop_range", 1, pint_counter(env.if_out, PINT_CNT_HOP_RANGE));

@@ -18,12 +18,13 @@
 #include <linux/bpf.h>
 
 #include <bpf/bpf.h>
+#include <linux/pkt_cls.h>
 
 #include "hopmark.h"
 #include "bpf_test.h"
 
 #define XDP_PASS_RC	2	/* enum xdp_action XDP_PASS */
-#define TC_OK_RC	0	/* TC_ACT_OK */
+#define TC_PASS_RC	((__u32)TC_ACT_UNSPEC)	/* passed on, tc chain left open */
 
 /* Values the ingress half of node R (hopmark_node = ID 2) must write. */
 static void tin_values(struct hm_ioam6_node_values *v, __u8 hlim)
@@ -834,7 +835,7 @@ static void check_tout_completed(const struct pkt *in, size_t opt, const struct 
 	__u8 exp[HM_PKT_MAX];
 	__u32 delay = 0;
 
-	CHECK_EQ("tc verdict", TC_OK_RC, r->retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r->retval);
 	if (r->out_len >= slot_off + 60) {
 		delay = hm_get_be32(r->out + slot_off + field_off(ts->type, 4));
 		hm_check(delay >= delay_lo && delay <= delay_hi,
@@ -942,7 +943,7 @@ static void tout_wide_only(__u64 slot_node_id_wide)
 	hm_counters_read(env.if_out, &before);
 	if (!hm_run_tc(env.prog_transit_out, env.if_out, env.if_in, p.b, p.len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	if (slot_node_id_wide != HM_T_NODE_ID_WIDE) {
 		/* Another node's slot: left alone. */
 		hm_check_bytes("frame", p.b, p.len, r.out, r.out_len);
@@ -1005,7 +1006,7 @@ static void check_tout_untouched(const struct pkt *p, __u32 may)
 	hm_counters_read(env.if_out, &before);
 	if (!hm_run_tc(env.prog_transit_out, env.if_out, env.if_in, p->b, p->len, &r))
 		return;
-	CHECK_EQ("tc verdict", TC_OK_RC, r.retval);
+	CHECK_EQ("tc verdict", TC_PASS_RC, r.retval);
 	hm_check_bytes("frame", p->b, p->len, r.out, r.out_len);
 	hm_check_counters(env.if_out, &before, 0, may);
 }
@@ -1110,7 +1111,7 @@ static void t_tout_truncated(const struct hm_test *t)
 			bad++;
 			continue;
 		}
-		if (r.retval != TC_OK_RC || r.out_len != len || memcmp(r.out, p.b, len)) {
+		if (r.retval != TC_PASS_RC || r.out_len != len || memcmp(r.out, p.b, len)) {
 			hm_fail("cut at %zu bytes: verdict %u, %u bytes out: frame changed",
 				len, r.retval, r.out_len);
 			bad++;

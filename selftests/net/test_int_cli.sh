@@ -33,6 +33,11 @@
 #   int_round_trip_*		the words show prints, given to a node with an
 #				empty bpffs, give the same settings: the same
 #				JSON and the same bytes in int_cfg[0]
+#   int_pbt_*, int_err_pbt_*	with PBT-M configured on the node, a DSCP mask
+#				over its TOS / Traffic Class mark bits is
+#				refused (exit 2, the value named, the conflict
+#				in the message, nothing changed); a mask clear
+#				of them is accepted
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 set -u
@@ -485,4 +490,19 @@ hm_check "int_round_trip_same_bytes" "same" "$("$PY" -c '
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 print("same" if a == b and a else "differ: %r vs %r" % (a, b))' "$HM_TMP/a.map" "$HM_TMP/b.map" 2>&1 | tail -1)"
+# ---- a DSCP mask over PBT-M's mark bits is refused (pbt_int_dscp_check()).
+x "$HOPMARK" int set signal udp 5000 >"$HM_TMP/c.err" 2>&1 &&
+	x "$HOPMARK" postcard set mark-ipv4 tos 0x40 mark-ipv6 tc 0x04 >>"$HM_TMP/c.err" 2>&1
+hm_check "int_pbt_setup" "0" "$?$(cat "$HM_TMP/c.err")"
+err pbt_tc_bit_under_default_dscp "0x17/0x3f" -- int set signal dscp 0x17/0x3f
+err pbt_tc_bit_under_default_mask "0x17" -- int set signal dscp 0x17
+err pbt_tos_bit "0x10/0x10" -- int set signal dscp 0x10/0x10
+x "$HOPMARK" int set signal dscp 0x17/0x3f 2>"$HM_TMP/c.err"
+hm_check "int_pbt_error_names_the_conflict" "1" \
+	"$(grep -c "PBT-M's mark bits 0x44 lie under INT's DSCP signal 0x17/0x3f (TOS / Traffic Class 0x5c/0xfc): one DSCP bit cannot serve both" "$HM_TMP/c.err")"
+hm_check "int_pbt_refusal_changes_nothing" "udp 5000" \
+	"$(show 'c=d["config"]; "%s %s" % (c["signal"], c["udp_port"])')"
+x "$HOPMARK" int set signal dscp 0x26/0x2e 2>"$HM_TMP/c.err"
+hm_check "int_pbt_mask_clear_of_the_bits_accepted" "0 dscp 38 46" \
+	"$? $(cat "$HM_TMP/c.err")$(show 'c=d["config"]; "%s %s %s" % (c["signal"], c["dscp"], c["dscp_mask"])')"
 hm_done

@@ -31,6 +31,11 @@
 #				the same in hopmark -s link show
 #   pbt_round_trip_*		the words show prints, given to a node with an
 #				empty bpffs, give the same bytes in pbt_cfg[0]
+#   pbt_int_*, pbt_err_int_*	with INT signalling by DSCP on the node, a mark
+#				bit under INT's mask is refused (exit 2, the bit
+#				named, the conflict in the message, nothing
+#				changed); bits outside it, or INT by UDP port,
+#				are accepted
 #
 # TAP output; skip (exit 4, or 0 under prove) without root or netns.
 set -u
@@ -458,4 +463,22 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 print("same" if a == b and a else "differ: %r vs %r" % (a, b))' "$HM_TMP/a.map" "$HM_TMP/b.map" 2>&1 | tail -1)"
 done
+# ---- a mark bit under INT's DSCP signal is refused (pbt_int_dscp_check()):
+# INT signals 0x20/0x20 (TOS / Traffic Class 0x80/0x80) on this node.
+x "$HOPMARK" int set signal dscp 0x20/0x20 >"$HM_TMP/i.err" 2>&1
+hm_check "pbt_int_dscp_int_set_beside_free_bits" "0" "$?$(cat "$HM_TMP/i.err")"
+err int_dscp_tc_bit "0x80" -- postcard set mark-ipv6 tc 0x80
+err int_dscp_tos_bit "0x80" -- postcard set mark-ipv4 tos 0x80
+x "$HOPMARK" postcard set mark-ipv6 tc 0x80 2>"$HM_TMP/c.err"
+hm_check "pbt_int_dscp_error_names_the_conflict" "1" \
+	"$(grep -c "PBT-M's mark bit 0x80 lies under INT's DSCP signal 0x20/0x20 (TOS / Traffic Class 0x80/0x80): one DSCP bit cannot serve both" "$HM_TMP/c.err")"
+hm_check "pbt_int_dscp_refusal_changes_nothing" "tos 0x40 0x08" \
+	"$(show 'c=d["config"]; " ".join([c["mark_ipv4"], c["ipv4_tos_bit"], c["ipv6_tc_bit"]])')"
+x "$HOPMARK" postcard set mark-ipv6 tc 0x04 mark-ipv4 tos 0x04 2>"$HM_TMP/c.err"
+hm_check "pbt_int_dscp_bits_outside_the_mask_accepted" "0 tc 0x04 tos 0x04" \
+	"$? $(cat "$HM_TMP/c.err")$(show 'c=d["config"]; " ".join([c["mark_ipv6"], c["ipv6_tc_bit"], c["mark_ipv4"], c["ipv4_tos_bit"]])')"
+x "$HOPMARK" int set signal udp 5000 >/dev/null 2>&1 &&
+	x "$HOPMARK" postcard set mark-ipv6 tc 0x80 2>"$HM_TMP/c.err"
+hm_check "pbt_int_udp_signal_leaves_every_bit" "0 0x80" \
+	"$? $(cat "$HM_TMP/c.err")$(show 'd["config"]["ipv6_tc_bit"]')"
 hm_done
