@@ -26,7 +26,9 @@ static const struct hmc_ctr_def hmc_ipfix_defs[] = {
 	C(hmc_ipfix_stats, tpl_added), C(hmc_ipfix_stats, tpl_withdrawn),
 	C(hmc_ipfix_stats, tpl_changed), C(hmc_ipfix_stats, tpl_limit),
 	C(hmc_ipfix_stats, not_postcard), C(hmc_ipfix_stats, decode_error),
-	C(hmc_ipfix_stats, seq_lost), G(hmc_ipfix_stats, exporters),
+	C(hmc_ipfix_stats, seq_lost), C(hmc_ipfix_stats, seq_reordered),
+	C(hmc_ipfix_stats, seq_late), G(hmc_ipfix_stats, seq_pending),
+	G(hmc_ipfix_stats, exporters),
 	C(hmc_ipfix_stats, exporters_refused), C(hmc_ipfix_stats, exporters_denied),
 	C(hmc_ipfix_stats, exporters_expired), C(hmc_ipfix_stats, tcp_closed),
 };

@@ -725,6 +725,8 @@ static void hmc_cleanup(struct hmc_main *m)
 	for (i = 0; i < m->nr_out; i++)
 		m->out[i].ops->close(m->out[i].ctx);
 	m->nr_out = 0;
+	if (m->ipfix)
+		hmc_ipfix_end_sessions(m->ipfix);	/* open gaps: lost now */
 	hmc_write_stats(m);
 	hmc_metrics_free(m->metrics);
 	m->metrics = NULL;
