@@ -5,8 +5,15 @@
  *   hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]
  *                     [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]
  *                     [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]
+ *                     [ --pg CONNINFO ] [ --ipfix-out [udp:|tcp:]HOST:PORT ]
+ *                     [ --broker nats://HOST:PORT --role { front | worker N }
+ *                       [ --partitions P ] [ --workers W ] ]
  *   hopmark-collector --list-metrics
  *   hopmark-collector show [ --paths | --flows ] [ FILE | - ]
+ *   hopmark-collector { help | -h | --help }
+ *
+ * (the same as hmc_usage(), which explains each option; long forms of the
+ * short ones: --udp, --tcp, --reports, --output, --window, --stats)
  *
  * One thread, one epoll loop. The inputs (IPFIX on UDP and TCP, Telemetry
  * Reports on UDP) turn what they receive into struct hm_pc_obs and hand
