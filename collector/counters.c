@@ -26,7 +26,9 @@ static const struct hmc_ctr_def hmc_ipfix_defs[] = {
 	C(hmc_ipfix_stats, tpl_added), C(hmc_ipfix_stats, tpl_withdrawn),
 	C(hmc_ipfix_stats, tpl_changed), C(hmc_ipfix_stats, tpl_limit),
 	C(hmc_ipfix_stats, not_postcard), C(hmc_ipfix_stats, decode_error),
-	C(hmc_ipfix_stats, seq_lost), G(hmc_ipfix_stats, exporters),
+	C(hmc_ipfix_stats, seq_lost), C(hmc_ipfix_stats, seq_reordered),
+	C(hmc_ipfix_stats, seq_late), G(hmc_ipfix_stats, seq_pending),
+	G(hmc_ipfix_stats, exporters),
 	C(hmc_ipfix_stats, exporters_refused), C(hmc_ipfix_stats, exporters_denied),
 	C(hmc_ipfix_stats, exporters_expired), C(hmc_ipfix_stats, tcp_closed),
 };
@@ -53,6 +55,20 @@ static const struct hmc_ctr_def hmc_output_defs[] = {
 	C(hmc_output_stats, flush_errors),
 };
 
+static const struct hmc_ctr_def hmc_pg_defs[] = {
+	C(hmc_pg_stats, paths), C(hmc_pg_stats, packets), C(hmc_pg_stats, hops),
+	C(hmc_pg_stats, duplicates), C(hmc_pg_stats, flushes), C(hmc_pg_stats, failures),
+	C(hmc_pg_stats, reconnects), C(hmc_pg_stats, lost),
+};
+
+static const struct hmc_ctr_def hmc_broker_defs[] = {
+	C(hmc_broker_stats, published), C(hmc_broker_stats, publish_failed),
+	C(hmc_broker_stats, broker_dups), C(hmc_broker_stats, received),
+	C(hmc_broker_stats, bad), C(hmc_broker_stats, replayed),
+	C(hmc_broker_stats, stitch_dropped), C(hmc_broker_stats, acked),
+	C(hmc_broker_stats, ack_failed),
+};
+
 #define N(a)	(sizeof(a) / sizeof((a)[0]))
 
 static void hmc_group(const char *group, const void *base, const struct hmc_ctr_def *d,
@@ -75,6 +91,8 @@ void hmc_counters_each(const struct hmc_counters *c, hmc_counter_fn fn, void *ar
 	hmc_group("report", c->report, hmc_report_defs, N(hmc_report_defs), fn, arg);
 	hmc_group("stitch", c->stitch, hmc_stitch_defs, N(hmc_stitch_defs), fn, arg);
 	hmc_group("output", c->output, hmc_output_defs, N(hmc_output_defs), fn, arg);
+	hmc_group("pg", c->pg, hmc_pg_defs, N(hmc_pg_defs), fn, arg);
+	hmc_group("broker", c->broker, hmc_broker_defs, N(hmc_broker_defs), fn, arg);
 }
 
 struct hmc_json_walk {

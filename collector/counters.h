@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "collector/broker.h"
 #include "collector/ipfix_in.h"
+#include "collector/out_pg.h"
 #include "collector/report_in.h"
 #include "collector/stitch.h"
 
@@ -33,18 +35,22 @@ struct hmc_output_stats {
  * @report:	the Telemetry Report input's (NULL: none)
  * @stitch:	the stitcher's (NULL: none, e.g. a broker front)
  * @output:	the outputs' (NULL: none)
+ * @pg:		the PostgreSQL output's (NULL: no --pg)
+ * @broker:	the broker client's (NULL: no --broker)
  */
 struct hmc_counters {
 	const struct hmc_ipfix_stats	*ipfix;
 	const struct hmc_report_stats	*report;
 	const struct hmc_stitch_stats	*stitch;
 	const struct hmc_output_stats	*output;
+	const struct hmc_pg_stats	*pg;
+	const struct hmc_broker_stats	*broker;
 };
 
 /**
  * typedef hmc_counter_fn - receives one counter
  * @arg:	as given
- * @group:	"ipfix", "report", "stitch", "output"
+ * @group:	"ipfix", "report", "stitch", "output", "pg", "broker"
  * @name:	lowercase, '_' separated ("no_template")
  * @value:	its value
  * @gauge:	1 for a gauge (a current count), 0 for a counter
@@ -62,7 +68,8 @@ void hmc_counters_each(const struct hmc_counters *c, hmc_counter_fn fn, void *ar
 
 /**
  * hmc_counters_json() - every counter as one JSON object line
- * ({"ipfix":{"messages":N,...},"stitch":{...}})
+ * ({"ipfix":{"messages":N,...},"stitch":{...},...}; a group whose
+ * pointer is NULL is left out)
  * @c:	the counters
  * @f:	where to write it
  *

@@ -5,8 +5,15 @@
  *   hopmark-collector [ -u PORT ] [ -t PORT ] [ -r PORT ] [ -o FILE ] [ -w MS ]
  *                     [ -s FILE ] [ --pen N ] [ --max-packets N ] [ --max-flows N ]
  *                     [ --max-exporters N ] [ --allow PREFIX ]... [ --metrics ADDR:PORT ]
+ *                     [ --pg CONNINFO ] [ --ipfix-out [udp:|tcp:]HOST:PORT ]
+ *                     [ --broker nats://HOST:PORT --role { front | worker N }
+ *                       [ --partitions P ] [ --workers W ] ]
  *   hopmark-collector --list-metrics
  *   hopmark-collector show [ --paths | --flows ] [ FILE | - ]
+ *   hopmark-collector { help | -h | --help }
+ *
+ * (the same as hmc_usage(), which explains each option; long forms of the
+ * short ones: --udp, --tcp, --reports, --output, --window, --stats)
  *
  * One thread, one epoll loop. The inputs (IPFIX on UDP and TCP, Telemetry
  * Reports on UDP) turn what they receive into struct hm_pc_obs and hand
@@ -85,6 +92,9 @@ struct hmc_main {
 	struct hmc_out		out[HMC_MAX_OUTPUTS];
 	unsigned int		nr_out;
 	struct hmc_output_stats	ost;
+	void			*pg_ctx;	/* the --pg output while open */
+	struct hmc_pg_stats	pg_final;	/* its counters once closed */
+	int			has_pg;
 	struct hmc_metrics	*metrics;
 
 	/* where every postcard goes (the stitcher; a broker front's publisher) */
@@ -342,6 +352,8 @@ static void hmc_counters_of(struct hmc_main *m, struct hmc_counters *c)
 	c->report = m->rpt_fd >= 0 ? &m->rpt : NULL;
 	c->stitch = m->stitch ? hmc_stitch_stats(m->stitch) : NULL;
 	c->output = &m->ost;
+	c->pg = m->pg_ctx ? hmc_pg_stats(m->pg_ctx) : m->has_pg ? &m->pg_final : NULL;
+	c->broker = m->broker ? hmc_broker_stats(m->broker) : NULL;
 }
 
 /* --metrics: the counters as they are after this iteration of the loop. */
@@ -725,6 +737,9 @@ static void hmc_cleanup(struct hmc_main *m)
 	for (i = 0; i < m->nr_out; i++)
 		m->out[i].ops->close(m->out[i].ctx);
 	m->nr_out = 0;
+	m->pg_ctx = NULL;	/* its last counters are in pg_final */
+	if (m->ipfix)
+		hmc_ipfix_end_sessions(m->ipfix);	/* open gaps: lost now */
 	hmc_write_stats(m);
 	hmc_metrics_free(m->metrics);
 	m->metrics = NULL;
@@ -802,8 +817,13 @@ int main(int argc, char **argv)
 	}
 	if (hmc_open_output(&m, &hmc_out_json, json))
 		goto out;
-	if (m.pg && hmc_open_output(&m, &hmc_out_pg, m.pg))
-		goto out;
+	if (m.pg) {
+		if (hmc_open_output(&m, &hmc_out_pg, m.pg))
+			goto out;
+		m.pg_ctx = m.out[m.nr_out - 1].ctx;
+		m.has_pg = 1;
+		hmc_pg_stats_at_close(m.pg_ctx, &m.pg_final);
+	}
 	if (m.ipfix_out && hmc_open_output(&m, &hmc_out_ipfix, m.ipfix_out))
 		goto out;
 

@@ -42,6 +42,8 @@
 #define IPFIX_ENTERPRISE_BIT	0x8000
 
 #define HMC_DOMAINS		8	/* Sequence Numbers kept per session */
+#define HMC_SEQ_GAPS		16	/* open gaps per Observation Domain */
+#define HMC_SEQ_WINDOW		64	/* messages a gap waits for late ones */
 
 
 /* What a template carries: HM_PC_HAS_* and these. */
@@ -66,10 +68,29 @@ struct hmc_tpl {
 	__u64	elems;		/* hm_ipfix_tpl_elems() of libfixbuf's template */
 };
 
+/*
+ * One gap in a domain's Sequence Numbers: records [@start, @start + @len)
+ * not received yet; @opened is the domain's message count when it opened.
+ */
+struct hmc_seq_gap {
+	__u32	start;
+	__u32	len;
+	__u64	opened;
+};
+
+/*
+ * A domain's Sequence Numbers: @next is the number after the highest
+ * record received (valid when @synced), @gap[] the ranges below it still
+ * missing, oldest first, @msgs the messages counted in the domain.
+ */
 struct hmc_seq {
-	__u32	domain;
-	__u32	next;
-	__u8	used;
+	__u32			domain;
+	__u32			next;
+	__u8			used;
+	__u8			synced;
+	__u8			nr_gaps;
+	__u64			msgs;
+	struct hmc_seq_gap	gap[HMC_SEQ_GAPS];
 };
 
 struct hmc_exporter {
@@ -148,8 +169,23 @@ const struct hmc_ipfix_stats *hmc_ipfix_stats(const struct hmc_ipfix *x)
 	return &x->st;
 }
 
+/* A gap that can no longer be filled: its records are lost. */
+static void hmc_seq_gap_lost(struct hmc_ipfix *x, struct hmc_seq *q, unsigned int i)
+{
+	x->st.seq_lost += q->gap[i].len;
+	x->st.seq_pending -= q->gap[i].len;
+	memmove(&q->gap[i], &q->gap[i + 1], (q->nr_gaps - i - 1) * sizeof(q->gap[0]));
+	q->nr_gaps--;
+}
+
 static void hmc_exporter_drop(struct hmc_ipfix *x, struct hmc_exporter *e)
 {
+	unsigned int d;
+
+	/* the session ends: nothing can fill its gaps any more */
+	for (d = 0; d < HMC_DOMAINS; d++)
+		while (e->seq[d].nr_gaps)
+			hmc_seq_gap_lost(x, &e->seq[d], 0);
 	if (e->fbuf)
 		fBufFree(e->fbuf);	/* frees the session too */
 	else if (e->session)
@@ -606,11 +642,84 @@ static int hmc_walk(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg
 	return 0;
 }
 
-/* §3.1: Sequence Number = data records sent in the domain before this one. */
+/*
+ * A late message's records [@seq, @seq + @n) fill what they overlap of
+ * the open gaps. Return: records that filled a gap.
+ */
+static __u32 hmc_seq_fill(struct hmc_ipfix *x, struct hmc_seq *q, __u32 seq, __u32 n)
+{
+	__u32 filled = 0;
+	unsigned int i;
+
+	for (i = 0; i < q->nr_gaps && filled < n;) {
+		struct hmc_seq_gap *g = &q->gap[i];
+		/* offsets from the gap's start, serial arithmetic (RFC 1982) */
+		__u32 lo = seq - g->start, hi;
+
+		if (lo >= g->len && (__u32)(g->start - seq) >= n) {
+			i++;
+			continue;	/* no overlap */
+		}
+		if (lo >= g->len) {
+			/* starts before the gap */
+			hi = seq + n - g->start;
+			lo = 0;
+		} else {
+			hi = lo + n;
+		}
+		if (hi > g->len)
+			hi = g->len;
+		filled += hi - lo;
+		x->st.seq_pending -= hi - lo;
+		if (lo == 0 && hi == g->len) {
+			memmove(g, g + 1, (q->nr_gaps - i - 1) * sizeof(*g));
+			q->nr_gaps--;
+			continue;
+		}
+		if (lo == 0) {
+			g->start += hi;
+			g->len -= hi;
+		} else if (hi == g->len) {
+			g->len = lo;
+		} else if (q->nr_gaps == HMC_SEQ_GAPS) {
+			/* no room to split: the older part is given up as lost */
+			x->st.seq_lost += lo;
+			x->st.seq_pending -= lo;
+			g->start += hi;
+			g->len -= hi;
+		} else {
+			memmove(g + 2, g + 1, (q->nr_gaps - i - 1) * sizeof(*g));
+			q->nr_gaps++;
+			g[1].start = g->start + hi;
+			g[1].len = g->len - hi;
+			g[1].opened = g->opened;
+			g->len = lo;
+			i++;
+		}
+		i++;
+	}
+	return filled;
+}
+
+/*
+ * RFC 7011 §3.1, §10.3.2: the Sequence Number is the number of Data
+ * Records sent in the Observation Domain before this message, so a
+ * message that starts above the next one expected opens a gap of the
+ * records between. UDP may reorder: a gap is only counted lost
+ * (seq_lost) when HMC_SEQ_WINDOW later messages of the domain came and
+ * did not fill it, when more than HMC_SEQ_GAPS gaps are open (the oldest
+ * goes), or when the session ends; a message that fills a gap, wholly
+ * or in part, is counted reordered (seq_reordered), one below the next
+ * number that fills no gap (a duplicate, or later than the window)
+ * seq_late. Records in open gaps are the gauge seq_pending, so at any
+ * time lost + pending = the records missing. A message whose record
+ * count is unknown (a Data Set skipped, a variable-length template)
+ * resynchronises the domain on the next message; its open gaps stay.
+ */
 static void hmc_seq_check(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg,
 			  long records)
 {
-	__u32 domain = rd32(msg + 12), seq = rd32(msg + 8);
+	__u32 domain = rd32(msg + 12), seq = rd32(msg + 8), n;
 	struct hmc_seq *q = NULL;
 	unsigned int i;
 
@@ -626,11 +735,56 @@ static void hmc_seq_check(struct hmc_ipfix *x, struct hmc_exporter *e, const __u
 	}
 	if (!q)
 		return;
-	if (q->used && records >= 0 && seq != q->next && seq - q->next < 0x80000000U)
-		x->st.seq_lost += seq - q->next;
-	q->used = records >= 0;
-	q->domain = domain;
-	q->next = seq + (__u32)records;
+	if (!q->used) {
+		memset(q, 0, sizeof(*q));
+		q->used = 1;
+		q->domain = domain;
+	}
+	q->msgs++;
+	while (q->nr_gaps && q->msgs - q->gap[0].opened > HMC_SEQ_WINDOW)
+		hmc_seq_gap_lost(x, q, 0);
+	if (records < 0) {
+		q->synced = 0;
+		return;
+	}
+	n = (__u32)records;
+	if (!q->synced) {
+		/* the first message, or after one of unknown size */
+		q->synced = 1;
+		q->next = seq + n;
+		if (n)
+			hmc_seq_fill(x, q, seq, n);
+		return;
+	}
+	if (seq - q->next < 0x80000000U) {
+		/* at or above the next expected */
+		if (seq != q->next) {
+			if (q->nr_gaps == HMC_SEQ_GAPS)
+				hmc_seq_gap_lost(x, q, 0);
+			q->gap[q->nr_gaps].start = q->next;
+			q->gap[q->nr_gaps].len = seq - q->next;
+			q->gap[q->nr_gaps].opened = q->msgs;
+			q->nr_gaps++;
+			x->st.seq_pending += seq - q->next;
+		}
+		q->next = seq + n;
+		return;
+	}
+	/* below it: late */
+	if (n && hmc_seq_fill(x, q, seq, n))
+		x->st.seq_reordered++;
+	else
+		x->st.seq_late++;
+}
+
+void hmc_ipfix_end_sessions(struct hmc_ipfix *x)
+{
+	__u32 i, d;
+
+	for (i = 0; i < x->cfg.max_exporters; i++)
+		for (d = 0; x->exp[i].used && d < HMC_DOMAINS; d++)
+			while (x->exp[i].seq[d].nr_gaps)
+				hmc_seq_gap_lost(x, &x->exp[i].seq[d], 0);
 }
 
 int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, size_t len)

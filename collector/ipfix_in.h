@@ -82,7 +82,15 @@ struct hmc_ipfix_cfg {
  * @tpl_limit:		templates refused over max_templates: message dropped
  * @not_postcard:	records without packet or node ID: skipped
  * @decode_error:	libfixbuf refused the rest of a message
- * @seq_lost:		data records missing by the Sequence Numbers (UDP)
+ * @seq_lost:		data records missing by the Sequence Numbers (UDP,
+ *			RFC 7011 §10.3.2), counted once their gap is older
+ *			than the reorder window (64 messages of the domain),
+ *			beyond 16 open gaps, or at the session's end
+ * @seq_reordered:	messages that came after a later one and filled a gap
+ * @seq_late:		messages below the next Sequence Number that filled no
+ *			gap (duplicates, or later than the window: already
+ *			counted lost)
+ * @seq_pending:	records in gaps still open (a gauge): not yet lost
  * @exporters:		sessions now (a gauge)
  * @exporters_refused:	messages refused: max_exporters sessions busy
  * @exporters_denied:	messages from sources outside the allowed prefixes
@@ -107,6 +115,9 @@ struct hmc_ipfix_stats {
 	__u64	not_postcard;
 	__u64	decode_error;
 	__u64	seq_lost;
+	__u64	seq_reordered;
+	__u64	seq_late;
+	__u64	seq_pending;
 	__u64	exporters;
 	__u64	exporters_refused;
 	__u64	exporters_denied;
@@ -183,6 +194,15 @@ long hmc_ipfix_stream(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *buf, si
  * Return: the counters, valid while @x lives.
  */
 const struct hmc_ipfix_stats *hmc_ipfix_stats(const struct hmc_ipfix *x);
+
+/**
+ * hmc_ipfix_end_sessions() - count every open Sequence Number gap lost
+ * @x:	input
+ *
+ * At exit, before the last statistics: a gap still open can no longer be
+ * filled. The sessions stay.
+ */
+void hmc_ipfix_end_sessions(struct hmc_ipfix *x);
 
 /**
  * hmc_ipfix_free() - free the input and every session

@@ -19,20 +19,28 @@
  * @has_report:	@report is shown
  * @has_stitch:	@stitch is shown
  * @has_output:	@output is shown
+ * @has_pg:	@pg is shown
+ * @has_broker:	@broker is shown
  * @ipfix:	the IPFIX input's counters
  * @report:	the Telemetry Report input's
  * @stitch:	the stitcher's
  * @output:	the outputs'
+ * @pg:		the PostgreSQL output's
+ * @broker:	the broker client's
  */
 struct hmc_metrics_snap {
 	bool			has_ipfix;
 	bool			has_report;
 	bool			has_stitch;
 	bool			has_output;
+	bool			has_pg;
+	bool			has_broker;
 	struct hmc_ipfix_stats	ipfix;
 	struct hmc_report_stats	report;
 	struct hmc_stitch_stats	stitch;
 	struct hmc_output_stats	output;
+	struct hmc_pg_stats	pg;
+	struct hmc_broker_stats	broker;
 };
 
 /**
@@ -78,6 +86,8 @@ static void collect(struct hm_prom_writer *w, const void *data, void *arg)
 		.report = s->has_report ? &s->report : NULL,
 		.stitch = s->has_stitch ? &s->stitch : NULL,
 		.output = s->has_output ? &s->output : NULL,
+		.pg = s->has_pg ? &s->pg : NULL,
+		.broker = s->has_broker ? &s->broker : NULL,
 	};
 
 	hmc_counters_each(&c, write_one, w);
@@ -137,6 +147,14 @@ void hmc_metrics_publish(struct hmc_metrics *m, const struct hmc_counters *c)
 		s.has_output = true;
 		s.output = *c->output;
 	}
+	if (c->pg) {
+		s.has_pg = true;
+		s.pg = *c->pg;
+	}
+	if (c->broker) {
+		s.has_broker = true;
+		s.broker = *c->broker;
+	}
 	hm_prom_snap_publish(m->snap, &s);
 }
 
@@ -154,7 +172,9 @@ void hmc_metrics_list(FILE *f)
 	static const struct hmc_report_stats report;
 	static const struct hmc_stitch_stats stitch;
 	static const struct hmc_output_stats output;
-	struct hmc_counters c = { &ipfix, &report, &stitch, &output };
+	static const struct hmc_pg_stats pg;
+	static const struct hmc_broker_stats broker;
+	struct hmc_counters c = { &ipfix, &report, &stitch, &output, &pg, &broker };
 
 	fprintf(f, "%-52s %-7s %s\n", "# family", "type", "source");
 	hmc_counters_each(&c, list_one, f);

@@ -50,6 +50,7 @@ struct hmc_pg {
 	struct hmc_buf		hops;		/* COPY text of hm_stage_hops */
 	__u32			buffered;	/* paths in @pkts */
 	struct hmc_pg_stats	st;
+	struct hmc_pg_stats	*final;		/* hmc_pg_stats_at_close() */
 };
 
 #define KEY_COLS "family, proto, saddr, daddr, sport, dport"
@@ -349,6 +350,8 @@ static void pg_close(void *ctx)
 	pg_flush(pg);
 	if (pg->buffered)
 		pg->st.lost += pg->buffered;
+	if (pg->final)
+		*pg->final = pg->st;
 	fprintf(stderr, "hopmark-collector: pg: paths %llu packets %llu hops %llu duplicates %llu "
 		"flushes %llu failures %llu reconnects %llu lost %llu\n",
 		(unsigned long long)pg->st.paths, (unsigned long long)pg->st.packets,
@@ -388,6 +391,11 @@ static int pg_open(void **ctx, const char *arg)
 const struct hmc_pg_stats *hmc_pg_stats(const void *ctx)
 {
 	return &((const struct hmc_pg *)ctx)->st;
+}
+
+void hmc_pg_stats_at_close(void *ctx, struct hmc_pg_stats *final)
+{
+	((struct hmc_pg *)ctx)->final = final;
 }
 
 const struct hmc_output_ops hmc_out_pg = {

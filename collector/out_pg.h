@@ -48,4 +48,13 @@ struct hmc_pg_stats {
  */
 const struct hmc_pg_stats *hmc_pg_stats(const void *ctx);
 
+/**
+ * hmc_pg_stats_at_close() - where the output leaves its counters when it
+ *	closes (after its last flush and the paths it lost then), so that
+ *	the statistics written at exit hold them
+ * @ctx:	what hmc_out_pg.open stored
+ * @final:	written by hmc_out_pg.close; must outlive the output
+ */
+void hmc_pg_stats_at_close(void *ctx, struct hmc_pg_stats *final);
+
 #endif /* __HOPMARK_COLLECTOR_OUT_PG_H */

@@ -17,7 +17,12 @@
  *    kind of index, least recently seen forgotten first;
  *  - nodes: the observation points each node has ever exported (ingress,
  *    egress or both), learned from the postcards, so that a hop is known to
- *    be whole and a missing egress postcard tells a drop inside the node;
+ *    be whole and a missing egress postcard tells a drop inside the node.
+ *    What a node exports is only known once it has been heard from for one
+ *    window (from the collector's time of its first postcard): before,
+ *    its egress postcard may simply not have arrived yet (reordered, or
+ *    slower), so a packet with a hop at such a node is never emitted early
+ *    but waits for its window;
  *  - emitted packets: a direct-mapped table of their hashes for one window,
  *    so that a postcard arriving after its packet was emitted (late, or a
  *    broker's redelivery) is counted and dropped instead of making a new,
@@ -32,8 +37,9 @@
  * Completion: a PBT-M packet is complete when the end node's postcard
  * (PBT_REC_F_END: the node that clears the mark) and the head node's
  * (PBT_REC_F_HEAD) have arrived, the ranks between them step by at most one
- * (no hop missing) and every hop has each point its node exports. It is
- * then emitted at once; otherwise it waits for its window (from the
+ * (no hop missing) and every hop has each point its node exports, every
+ * node having been heard from for a window (see nodes above). It is then
+ * emitted at once; otherwise it waits for its window (from the
  * collector's time when its first postcard arrived) and is emitted with its
  * drop located: the last hop that reported, inside it when its node exports
  * egress postcards and this one has none, on the link after it when its
@@ -106,6 +112,7 @@ struct hmc_node {
 	__u8	used;
 	__u8	points;
 	__u16	pad;
+	__u64	first_ns;	/* collector time of its first postcard */
 };
 
 struct hmc_gone {
@@ -177,7 +184,7 @@ static __u32 hmc_pow2(__u64 n)
 
 /* --- nodes: the points each exports ------------------------------------ */
 
-static struct hmc_node *hmc_node(struct hmc_stitch *s, __u32 node_id, int add)
+static struct hmc_node *hmc_node(struct hmc_stitch *s, __u32 node_id, int add, __u64 now_ns)
 {
 	__u32 i = (__u32)hmc_mix(0, node_id) & (HMC_NODES - 1);
 	__u32 n;
@@ -192,6 +199,7 @@ static struct hmc_node *hmc_node(struct hmc_stitch *s, __u32 node_id, int add)
 				return NULL;
 			nd->used = 1;
 			nd->node_id = node_id;
+			nd->first_ns = now_ns;
 			return nd;
 		}
 	}
@@ -200,9 +208,20 @@ static struct hmc_node *hmc_node(struct hmc_stitch *s, __u32 node_id, int add)
 
 static __u8 hmc_node_points(struct hmc_stitch *s, __u32 node_id)
 {
-	struct hmc_node *nd = hmc_node(s, node_id, 0);
+	struct hmc_node *nd = hmc_node(s, node_id, 0, 0);
 
 	return nd ? nd->points : 0;
+}
+
+/*
+ * Whether a node's points are learned at @now_ns: it has been heard from
+ * for a whole window (a node not in the table never is).
+ */
+static int hmc_node_learned(struct hmc_stitch *s, __u32 node_id, __u64 now_ns)
+{
+	struct hmc_node *nd = hmc_node(s, node_id, 0, 0);
+
+	return nd && now_ns >= nd->first_ns + s->cfg.window_ns;
 }
 
 /* --- the packet index ---------------------------------------------------- */
@@ -497,8 +516,11 @@ static void hmc_emit(struct hmc_stitch *s, __u32 x, __u16 flags, __u64 now_ns)
 	s->emit(s->arg, path);
 }
 
-/* Every hop there from head to end, each with the points its node exports. */
-static int hmc_pkt_complete(struct hmc_stitch *s, struct hmc_pkt *p)
+/*
+ * Every hop there from head to end, each with the points its node exports,
+ * and every node's points learned (else the packet waits for its window).
+ */
+static int hmc_pkt_complete(struct hmc_stitch *s, struct hmc_pkt *p, __u64 now_ns)
 {
 	unsigned int i, j, n = p->nr_hops;
 	__u16 rank[HMC_PATH_MAX_HOPS];
@@ -511,7 +533,7 @@ static int hmc_pkt_complete(struct hmc_stitch *s, struct hmc_pkt *p)
 		struct hmc_hop *h = hmc_hop_at(s, p, i);
 		__u8 want = hmc_node_points(s, h->node_id);
 
-		if ((h->points & want) != want)
+		if ((h->points & want) != want || !hmc_node_learned(s, h->node_id, now_ns))
 			return 0;
 		for (j = i; j > 0 && rank[j - 1] < h->pad; j--)
 			rank[j] = rank[j - 1];
@@ -664,7 +686,7 @@ int hmc_stitch_add(struct hmc_stitch *s, const struct hm_pc_obs *o, __u64 now_ns
 	__u32 x;
 
 	s->st.postcards++;
-	nd = hmc_node(s, o->node_id, 1);
+	nd = hmc_node(s, o->node_id, 1, now_ns);
 	if (nd)
 		nd->points |= point;
 
@@ -791,7 +813,7 @@ int hmc_stitch_add(struct hmc_stitch *s, const struct hm_pc_obs *o, __u64 now_ns
 	if (has_ttl && rank < p->min_rank)
 		p->min_rank = rank;
 
-	if ((p->flags & PKT_F_END) && hmc_pkt_complete(s, p))
+	if ((p->flags & PKT_F_END) && hmc_pkt_complete(s, p, now_ns))
 		hmc_emit(s, x, 0, now_ns);
 	return 0;
 }

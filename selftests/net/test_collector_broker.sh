@@ -35,6 +35,7 @@ command -v nats-server >/dev/null || hm_skip_all "needs nats-server (Debian's na
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] || hm_skip_all "needs PostgreSQL (Debian's postgresql)"
 command -v psql >/dev/null || hm_skip_all "needs psql (postgresql-client)"
+command -v curl >/dev/null || hm_skip_all "needs curl (the workers' --metrics)"
 id postgres >/dev/null 2>&1 || hm_skip_all "needs the postgres user"
 
 hm_tmpdir
@@ -81,7 +82,7 @@ worker()
 {
 	"$COLL" --broker "$URL" --role worker "$1" --partitions 3 --workers 3 -w 500 \
 		--pg "$CONNINFO" -o "$HM_TMP/$2.json" -s "$HM_TMP/$2.stats" \
-		</dev/null >/dev/null 2>"$HM_TMP/$2.err" &
+		--metrics 127.0.0.1:0 </dev/null >/dev/null 2>"$HM_TMP/$2.err" &
 	WPID=$!
 	PIDS="$PIDS $WPID"
 	for i in $(seq 100); do grep -q "IPFIX udp 0" "$HM_TMP/$2.err" && return 0; sleep 0.05; done
@@ -112,6 +113,15 @@ for i in $(seq 300); do
 	sleep 0.1
 done
 sleep 1	# anything more would be a packet stored twice
+# worker 0's --metrics: the broker's and the PostgreSQL output's families
+MPORT=$(sed -n 's|.*hopmark-collector: metrics: http://.*:\([0-9]*\)/metrics$|\1|p' "$HM_TMP/w0.err" | head -1)
+curl -sf "http://127.0.0.1:${MPORT:-0}/metrics" >"$HM_TMP/w0.prom" 2>/dev/null
+for fam in hopmark_collector_broker_received_total hopmark_collector_broker_acked_total \
+	   hopmark_collector_pg_packets_total hopmark_collector_pg_duplicates_total; do
+	V=$(awk -v f="$fam" '$1 == f { print $2 }' "$HM_TMP/w0.prom")
+	hm_check "worker 0's --metrics has $fam (a number)" yes \
+		"$(echo "${V:-none}" | grep -qx '[0-9][0-9.e+]*' && echo yes || echo "no (${V:-none})")"
+done
 for p in $W0 $W2 $W1B; do kill -TERM "$p"; done
 for p in $W0 $W2 $W1B; do wait "$p"; done
 PIDS=
@@ -127,6 +137,27 @@ v()
 sum() { echo $(( $(v w0 "$1") + $(v w2 "$1") + $(v w1b "$1") )); }
 hm_check "the three workers stopped and said what they did" "3 3" \
 	"$(grep -l "^hopmark-collector: broker: received" "$HM_TMP"/w0.err "$HM_TMP"/w2.err "$HM_TMP"/w1b.err | wc -l) $(grep -l "^hopmark-collector: pg: paths" "$HM_TMP"/w0.err "$HM_TMP"/w2.err "$HM_TMP"/w1b.err | wc -l)"
+
+# sv TAG GROUP KEY - a counter of worker TAG's -s statistics file at exit
+sv()
+{
+	"$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]])' \
+		"$HM_TMP/$1.stats" "$2" "$3" 2>/dev/null
+}
+for t in w0 w2 w1b; do
+	exp= obs=
+	for k in received replayed bad stitch_dropped acked ack_failed published publish_failed broker_dups; do
+		exp="$exp $(v $t $k)"
+		obs="$obs $(sv $t broker $k)"
+	done
+	hm_check "$t: -s's broker counters = its exit line's (received ... broker_dups)" "$exp" "$obs"
+	exp= obs=
+	for k in paths packets hops duplicates flushes failures reconnects lost; do
+		exp="$exp $(v $t pg_$k)"
+		obs="$obs $(sv $t pg $k)"
+	done
+	hm_check "$t: -s's pg counters = its exit line's (paths ... lost)" "$exp" "$obs"
+done
 
 hm_check "every packet stored exactly once" "$N $N" \
 	"$(q "SELECT count(*), count(DISTINCT pkt_id) FROM packets")"

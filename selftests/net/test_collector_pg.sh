@@ -44,7 +44,13 @@ stop_pg()
 	while kill -0 "$PGPID" 2>/dev/null; do sleep 0.1; done
 	PGPID=
 }
-cleanup() { stop_pg; [ -n "${FEEDPID:-}" ] && kill "$FEEDPID" 2>/dev/null; rm -rf "$HM_TMP"; }
+cleanup()
+{
+	stop_pg
+	[ -n "${FEEDPID:-}" ] && kill "$FEEDPID" 2>/dev/null
+	[ -n "${CPID:-}" ] && kill "$CPID" 2>/dev/null
+	rm -rf "$HM_TMP"
+}
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM
@@ -135,5 +141,53 @@ hm_check "restart: the database holds exactly the $N packets and their hops" "$N
 grep -q "cannot connect\|server closed\|terminat\|connection" "$HM_TMP/feed2.err" &&
 	hm_ok "restart: the failure was logged" ||
 	{ hm_not_ok "restart: the failure was logged"; sed 's/^/#   /' "$HM_TMP/feed2.err"; }
+
+# ------------------------------------------------------------ 3. counters
+# hopmark-collector --pg: the output's counters in -s's "pg" object and in
+# --metrics (hopmark_collector_pg_*), equal to its exit line. 5 packets of
+# 4 postcards (A -> R -> B) over IPFIX/UDP on a port of the host.
+COLL=$HM_BUILD/hopmark-collector
+SEND=$HM_TOP/selftests/net/hm_ipfix_send.py
+if [ -x "$COLL" ] && command -v curl >/dev/null; then
+	createdb -h "$D/sock" -U postgres hm3 || { echo "Bail out! createdb hm3"; exit 1; }
+	UPORT=$(( 40000 + $$ % 20000 ))
+	"$COLL" -u $UPORT -t 0 -w 200 --pg "host=$D/sock user=postgres dbname=hm3" \
+		-o "$HM_TMP/c.json" -s "$HM_TMP/c.stats" --metrics 127.0.0.1:0 \
+		</dev/null >/dev/null 2>"$HM_TMP/c.err" &
+	CPID=$!
+	MPORT=
+	for i in $(seq 100); do
+		MPORT=$(sed -n 's|.*hopmark-collector: metrics: http://.*:\([0-9]*\)/metrics$|\1|p' "$HM_TMP/c.err")
+		[ -n "$MPORT" ] && break
+		sleep 0.05
+	done
+	for k in 1 2 3 4 5; do "$PY" "$SEND" good 127.0.0.1 $UPORT 0 $k; done
+	# the window (200 ms), then the output's flush (once a second)
+	for i in $(seq 50); do
+		curl -sf "http://127.0.0.1:${MPORT:-0}/metrics" >"$HM_TMP/c.prom" 2>/dev/null
+		[ "$(awk '$1 == "hopmark_collector_pg_packets_total" { print $2 }' "$HM_TMP/c.prom")" = 5 ] && break
+		sleep 0.1
+	done
+	m() { awk -v f="hopmark_collector_pg_$1_total" '$1 == f { print $2 }' "$HM_TMP/c.prom"; }
+	hm_check "collector --metrics: pg paths, packets, hops, duplicates, lost" "5 5 15 0 0" \
+		"$(m paths) $(m packets) $(m hops) $(m duplicates) $(m lost)"
+	kill -TERM "$CPID"
+	wait "$CPID"
+	CPID=
+	sv() { "$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["pg"][sys.argv[2]])' \
+		"$HM_TMP/c.stats" "$1" 2>/dev/null; }
+	hm_check "collector -s: pg paths, packets, hops, duplicates, failures, lost" "5 5 15 0 0 0" \
+		"$(sv paths) $(sv packets) $(sv hops) $(sv duplicates) $(sv failures) $(sv lost)"
+	exp= obs=
+	for k in paths packets hops duplicates flushes failures reconnects lost; do
+		exp="$exp $(awk -v k="$k" '$1 == "hopmark-collector:" && $2 == "pg:" {
+			for (i = 3; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$HM_TMP/c.err")"
+		obs="$obs $(sv $k)"
+	done
+	hm_check "collector -s: every pg counter = the exit line's (paths ... lost)" "$exp" "$obs"
+	hm_check "collector: the database holds the 5 packets" 5 "$(q hm3 "SELECT count(*) FROM packets")"
+else
+	hm_skip "collector counters: needs $COLL (make hopmark-collector) and curl"
+fi
 
 hm_done
