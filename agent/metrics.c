@@ -146,6 +146,7 @@ static const char *const pbt_help[PBT_CNT_MAX] = {
 	[PBT_CNT_NOT_TRIGGERED]		= "PBT-M head: triggers set, the flow is not triggered",
 	[PBT_CNT_NO_NEXTHOP]		= "PBT-M: template's next hop, the FIB lookup gave none",
 	[PBT_CNT_NO_SOJOURN]		= "PBT-M: template's sojourn, no ingress stamp of the packet",
+	[PBT_CNT_NOT_UNICAST]		= "PBT-M head: multicast, broadcast or link-local destination, never marked",
 };
 #endif
 

@@ -569,6 +569,22 @@ static __always_inline int pbt_meter_take(const struct pbt_domain_cfg *cfg, __u3
 	return ok;
 }
 
+/*
+ * pbt_is_routed() - whether a packet's destination is one routers forward:
+ * not IPv4 multicast, broadcast or 240/4 (224.0.0.0/3 and up), nor IPv4
+ * link-local 169.254/16, nor IPv6 multicast ff00::/8 or link-local
+ * fe80::/10. Packets to those (Neighbor Discovery, DHCP, mDNS) never cross
+ * the domain: marked, they would only show as drops at the first hop.
+ */
+static __always_inline int pbt_is_routed(const struct pbt_pkt *p)
+{
+	if (p->family == 4)
+		return p->daddr[0] < 224 && !(p->daddr[0] == 169 && p->daddr[1] == 254);
+	if (p->daddr[0] == 0xff)
+		return 0;
+	return !(p->daddr[0] == 0xfe && (p->daddr[1] & 0xc0) == 0x80);
+}
+
 /* Outcome of pbt_head_select(): mark, or the counter of why not. */
 #define SEL_MARK		0x100
 #define SEL_MARK_TRIGGERED	0x200
@@ -993,6 +1009,10 @@ int hm_pbt_egress(struct __sk_buff *skb)
 		}
 		if (pbt_is_export(cfg, &s->p)) {
 			pbt_count(ifindex, PBT_CNT_EXPORT);
+			return TC_ACT_UNSPEC;
+		}
+		if (!pbt_is_routed(&s->p)) {
+			pbt_count(ifindex, PBT_CNT_NOT_UNICAST);
 			return TC_ACT_UNSPEC;
 		}
 		segs = skb->gso_segs > 1 ? skb->gso_segs : 1;

@@ -186,6 +186,7 @@ enum pbt_counter {
 	PBT_CNT_NOT_TRIGGERED,		/* head: triggers set, the flow is not triggered */
 	PBT_CNT_NO_NEXTHOP,		/* template's next hop: the FIB lookup gave none */
 	PBT_CNT_NO_SOJOURN,		/* template's sojourn: no ingress stamp of the packet */
+	PBT_CNT_NOT_UNICAST,		/* head: multicast, broadcast or link-local destination: never marked */
 	PBT_CNT_MAX,
 };
 

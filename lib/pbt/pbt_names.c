@@ -36,10 +36,11 @@ const char *const pbt_counter_names[PBT_CNT_MAX] = {
 	[PBT_CNT_NOT_TRIGGERED]		= "not_triggered",
 	[PBT_CNT_NO_NEXTHOP]		= "no_nexthop",
 	[PBT_CNT_NO_SOJOURN]		= "no_sojourn",
+	[PBT_CNT_NOT_UNICAST]		= "not_unicast",
 };
 
 /* One name per counter: a new enum value must get its name above. */
-_Static_assert(PBT_CNT_NO_SOJOURN + 1 == PBT_CNT_MAX,
+_Static_assert(PBT_CNT_NOT_UNICAST + 1 == PBT_CNT_MAX,
 	       "enum pbt_counter changed: update pbt_counter_names[]");
 
 /* By bit number of PBT_FLD_*: bit 0 is PBT_FLD_NEXTHOP. */

@@ -1038,6 +1038,42 @@ static void t_export(const struct hm_test *test)
 	same("UDP to another port marked", &exp, &r);
 }
 
+/*
+ * Packets to a destination routers do not forward (IPv4 multicast and
+ * link-local, IPv6 multicast such as Neighbor Discovery's ff02::2, IPv6
+ * link-local) are never marked at the head: not_unicast, no postcard.
+ */
+static void t_not_unicast(const struct hm_test *test)
+{
+	static const __u8 mc4[4] = { 224, 0, 0, 251 }, ll4[4] = { 169, 254, 1, 1 };
+	static const __u8 mc6[16] = { 0xff, 0x02, [15] = 2 };
+	static const __u8 ll6[16] = { 0xfe, 0x80, [15] = 1 };
+	struct pbt_domain_cfg c;
+	struct pkt in;
+	struct tf_off o;
+	struct hm_run r;
+	struct tf t;
+
+	if (!pbt_env())
+		return;
+	dom_init(&c);
+	if (!dom_set(&c))
+		return;
+	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
+	tf_default(&t, test->arg < 2 ? 4 : 6, HM_IPPROTO_UDP);
+	if (test->arg < 2)
+		t.dst4 = test->arg ? ll4 : mc4;
+	build(&in, &t, &o);
+	if (test->arg >= 2)
+		memcpy(in.b + o.ip + 24, test->arg == 2 ? mc6 : ll6, 16);
+	if (!EGRESS(&in, &r))
+		return;
+	same("not marked", &in, &r);
+	COUNTERS(env.if_out, PBT_CNT_NOT_UNICAST, 1);
+	records();
+	CHECK_EQ("postcards", 0, n_recs);
+}
+
 /* A packet already carrying the bit at the head is left as it is, and postcarded. */
 static void t_already(const struct hm_test *test)
 {
@@ -1496,6 +1532,10 @@ __attribute__((constructor)) static void register_pbt_tests(void)
 	hm_add_test(t_export, 0, "pbt_export_udp_to_collector_port_never_marked");
 	hm_add_test(t_export, 1, "pbt_export_tcp_to_collector_port_never_marked");
 	hm_add_test(t_export, 2, "pbt_export_default_port_4739_never_marked");
+	hm_add_test(t_not_unicast, 0, "pbt_head_never_marks_ipv4_multicast");
+	hm_add_test(t_not_unicast, 1, "pbt_head_never_marks_ipv4_link_local");
+	hm_add_test(t_not_unicast, 2, "pbt_head_never_marks_ipv6_multicast_nd");
+	hm_add_test(t_not_unicast, 3, "pbt_head_never_marks_ipv6_link_local");
 	hm_add_test(t_already, 0, "pbt_head_already_marked_left_alone");
 	hm_add_test(t_bad_cfg, B_TWO_BITS, "pbt_tos_mark_of_two_bits_refused");
 	hm_add_test(t_bad_cfg, B_ECN, "pbt_tos_mark_on_ecn_refused");
