@@ -45,10 +45,21 @@ struct pend {
 	natsMsg			**msgs;
 };
 
+/* a packet of the replay that was acknowledged before: one of its postcards is at or below the floor */
+struct done {
+	struct done		*next;
+	struct hm_flow_key	key;
+	__u32			pkt_id;
+};
+
+#define DONE_BUCKETS	4096
+
 struct part {
 	__u32			p;
 	natsSubscription	*sub;
 	__u64			replay_to;	/* stream seqs up to this were delivered before */
+	__u64			floor;		/* the ack floor the replay started from */
+	struct done		**done;		/* packets of the replay already in the outputs */
 };
 
 struct hmc_broker {
@@ -135,6 +146,7 @@ static int bind_part(struct hmc_broker *b, struct part *pt)
 		natsMsg *fm = NULL;
 
 		pt->replay_to = ci->Delivered.Stream;
+		pt->floor = floor;
 		jsConsumerInfo_Destroy(ci);
 		js_DeleteConsumer(b->js, HMC_BROKER_STREAM, dur, NULL, NULL);
 		/*
@@ -367,14 +379,65 @@ void hmc_broker_emitted(struct hmc_broker *b, const struct hmc_path *p)
 	free(e);
 }
 
+static void done_free(struct part *pt)
+{
+	struct done *d, *n;
+	__u32 i;
+
+	if (!pt->done)
+		return;
+	for (i = 0; i < DONE_BUCKETS; i++)
+		for (d = pt->done[i]; d; d = n) {
+			n = d->next;
+			free(d);
+		}
+	free(pt->done);
+	pt->done = NULL;
+}
+
+/*
+ * Whether a replayed postcard belongs to a packet the outputs already
+ * hold. A postcard at or below the ack floor was acknowledged, and a
+ * postcard is acknowledged only with its whole packet once that packet's
+ * path is in the outputs: its packet is done, and so are its postcards
+ * above the floor (they follow it in the stream). The replay starts two
+ * windows before the floor and can cut such a packet in two; without this
+ * its tail would be stitched again as a path of its own. Unknown (no
+ * memory): 0, and the output's key drops what it can.
+ */
+static int replay_done(struct part *pt, const struct hm_pc_obs *o, __u64 seq)
+{
+	__u32 h = pend_hash(&o->key, o->pkt_id) % DONE_BUCKETS;
+	struct done *d;
+
+	if (!pt->done && seq <= pt->floor)
+		pt->done = calloc(DONE_BUCKETS, sizeof(*pt->done));
+	if (!pt->done)
+		return 0;
+	for (d = pt->done[h]; d; d = d->next)
+		if (d->pkt_id == o->pkt_id && key_eq(&d->key, &o->key))
+			return 1;
+	if (seq > pt->floor)
+		return 0;
+	d = malloc(sizeof(*d));
+	if (d) {
+		d->key = o->key;
+		d->pkt_id = o->pkt_id;
+		d->next = pt->done[h];
+		pt->done[h] = d;
+	}
+	return 1;
+}
+
 static void consume(struct hmc_broker *b, struct part *pt, natsMsg *m, struct hmc_stitch *s)
 {
 	jsMsgMetaData *md = NULL;
 	struct hm_pc_obs o;
-	__u64 ts;
+	__u64 ts, seq = 0;
 
 	b->st.received++;
 	if (natsMsg_GetMetaData(&md, m) == NATS_OK) {
+		seq = md->Sequence.Stream;
 		if (md->Sequence.Stream <= pt->replay_to)
 			b->st.replayed++;
 		b->last_pub_ns = (__u64)md->Timestamp;
@@ -387,6 +450,13 @@ static void consume(struct hmc_broker *b, struct part *pt, natsMsg *m, struct hm
 		ack_later(b, m) ? natsMsg_Destroy(m) : (void)0;
 		return;
 	}
+	if (seq && seq <= pt->replay_to && replay_done(pt, &o, seq)) {
+		b->st.replay_done++;
+		ack_later(b, m) ? natsMsg_Destroy(m) : (void)0;
+		return;
+	}
+	if (seq > pt->replay_to)
+		done_free(pt);	/* the replay is over: every done packet came before */
 	ts = b->backlog ? b->last_pub_ns : real_ns();
 	/* held before the add: the add may emit this very packet */
 	if (hold(b, &o, m)) {
@@ -469,15 +539,18 @@ void hmc_broker_close(struct hmc_broker *b)
 		return;
 	if (b->js)
 		fprintf(stderr, "hopmark-collector: broker: received %llu replayed %llu bad %llu "
-			"stitch_dropped %llu acked %llu ack_failed %llu published %llu "
+			"stitch_dropped %llu replay_done %llu acked %llu ack_failed %llu published %llu "
 			"publish_failed %llu broker_dups %llu\n",
 			(unsigned long long)b->st.received, (unsigned long long)b->st.replayed,
 			(unsigned long long)b->st.bad, (unsigned long long)b->st.stitch_dropped,
+			(unsigned long long)b->st.replay_done,
 			(unsigned long long)b->st.acked, (unsigned long long)b->st.ack_failed,
 			(unsigned long long)b->st.published, (unsigned long long)b->st.publish_failed,
 			(unsigned long long)b->st.broker_dups);
-	for (i = 0; i < b->nr_parts; i++)
+	for (i = 0; i < b->nr_parts; i++) {
 		natsSubscription_Destroy(b->parts[i].sub);
+		done_free(&b->parts[i]);
+	}
 	for (k = 0; b->pend && k < PEND_BUCKETS; k++) {
 		struct pend *e = b->pend[k], *n;
 

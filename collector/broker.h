@@ -55,6 +55,8 @@ struct hmc_broker_cfg {
  * @replayed:		postcards consumed again after a worker of this index
  *			died: delivered to it, not acknowledged by it
  * @stitch_dropped:	postcards the stitcher dropped as duplicate or late
+ * @replay_done:	replayed postcards of packets already in the outputs (one of
+ *			their postcards was at or below the ack floor): acked, dropped
  * @acked:		acknowledgements sent
  * @ack_failed:		acknowledgements that could not be sent
  */
@@ -66,6 +68,7 @@ struct hmc_broker_stats {
 	__u64	bad;
 	__u64	replayed;
 	__u64	stitch_dropped;
+	__u64	replay_done;
 	__u64	acked;
 	__u64	ack_failed;
 };

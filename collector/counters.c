@@ -65,7 +65,8 @@ static const struct hmc_ctr_def hmc_broker_defs[] = {
 	C(hmc_broker_stats, published), C(hmc_broker_stats, publish_failed),
 	C(hmc_broker_stats, broker_dups), C(hmc_broker_stats, received),
 	C(hmc_broker_stats, bad), C(hmc_broker_stats, replayed),
-	C(hmc_broker_stats, stitch_dropped), C(hmc_broker_stats, acked),
+	C(hmc_broker_stats, stitch_dropped), C(hmc_broker_stats, replay_done),
+	C(hmc_broker_stats, acked),
 	C(hmc_broker_stats, ack_failed),
 };
 
