@@ -428,106 +428,36 @@ static int do_set(int argc, char **argv)
 
 /* ---------------- watch ---------------- */
 
-/*
- * sel_words_or_exit() - the watch rule at the start of argv
- * (hm_sel_words_parse()), exiting with the usage error naming the word
- * when a value is wrong; also for `hopmark postcard`.
- */
-int sel_words_or_exit(int argc, char **argv, __u32 opts, struct hm_sel_rule *r,
-		      struct hm_sel_words *w)
+static int sel_begin(void *cfg)
 {
-	char msg[MSG_LEN];
-	int err;
-
-	err = hm_sel_words_parse(argc, argv, opts, r, w, msg, sizeof(msg));
-	if (err == -ENODATA)
-		incomplete_command(w->bad);
-	if (err == -EEXIST)
-		duparg(argv[w->used], w->bad);
-	if (err)
-		invarg(msg, w->bad);
-	return 0;
+	return cfg_begin(cfg);
 }
 
-static int watch_add(int argc, char **argv)
+static int sel_commit(int fd, void *cfg)
 {
-	struct hm_sel_words w;
-	struct hm_sel_rule r;
-	struct int_domain_cfg cfg;
-	char msg[MSG_LEN], text[192];
-	int fd, idx, ret;
-
-	sel_words_or_exit(argc, argv, HM_SEL_W_SYNTHETIC, &r, &w);
-	if (w.used < argc) {
-		if (matches(argv[w.used], "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		unknown_arg("int watch add", argv[w.used]);
-	}
-	if (hm_sel_rule_check(&r, msg, sizeof(msg)))
-		invarg(msg, w.port_word ? w.port_word : "watch add");
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	idx = hm_sel_add(&cfg.sel, &r, msg, sizeof(msg));
-	if (idx < 0) {
-		close(fd);
-		return hm_errf_errno(idx, "%s: %s", hm_sel_rule_format(&r, text, sizeof(text)), msg);
-	}
-	ret = cfg_commit(fd, &cfg, NULL, false);
-	if (!ret && !json)
-		printf("watch %d: %s\n", idx, hm_sel_rule_format(&r, text, sizeof(text)));
-	return ret;
+	return cfg_commit(fd, cfg, NULL, false);
 }
+
+static struct hm_sel_cfg *sel_of(void *cfg)
+{
+	return &((struct int_domain_cfg *)cfg)->sel;
+}
+
+/* `int watch` and `int sample` (sel_cmd.c) on int_cfg's selection. */
+static const struct hm_sel_ops int_sel_ops = {
+	.name		= "int",
+	.sel_words	= HM_SEL_W_SYNTHETIC,
+	.usage		= usage,
+	.begin		= sel_begin,
+	.commit		= sel_commit,
+	.sel		= sel_of,
+};
 
 static int do_watch(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 index;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "add"))
-		return watch_add(argc - 1, argv + 1);
-	if (matches(*argv, "delete")) {
-		NEXT_ARG();
-		if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		index = get_u32_arg(*argv, HM_SEL_MAX_RULES - 1, "the rule's INDEX");
-		if (argc > 1)
-			unknown_arg("int watch del", argv[1]);
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		if (hm_sel_del(&cfg.sel, index)) {
-			close(fd);
-			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
-					     index, cfg.sel.nr_rules);
-		}
-		return cfg_commit(fd, &cfg, NULL, false);
-	}
-	if (matches(*argv, "flush")) {
-		if (argc > 1) {
-			if (matches(argv[1], "help")) {
-				usage(stdout);
-				return HM_EXIT_OK;
-			}
-			unknown_arg("int watch flush", argv[1]);
-		}
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
-		cfg.sel.nr_rules = 0;
-		return cfg_commit(fd, &cfg, NULL, false);
-	}
-	unknown_arg("int watch", *argv);
+	return hm_sel_cmd_watch(&int_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- sample ---------------- */
@@ -535,51 +465,8 @@ static int do_watch(int argc, char **argv)
 static int do_sample(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 mode, n = 1, seed = 0;
-	bool have_seed = false;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "all")) {
-		mode = HM_SAMPLE_ALL;
-	} else if (matches(*argv, "packet") || matches(*argv, "flow")) {
-		mode = matches(*argv, "packet") ? HM_SAMPLE_PACKET : HM_SAMPLE_FLOW;
-		NEXT_ARG();
-		n = get_u32_arg(*argv, 0xffffffffU, "N of 1:N sampling");
-		if (!n)
-			invarg("N of 1:N sampling is at least 1", *argv);
-	} else {
-		invarg("sample is all, packet N or flow N", *argv);
-	}
-	argc--;
-	argv++;
-	while (argc > 0) {
-		if (mode == HM_SAMPLE_FLOW && matches(*argv, "seed")) {
-			NEXT_ARG();
-			if (have_seed)
-				duparg("seed", *argv);
-			seed = get_u32_arg(*argv, 0xffffffffU, "seed");
-			have_seed = true;
-		} else if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		} else {
-			unknown_arg("int sample", *argv);
-		}
-		argc--;
-		argv++;
-	}
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	cfg.sel.sample = mode;
-	cfg.sel.sample_n = n;
-	if (have_seed || mode != HM_SAMPLE_FLOW)
-		cfg.sel.seed = seed;
-	return cfg_commit(fd, &cfg, NULL, false);
+	return hm_sel_cmd_sample(&int_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- report ---------------- */

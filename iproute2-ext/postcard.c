@@ -325,137 +325,52 @@ static int do_set(int argc, char **argv)
 
 /* ---------------- watch ---------------- */
 
-static int watch_add(int argc, char **argv)
+static int sel_begin(void *cfg)
 {
-	struct pbt_domain_cfg cfg;
-	struct hm_sel_words w;
-	struct hm_sel_rule r;
-	char msg[MSG_LEN], text[192];
-	int fd, idx, ret;
-
-	sel_words_or_exit(argc, argv, 0, &r, &w);
-	if (w.used < argc) {
-		argv += w.used;
-		HELP_OR_UNKNOWN("postcard watch add");
-	}
-	if (hm_sel_rule_check(&r, msg, sizeof(msg)))
-		invarg(msg, w.port_word ? w.port_word : "watch add");
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	idx = hm_sel_add(&cfg.sel, &r, msg, sizeof(msg));
-	if (idx < 0) {
-		close(fd);
-		return hm_errf_errno(idx, "%s: %s", hm_sel_rule_format(&r, text, sizeof(text)), msg);
-	}
-	ret = cfg_commit(fd, &cfg, NULL);
-	if (!ret && !json)
-		printf("watch %d: %s\n", idx, hm_sel_rule_format(&r, text, sizeof(text)));
-	return ret;
+	return cfg_begin(cfg);
 }
+
+static int sel_commit(int fd, void *cfg)
+{
+	return cfg_commit(fd, cfg, NULL);
+}
+
+static struct hm_sel_cfg *sel_of(void *cfg)
+{
+	return &((struct pbt_domain_cfg *)cfg)->sel;
+}
+
+static void sel_set_interval(void *cfg, __u64 ms)
+{
+	((struct pbt_domain_cfg *)cfg)->interval_ns = ms * 1000000ULL;
+}
+
+/* `postcard watch` and `postcard sample` (sel_cmd.c) on pbt_cfg's selection. */
+static const struct hm_sel_ops pbt_sel_ops = {
+	.name		= "postcard",
+	.usage		= usage,
+	.begin		= sel_begin,
+	.commit		= sel_commit,
+	.sel		= sel_of,
+	.set_interval	= sel_set_interval,
+	.interval_mode	= PBT_SAMPLE_INTERVAL,
+	.interval_max_ms = PBT_INTERVAL_MAX_NS / 1000000,
+};
 
 static int do_watch(int argc, char **argv)
 {
 	struct pbt_domain_cfg cfg;
-	__u32 index;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "add"))
-		return watch_add(argc - 1, argv + 1);
-	if (matches(*argv, "delete")) {
-		NEXT_ARG();
-		if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		index = get_u32_arg(*argv, HM_SEL_MAX_RULES - 1, "the rule's INDEX");
-		if (argc > 1)
-			unknown_arg("postcard watch del", argv[1]);
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		if (hm_sel_del(&cfg.sel, index)) {
-			close(fd);
-			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
-					     index, cfg.sel.nr_rules);
-		}
-		return cfg_commit(fd, &cfg, NULL);
-	}
-	if (matches(*argv, "flush")) {
-		if (argc > 1) {
-			argv++;
-			HELP_OR_UNKNOWN("postcard watch flush");
-		}
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
-		cfg.sel.nr_rules = 0;
-		return cfg_commit(fd, &cfg, NULL);
-	}
-	unknown_arg("postcard watch", *argv);
+	return hm_sel_cmd_watch(&pbt_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- sample ---------------- */
 
 static int do_sample(int argc, char **argv)
 {
-	__u32 mode, n = 1, seed = 0;
 	struct pbt_domain_cfg cfg;
-	bool have_seed = false;
-	__u64 interval = 0;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "all")) {
-		mode = HM_SAMPLE_ALL;
-	} else if (matches(*argv, "packet") || matches(*argv, "flow")) {
-		mode = matches(*argv, "packet") ? HM_SAMPLE_PACKET : HM_SAMPLE_FLOW;
-		NEXT_ARG();
-		n = get_u32_arg(*argv, 0xffffffffU, "N of 1:N sampling");
-		if (!n)
-			invarg("N of 1:N sampling is at least 1", *argv);
-	} else if (matches(*argv, "interval")) {
-		mode = PBT_SAMPLE_INTERVAL;
-		NEXT_ARG();
-		interval = get_u64_arg(*argv, PBT_INTERVAL_MAX_NS / 1000000,
-				       "the interval (ms between marked packets of a flow)");
-		if (!interval)
-			invarg("the interval is at least 1 ms", *argv);
-	} else {
-		invarg("sample is all, packet N, flow N or interval MS", *argv);
-	}
-	argc--;
-	argv++;
-	while (argc > 0) {
-		if (mode == HM_SAMPLE_FLOW && matches(*argv, "seed")) {
-			NEXT_ARG();
-			if (have_seed)
-				duparg("seed", *argv);
-			seed = get_u32_arg(*argv, 0xffffffffU, "seed");
-			have_seed = true;
-		} else {
-			HELP_OR_UNKNOWN("postcard sample");
-		}
-		argc--;
-		argv++;
-	}
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	cfg.sel.sample = mode;
-	cfg.sel.sample_n = n;
-	if (have_seed || mode != HM_SAMPLE_FLOW)
-		cfg.sel.seed = seed;
-	cfg.interval_ns = interval * 1000000ULL;
-	return cfg_commit(fd, &cfg, NULL);
+	return hm_sel_cmd_sample(&pbt_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- export ---------------- */
