@@ -114,6 +114,15 @@ int hm_sel_cmd_watch(const struct hm_sel_ops *ops, void *cfg, int argc, char **a
  */
 int hm_sel_cmd_sample(const struct hm_sel_ops *ops, void *cfg, int argc, char **argv);
 
+/**
+ * hm_sel_print_watch() - the watchlist of `<family> show`: one line per rule
+ *	(text), the array "watch" (JSON)
+ * @sel:	the family's selection
+ * @synthetic:	each rule's object has the key "synthetic" (INT, whose rules
+ *		may match synthetic packets)
+ */
+void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic);
+
 /* postcard.c: `hopmark postcard`, and the PBT-M part of `hopmark link show` */
 int do_postcard(int argc, char **argv);
 void pbt_print_roles(__u32 flags, bool xdp);

@@ -899,56 +899,11 @@ static void print_cfg(const struct int_domain_cfg *cfg)
 	close_json_object();
 }
 
-static void print_rule(__u32 index, const struct hm_sel_rule *r)
-{
-	char words[192];
-
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "index", "watch %llu:", index);
-	print_string(PRINT_FP, NULL, " %s", hm_sel_rule_format(r, words, sizeof(words)));
-	if (r->family)
-		print_uint(PRINT_JSON, "family", NULL, r->family);
-	else
-		print_null(PRINT_JSON, "family", NULL, NULL);
-	if (r->family && (r->src_plen || !r->dst_plen)) {
-		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
-
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->saddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->src_plen);
-		print_string(PRINT_JSON, "src", NULL, a);
-	}
-	if (r->family && r->dst_plen) {
-		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
-
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->daddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->dst_plen);
-		print_string(PRINT_JSON, "dst", NULL, a);
-	}
-	print_uint(PRINT_JSON, "proto", NULL, r->proto);
-	if (r->sport_mask) {
-		print_uint(PRINT_JSON, "sport", NULL, ntohs(r->sport));
-		print_uint(PRINT_JSON, "sport_mask", NULL, ntohs(r->sport_mask));
-	}
-	if (r->dport_mask) {
-		print_uint(PRINT_JSON, "dport", NULL, ntohs(r->dport));
-		print_uint(PRINT_JSON, "dport_mask", NULL, ntohs(r->dport_mask));
-	}
-	print_bool(PRINT_JSON, "synthetic", NULL, r->flags & HM_SEL_F_SYNTHETIC);
-	print_nl();
-	close_json_object();
-}
-
 static void print_sel(const struct hm_sel_cfg *sel)
 {
 	static const char *const modes[] = { "all", "packet", "flow" };
-	__u32 i;
 
-	open_json_array(PRINT_JSON, "watch");
-	if (!sel->nr_rules)
-		print_text("watch: every packet (no rule)\n");
-	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
-		print_rule(i, &sel->rules[i]);
-	close_json_array(PRINT_JSON, NULL);
+	hm_sel_print_watch(sel, true);
 	open_json_object("sample");
 	print_string(PRINT_ANY, "mode", "sample %s", sel->sample <= HM_SAMPLE_FLOW ?
 		     modes[sel->sample] : "unknown");

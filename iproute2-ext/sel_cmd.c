@@ -3,9 +3,11 @@
  * sel_cmd.c - the selection commands `hopmark int` and `hopmark postcard`
  * share: `watch add | del | flush` and `sample`, working on the struct
  * hm_sel_cfg (lib/select/select.h) inside each family's pinned domain
- * configuration, read and written through the family's struct hm_sel_ops.
+ * configuration, read and written through the family's struct hm_sel_ops,
+ * and the watchlist part of their `show`.
  */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -183,4 +185,54 @@ int hm_sel_cmd_sample(const struct hm_sel_ops *ops, void *cfg, int argc, char **
 	if (ops->set_interval)
 		ops->set_interval(cfg, interval);
 	return ops->commit(fd, cfg);
+}
+
+/* One watch rule of `show`; @synthetic: the rule's synthetic flag is a key (INT). */
+static void print_rule(__u32 index, const struct hm_sel_rule *r, bool synthetic)
+{
+	char words[192], a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
+
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "index", "watch %llu:", index);
+	print_string(PRINT_FP, NULL, " %s", hm_sel_rule_format(r, words, sizeof(words)));
+	if (r->family)
+		print_uint(PRINT_JSON, "family", NULL, r->family);
+	else
+		print_null(PRINT_JSON, "family", NULL, NULL);
+	if (r->family && (r->src_plen || !r->dst_plen)) {
+		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->saddr, b, sizeof(b));
+		snprintf(a, sizeof(a), "%s/%u", b, r->src_plen);
+		print_string(PRINT_JSON, "src", NULL, a);
+	}
+	if (r->family && r->dst_plen) {
+		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->daddr, b, sizeof(b));
+		snprintf(a, sizeof(a), "%s/%u", b, r->dst_plen);
+		print_string(PRINT_JSON, "dst", NULL, a);
+	}
+	print_uint(PRINT_JSON, "proto", NULL, r->proto);
+	if (r->sport_mask) {
+		print_uint(PRINT_JSON, "sport", NULL, ntohs(r->sport));
+		print_uint(PRINT_JSON, "sport_mask", NULL, ntohs(r->sport_mask));
+	}
+	if (r->dport_mask) {
+		print_uint(PRINT_JSON, "dport", NULL, ntohs(r->dport));
+		print_uint(PRINT_JSON, "dport_mask", NULL, ntohs(r->dport_mask));
+	}
+	if (synthetic)
+		print_bool(PRINT_JSON, "synthetic", NULL, r->flags & HM_SEL_F_SYNTHETIC);
+	print_nl();
+	close_json_object();
+}
+
+/* See hopmark_cli.h. */
+void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic)
+{
+	__u32 i;
+
+	open_json_array(PRINT_JSON, "watch");
+	if (!sel->nr_rules)
+		print_text("watch: every packet (no rule)\n");
+	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
+		print_rule(i, &sel->rules[i], synthetic);
+	close_json_array(PRINT_JSON, NULL);
 }
