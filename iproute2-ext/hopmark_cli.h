@@ -123,6 +123,28 @@ int hm_sel_cmd_sample(const struct hm_sel_ops *ops, void *cfg, int argc, char **
  */
 void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic);
 
+/* The largest per-interface config value hm_ifcfg_drop_roles() takes, bytes. */
+#define HM_IFCFG_MAX_SIZE	64
+
+/**
+ * hm_ifcfg_drop_roles() - the per-interface part of `<family> disable`:
+ *	clear roles in the family's interface map, delete the entry when none
+ *	is left
+ * @map:	the pinned map (int_ifcfg, pbt_ifcfg), keyed by ifindex, whose
+ *		value starts with the __u32 role flags (host order)
+ * @val_size:	its value size in bytes, at most %HM_IFCFG_MAX_SIZE
+ * @ifindex:	the interface
+ * @drop:	the role flags to clear (~0U: every role)
+ * @left:	the flags left (0 when the map or the entry is missing)
+ *
+ * Done before the programs are detached, so that no program runs with a
+ * role it lost. A missing map is not an error: nothing is enabled.
+ *
+ * Return: 0, or the error (printed) writing or deleting the entry.
+ */
+int hm_ifcfg_drop_roles(const char *map, size_t val_size, __u32 ifindex, __u32 drop,
+			__u32 *left);
+
 /* postcard.c: `hopmark postcard`, and the PBT-M part of `hopmark link show` */
 int do_postcard(int argc, char **argv);
 void pbt_print_roles(__u32 flags, bool xdp);

@@ -739,11 +739,10 @@ out:
 static int do_disable(int argc, char **argv)
 {
 	const struct int_role *role = NULL;
-	struct int_if_cfg ic = { 0 };
 	const char *dev = NULL;
 	__u32 ifindex, left;
-	int fd, ret = 0;
 	size_t i;
+	int ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
@@ -768,21 +767,9 @@ static int do_disable(int argc, char **argv)
 	if (!dev)
 		missing_arg("dev", "int disable");
 	ifindex = get_ifindex_arg(dev);
-	fd = hm_map_open(INT_MAP_IFCFG);
-	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &ic))
-		memset(&ic, 0, sizeof(ic));
-	left = role ? ic.flags & ~role->flag : 0;
-	/* The flags go first, so that no program runs with a role it lost. */
-	if (fd >= 0) {
-		if (left) {
-			ic.flags = left;
-			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
-				ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
-		} else {
-			ret = map_delete_ifindex(fd, INT_MAP_IFCFG, ifindex);
-		}
-		close(fd);
-	}
+	_Static_assert(offsetof(struct int_if_cfg, flags) == 0, "hm_ifcfg_drop_roles()'s layout");
+	ret = hm_ifcfg_drop_roles(INT_MAP_IFCFG, sizeof(struct int_if_cfg), ifindex,
+				  role ? role->flag : ~0U, &left);
 	for (i = 0; i < NR_INT_PROGS; i++)
 		if (!flags_need(left, int_progs[i]))
 			ret |= role_detach(int_progs[i], ifindex);

@@ -637,11 +637,10 @@ static int do_enable(int argc, char **argv)
 
 static int do_disable(int argc, char **argv)
 {
-	struct pbt_if_cfg ic = { 0 };
 	const char *dev = NULL;
 	__u32 ifindex, flag = 0, left;
 	bool xdp;
-	int fd, ret = 0;
+	int ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
@@ -663,22 +662,10 @@ static int do_disable(int argc, char **argv)
 	if (!dev)
 		missing_arg("dev", "postcard disable");
 	ifindex = get_ifindex_arg(dev);
-	fd = hm_map_open(PBT_MAP_IFCFG);
-	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &ic))
-		memset(&ic, 0, sizeof(ic));
-	left = flag ? ic.flags & ~flag : 0;
+	_Static_assert(offsetof(struct pbt_if_cfg, flags) == 0, "hm_ifcfg_drop_roles()'s layout");
 	xdp = ingress_at_xdp(ifindex);
-	/* The flags go first, so that no program runs with a role it lost. */
-	if (fd >= 0) {
-		if (left) {
-			ic.flags = left;
-			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
-				ret = hm_errf(-errno, "cannot write %s", PBT_MAP_IFCFG);
-		} else {
-			ret = map_delete_ifindex(fd, PBT_MAP_IFCFG, ifindex);
-		}
-		close(fd);
-	}
+	ret = hm_ifcfg_drop_roles(PBT_MAP_IFCFG, sizeof(struct pbt_if_cfg), ifindex,
+				  flag ? flag : ~0U, &left);
 	if (!(left & PBT_IF_INGRESS_ROLES)) {
 		/* Both: a program left by an older command on the other hook goes too. */
 		ret |= role_detach(HM_ROLE_PBT_XDP, ifindex);

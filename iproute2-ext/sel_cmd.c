@@ -4,13 +4,15 @@
  * share: `watch add | del | flush` and `sample`, working on the struct
  * hm_sel_cfg (lib/select/select.h) inside each family's pinned domain
  * configuration, read and written through the family's struct hm_sel_ops,
- * and the watchlist part of their `show`.
+ * the watchlist part of their `show`, and the per-interface role flags
+ * `disable` takes away.
  */
 #include <errno.h>
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "hopmark_cli.h"
 #include "select/sel_text.h"
@@ -235,4 +237,33 @@ void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic)
 	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
 		print_rule(i, &sel->rules[i], synthetic);
 	close_json_array(PRINT_JSON, NULL);
+}
+
+/* See hopmark_cli.h. */
+int hm_ifcfg_drop_roles(const char *map, size_t val_size, __u32 ifindex, __u32 drop,
+			__u32 *left)
+{
+	__u64 val[HM_IFCFG_MAX_SIZE / sizeof(__u64)] = { 0 };
+	__u32 flags;
+	int fd, ret = 0;
+
+	if (val_size > sizeof(val))
+		return hm_errf(-EINVAL, "%s: a value of %zu bytes", map, val_size);
+	fd = hm_map_open(map);
+	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, val))
+		memset(val, 0, sizeof(val));
+	memcpy(&flags, val, sizeof(flags));
+	*left = flags & ~drop;
+	/* The flags go first, so that no program runs with a role it lost. */
+	if (fd >= 0) {
+		if (*left) {
+			memcpy(val, left, sizeof(*left));
+			if (bpf_map_update_elem(fd, &ifindex, val, BPF_ANY))
+				ret = hm_errf(-errno, "cannot write %s", map);
+		} else {
+			ret = map_delete_ifindex(fd, map, ifindex);
+		}
+		close(fd);
+	}
+	return ret;
 }
