@@ -207,6 +207,8 @@ void print_bool(enum output_type type, const char *key, const char *fmt,
 void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
 bool print_percpu_counters(const __u64 *per, int ncpu, int n, const char *const *names);
+void print_if_percpu_counters(int sfd, __u32 ifindex, __u64 *per, int ncpu, int n,
+			      const char *const *names);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,

@@ -1089,14 +1089,7 @@ static void print_export(const struct pbt_domain_cfg *cfg)
 /* With -s: an interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct pbt_link_stats *per, int ncpu)
 {
-	memset(per, 0, ncpu * sizeof(*per));
-	bpf_map_lookup_elem(sfd, &ifindex, per);
-	open_json_object("counters");
-	print_text("    counters");
-	if (!print_percpu_counters(per->cnt, ncpu, PBT_CNT_MAX, pbt_counter_names))
-		print_text(" all 0");
-	print_nl();
-	close_json_object();
+	print_if_percpu_counters(sfd, ifindex, per->cnt, ncpu, PBT_CNT_MAX, pbt_counter_names);
 }
 
 /* The programs an interface's roles need, and what runs in their hooks. */
