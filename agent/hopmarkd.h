@@ -5,8 +5,9 @@
  * buffer loss watcher (events_lost.c), the qdisc poller (qdisc_poll.c),
  * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c),
  * the hopmark module's generic netlink side (genl_events.c), the INT
- * Telemetry Report exporter (int_report.c) and the Prometheus metrics
- * (metrics.c).
+ * Telemetry Report exporter (int_report.c), the PBT-M postcards
+ * (pbt_events.c), the ring-buffer consumption those two share
+ * (ring_consume.c) and the Prometheus metrics (metrics.c).
  *
  * Everything the main loop waits on is registered in one epoll instance;
  * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
