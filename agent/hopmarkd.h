@@ -5,8 +5,9 @@
  * buffer loss watcher (events_lost.c), the qdisc poller (qdisc_poll.c),
  * the monitor socket (monitor_sock.c), the TAI offset refresher (tai.c),
  * the hopmark module's generic netlink side (genl_events.c), the INT
- * Telemetry Report exporter (int_report.c) and the Prometheus metrics
- * (metrics.c).
+ * Telemetry Report exporter (int_report.c), the PBT-M postcards
+ * (pbt_events.c), the ring-buffer consumption those two share
+ * (ring_consume.c) and the Prometheus metrics (metrics.c).
  *
  * Everything the main loop waits on is registered in one epoll instance;
  * the epoll_event's data.ptr points at a struct hm_ev_src whose @kind says
@@ -1026,4 +1027,52 @@ void hm_metrics_list(FILE *f);
  * @m:	metrics, may be NULL
  */
 void hm_metrics_free(struct hm_metrics *m);
+/* ring_consume.c: what int_report.c and pbt_events.c share. */
+struct ring_buffer;
+
+/**
+ * hm_ring_consume_batches() - drain a family's ring buffer a batch at a time
+ * @rb:		the ring buffer (libbpf)
+ * @batches:	at most this many batches before the other events get their
+ *		turn (the ring's epoll fd is level-triggered: what is left is
+ *		reported again)
+ * @who:	the family's name in the log line ("INT", "PBT-M")
+ * @map:	the ring's pinned map name, for the log line
+ * @after:	called after each batch to write out what it produced; its
+ *		nonzero return stops the drain and is returned
+ * @ctx:	@after's argument
+ *
+ * A full batch stops the consumer with -EAGAIN: written out, then the next.
+ *
+ * Return: 0, the error of ring_buffer__consume() (logged; -EAGAIN and
+ * -EINTR are not errors) or @after's.
+ */
+int hm_ring_consume_batches(struct ring_buffer *rb, unsigned int batches, const char *who,
+			    const char *map, int (*after)(void *ctx), void *ctx);
+
+/**
+ * hm_percpu_cnt_sum() - one counter of a per-CPU stats map summed over
+ *	its keys (interfaces) and the CPUs
+ * @fd:		the map's fd, opened from @map on the first call (-1 before)
+ * @map:	the pinned map's name (int_stats, pbt_stats)
+ * @val_size:	the size of one CPU's value in bytes (a multiple of 8, as
+ *		the per-CPU lookup lays them out)
+ * @cnt_off:	the byte offset of the __u64 counter in one CPU's value
+ *
+ * Return: the sum (host order), or -1 when the map cannot be read.
+ */
+long long hm_percpu_cnt_sum(int *fd, const char *map, size_t val_size, size_t cnt_off);
+
+/**
+ * hm_lost_delta() - what a loss counter rose by since its last reading
+ * @prev:	the last reading, -1 before the first; updated to @cur
+ * @cur:	this reading, negative when unreadable (then nothing changes)
+ *
+ * The first reading, or one lower than the last (maps created again), is
+ * a baseline: losses before it are not this run's.
+ *
+ * Return: the increase, 0 for a baseline or an unreadable counter.
+ */
+__u64 hm_lost_delta(long long *prev, long long cur);
+
 #endif /* __HOPMARKD_H */

@@ -664,13 +664,19 @@ bool hm_int_report_active(const struct hm_int_report *ir)
 	return ir && ir->rb;
 }
 
+/* After a batch: send its reports, export its records, write its lines. */
+static int hm_int_after_batch(void *ctx)
+{
+	struct hm_int_report *ir = ctx;
+
+	hm_int_send(ir);
+	hm_ipfix_exp_flush(ir->exp);
+	return ir->flush ? ir->flush(ir->flush_ctx) : 0;
+}
+
 /* See hopmarkd.h. */
 int hm_int_report_drain(struct hm_int_report *ir)
 {
-	int n;
-
-	int i, err;
-
 	if (!ir || !ir->rb)
 		return 0;
 	hm_int_read_cfg(ir);
@@ -679,70 +685,20 @@ int hm_int_report_drain(struct hm_int_report *ir)
 	 * then the next, at most HM_INT_DRAIN_BATCHES before the other events
 	 * get their turn (the ring's fd is level-triggered).
 	 */
-	for (i = 0; i < HM_INT_DRAIN_BATCHES; i++) {
-		n = ring_buffer__consume(ir->rb);
-		hm_int_send(ir);
-		hm_ipfix_exp_flush(ir->exp);
-		err = ir->flush ? ir->flush(ir->flush_ctx) : 0;
-		if (n < 0 && n != -EAGAIN && n != -EINTR) {
-			hm_log("INT: ring buffer %s: %s", INT_MAP_EVENTS, strerror(-n));
-			return n;
-		}
-		if (err)
-			return err;
-		if (n != -EAGAIN)
-			break;
-	}
-	return 0;
-}
-
-/* Sum INT_CNT_EVENTS_LOST over interfaces and CPUs; -1 when unreadable. */
-static long long hm_int_lost_read(struct hm_int_report *ir)
-{
-	struct int_link_stats *vals;
-	__u32 key, next, *prev = NULL;
-	long long sum = 0;
-	int ncpu, i;
-
-	if (ir->stats_fd < 0) {
-		ir->stats_fd = hm_map_open(INT_MAP_STATS);
-		if (ir->stats_fd < 0)
-			return -1;
-	}
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu <= 0)
-		return -1;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals)
-		return -1;
-	while (!bpf_map_get_next_key(ir->stats_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(ir->stats_fd, &key, vals))
-			continue;	/* interface removed meanwhile */
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i].cnt[INT_CNT_EVENTS_LOST];
-	}
-	free(vals);
-	return sum;
+	return hm_ring_consume_batches(ir->rb, HM_INT_DRAIN_BATCHES, "INT", INT_MAP_EVENTS,
+				       hm_int_after_batch, ir);
 }
 
 /* See hopmarkd.h. */
 void hm_int_report_lost_check(struct hm_int_report *ir, bool report)
 {
-	long long cur = hm_int_lost_read(ir);
+	long long cur = hm_percpu_cnt_sum(&ir->stats_fd, INT_MAP_STATS,
+					  sizeof(struct int_link_stats),
+					  offsetof(struct int_link_stats, cnt[INT_CNT_EVENTS_LOST]));
 	__u64 delta;
 
 	ir->lost_total = cur;
-	if (cur < 0)
-		return;
-	/* The first reading is the baseline: earlier losses are not this run's. */
-	if (ir->lost_prev < 0 || cur < ir->lost_prev) {
-		ir->lost_prev = cur;
-		return;
-	}
-	delta = cur - ir->lost_prev;
-	ir->lost_prev = cur;
+	delta = hm_lost_delta(&ir->lost_prev, cur);
 	if (!delta)
 		return;
 	ir->st.ring_lost += delta;

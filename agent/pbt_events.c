@@ -263,74 +263,32 @@ bool hm_pbt_events_active(const struct hm_pbt_events *pe)
 	return pe && pe->rb;
 }
 
+/* After a batch: export its records, write its lines. */
+static int after_batch(void *ctx)
+{
+	struct hm_pbt_events *pe = ctx;
+
+	hm_ipfix_exp_flush(pe->exp);
+	return pe->flush ? pe->flush(pe->flush_ctx) : 0;
+}
+
 /* See hopmarkd.h. */
 int hm_pbt_events_drain(struct hm_pbt_events *pe)
 {
-	int i, n, err;
-
 	if (!pe || !pe->rb)
 		return 0;
 	read_cfg(pe);
-	for (i = 0; i < HM_PBT_DRAIN_BATCHES; i++) {
-		n = ring_buffer__consume(pe->rb);
-		hm_ipfix_exp_flush(pe->exp);
-		err = pe->flush ? pe->flush(pe->flush_ctx) : 0;
-		if (n < 0 && n != -EAGAIN && n != -EINTR) {
-			hm_log("PBT-M: ring buffer %s: %s", PBT_MAP_EVENTS, strerror(-n));
-			return n;
-		}
-		if (err)
-			return err;
-		if (n != -EAGAIN)
-			break;
-	}
-	return 0;
-}
-
-/* PBT_CNT_EVENTS_LOST over interfaces and CPUs; -1 when unreadable. */
-static long long lost_read(struct hm_pbt_events *pe)
-{
-	struct pbt_link_stats *vals;
-	__u32 key, next, *prev = NULL;
-	long long sum = 0;
-	int ncpu, i;
-
-	if (pe->stats_fd < 0) {
-		pe->stats_fd = hm_map_open(PBT_MAP_STATS);
-		if (pe->stats_fd < 0)
-			return -1;
-	}
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu <= 0)
-		return -1;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals)
-		return -1;
-	while (!bpf_map_get_next_key(pe->stats_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(pe->stats_fd, &key, vals))
-			continue;
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i].cnt[PBT_CNT_EVENTS_LOST];
-	}
-	free(vals);
-	return sum;
+	return hm_ring_consume_batches(pe->rb, HM_PBT_DRAIN_BATCHES, "PBT-M", PBT_MAP_EVENTS,
+				       after_batch, pe);
 }
 
 static void lost_check(struct hm_pbt_events *pe)
 {
-	long long cur = lost_read(pe);
-	__u64 delta;
+	long long cur = hm_percpu_cnt_sum(&pe->stats_fd, PBT_MAP_STATS,
+					  sizeof(struct pbt_link_stats),
+					  offsetof(struct pbt_link_stats, cnt[PBT_CNT_EVENTS_LOST]));
+	__u64 delta = hm_lost_delta(&pe->lost_prev, cur);
 
-	if (cur < 0)
-		return;
-	if (pe->lost_prev < 0 || cur < pe->lost_prev) {
-		pe->lost_prev = cur;
-		return;
-	}
-	delta = cur - pe->lost_prev;
-	pe->lost_prev = cur;
 	if (!delta)
 		return;
 	pe->st.ring_lost += delta;

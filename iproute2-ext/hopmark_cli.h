@@ -54,11 +54,96 @@ int do_monitor(int argc, char **argv);
 int do_decode(int argc, char **argv);
 int do_budget(int argc, char **argv);
 
-/* int.c: the words of a watch rule (select/sel_text.h), usage errors exit */
+/* sel_cmd.c: the words of a watch rule (select/sel_text.h), usage errors exit */
 struct hm_sel_rule;
 struct hm_sel_words;
+struct hm_sel_cfg;
 int sel_words_or_exit(int argc, char **argv, __u32 opts, struct hm_sel_rule *r,
 		      struct hm_sel_words *w);
+
+/**
+ * struct hm_sel_ops - how the shared selection commands (sel_cmd.c) reach
+ *	one family's pinned domain configuration (int_cfg, pbt_cfg)
+ * @name:		the family's command word ("int", "postcard"), in the
+ *			"unknown argument" errors
+ * @sel_words:		the hm_sel_words_parse() options of `watch add`
+ * @usage:		prints the family's usage
+ * @begin:		opens the config map and reads its entry into the
+ *			caller's buffer (defaults when unconfigured); returns
+ *			the map's fd, or negative with the error printed
+ * @commit:		checks, writes and closes @fd; 0 or the exit code
+ * @sel:		the struct hm_sel_cfg inside the caller's buffer
+ * @set_interval:	when the family samples by time (`sample interval
+ *			MS`), stores the interval in ms (0: not that mode);
+ *			NULL when it does not
+ * @interval_mode:	the hm_sel_cfg.sample value of `sample interval`
+ * @interval_max_ms:	the largest interval accepted, ms
+ */
+struct hm_sel_ops {
+	const char *name;
+	__u32 sel_words;
+	void (*usage)(FILE *f);
+	int (*begin)(void *cfg);
+	int (*commit)(int fd, void *cfg);
+	struct hm_sel_cfg *(*sel)(void *cfg);
+	void (*set_interval)(void *cfg, __u64 ms);
+	__u32 interval_mode;
+	__u64 interval_max_ms;
+};
+
+/**
+ * hm_sel_cmd_watch() - `<family> watch { add RULE | del INDEX | flush | help }`
+ * @ops:	the family's configuration access
+ * @cfg:	a buffer for the family's domain configuration
+ * @argc:	words after "watch"
+ * @argv:	those words
+ *
+ * Return: the command's exit code; usage errors exit.
+ */
+int hm_sel_cmd_watch(const struct hm_sel_ops *ops, void *cfg, int argc, char **argv);
+
+/**
+ * hm_sel_cmd_sample() - `<family> sample { all | packet N | flow N [ seed S ]
+ *	| interval MS }` (interval only when @ops->set_interval is set)
+ * @ops:	the family's configuration access
+ * @cfg:	a buffer for the family's domain configuration
+ * @argc:	words after "sample"
+ * @argv:	those words
+ *
+ * Return: the command's exit code; usage errors exit.
+ */
+int hm_sel_cmd_sample(const struct hm_sel_ops *ops, void *cfg, int argc, char **argv);
+
+/**
+ * hm_sel_print_watch() - the watchlist of `<family> show`: one line per rule
+ *	(text), the array "watch" (JSON)
+ * @sel:	the family's selection
+ * @synthetic:	each rule's object has the key "synthetic" (INT, whose rules
+ *		may match synthetic packets)
+ */
+void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic);
+
+/* The largest per-interface config value hm_ifcfg_drop_roles() takes, bytes. */
+#define HM_IFCFG_MAX_SIZE	64
+
+/**
+ * hm_ifcfg_drop_roles() - the per-interface part of `<family> disable`:
+ *	clear roles in the family's interface map, delete the entry when none
+ *	is left
+ * @map:	the pinned map (int_ifcfg, pbt_ifcfg), keyed by ifindex, whose
+ *		value starts with the __u32 role flags (host order)
+ * @val_size:	its value size in bytes, at most %HM_IFCFG_MAX_SIZE
+ * @ifindex:	the interface
+ * @drop:	the role flags to clear (~0U: every role)
+ * @left:	the flags left (0 when the map or the entry is missing)
+ *
+ * Done before the programs are detached, so that no program runs with a
+ * role it lost. A missing map is not an error: nothing is enabled.
+ *
+ * Return: 0, or the error (printed) writing or deleting the entry.
+ */
+int hm_ifcfg_drop_roles(const char *map, size_t val_size, __u32 ifindex, __u32 drop,
+			__u32 *left);
 
 /* postcard.c: `hopmark postcard`, and the PBT-M part of `hopmark link show` */
 int do_postcard(int argc, char **argv);
@@ -122,6 +207,8 @@ void print_bool(enum output_type type, const char *key, const char *fmt,
 void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
 bool print_percpu_counters(const __u64 *per, int ncpu, int n, const char *const *names);
+void print_if_percpu_counters(int sfd, __u32 ifindex, __u64 *per, int ncpu, int n,
+			      const char *const *names);
 void print_nl(void);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_summary_json(const struct hm_summary *sum, __u64 records, __u64 not_decoded,

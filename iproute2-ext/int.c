@@ -448,106 +448,36 @@ static int do_set(int argc, char **argv)
 
 /* ---------------- watch ---------------- */
 
-/*
- * sel_words_or_exit() - the watch rule at the start of argv
- * (hm_sel_words_parse()), exiting with the usage error naming the word
- * when a value is wrong; also for `hopmark postcard`.
- */
-int sel_words_or_exit(int argc, char **argv, __u32 opts, struct hm_sel_rule *r,
-		      struct hm_sel_words *w)
+static int sel_begin(void *cfg)
 {
-	char msg[MSG_LEN];
-	int err;
-
-	err = hm_sel_words_parse(argc, argv, opts, r, w, msg, sizeof(msg));
-	if (err == -ENODATA)
-		incomplete_command(w->bad);
-	if (err == -EEXIST)
-		duparg(argv[w->used], w->bad);
-	if (err)
-		invarg(msg, w->bad);
-	return 0;
+	return cfg_begin(cfg);
 }
 
-static int watch_add(int argc, char **argv)
+static int sel_commit(int fd, void *cfg)
 {
-	struct hm_sel_words w;
-	struct hm_sel_rule r;
-	struct int_domain_cfg cfg;
-	char msg[MSG_LEN], text[192];
-	int fd, idx, ret;
-
-	sel_words_or_exit(argc, argv, HM_SEL_W_SYNTHETIC, &r, &w);
-	if (w.used < argc) {
-		if (matches(argv[w.used], "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		unknown_arg("int watch add", argv[w.used]);
-	}
-	if (hm_sel_rule_check(&r, msg, sizeof(msg)))
-		invarg(msg, w.port_word ? w.port_word : "watch add");
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	idx = hm_sel_add(&cfg.sel, &r, msg, sizeof(msg));
-	if (idx < 0) {
-		close(fd);
-		return hm_errf_errno(idx, "%s: %s", hm_sel_rule_format(&r, text, sizeof(text)), msg);
-	}
-	ret = cfg_commit(fd, &cfg, NULL, false);
-	if (!ret && !json)
-		printf("watch %d: %s\n", idx, hm_sel_rule_format(&r, text, sizeof(text)));
-	return ret;
+	return cfg_commit(fd, cfg, NULL, false);
 }
+
+static struct hm_sel_cfg *sel_of(void *cfg)
+{
+	return &((struct int_domain_cfg *)cfg)->sel;
+}
+
+/* `int watch` and `int sample` (sel_cmd.c) on int_cfg's selection. */
+static const struct hm_sel_ops int_sel_ops = {
+	.name		= "int",
+	.sel_words	= HM_SEL_W_SYNTHETIC,
+	.usage		= usage,
+	.begin		= sel_begin,
+	.commit		= sel_commit,
+	.sel		= sel_of,
+};
 
 static int do_watch(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 index;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "add"))
-		return watch_add(argc - 1, argv + 1);
-	if (matches(*argv, "delete")) {
-		NEXT_ARG();
-		if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		index = get_u32_arg(*argv, HM_SEL_MAX_RULES - 1, "the rule's INDEX");
-		if (argc > 1)
-			unknown_arg("int watch del", argv[1]);
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		if (hm_sel_del(&cfg.sel, index)) {
-			close(fd);
-			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
-					     index, cfg.sel.nr_rules);
-		}
-		return cfg_commit(fd, &cfg, NULL, false);
-	}
-	if (matches(*argv, "flush")) {
-		if (argc > 1) {
-			if (matches(argv[1], "help")) {
-				usage(stdout);
-				return HM_EXIT_OK;
-			}
-			unknown_arg("int watch flush", argv[1]);
-		}
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
-		cfg.sel.nr_rules = 0;
-		return cfg_commit(fd, &cfg, NULL, false);
-	}
-	unknown_arg("int watch", *argv);
+	return hm_sel_cmd_watch(&int_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- sample ---------------- */
@@ -555,51 +485,8 @@ static int do_watch(int argc, char **argv)
 static int do_sample(int argc, char **argv)
 {
 	struct int_domain_cfg cfg;
-	__u32 mode, n = 1, seed = 0;
-	bool have_seed = false;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "all")) {
-		mode = HM_SAMPLE_ALL;
-	} else if (matches(*argv, "packet") || matches(*argv, "flow")) {
-		mode = matches(*argv, "packet") ? HM_SAMPLE_PACKET : HM_SAMPLE_FLOW;
-		NEXT_ARG();
-		n = get_u32_arg(*argv, 0xffffffffU, "N of 1:N sampling");
-		if (!n)
-			invarg("N of 1:N sampling is at least 1", *argv);
-	} else {
-		invarg("sample is all, packet N or flow N", *argv);
-	}
-	argc--;
-	argv++;
-	while (argc > 0) {
-		if (mode == HM_SAMPLE_FLOW && matches(*argv, "seed")) {
-			NEXT_ARG();
-			if (have_seed)
-				duparg("seed", *argv);
-			seed = get_u32_arg(*argv, 0xffffffffU, "seed");
-			have_seed = true;
-		} else if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		} else {
-			unknown_arg("int sample", *argv);
-		}
-		argc--;
-		argv++;
-	}
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	cfg.sel.sample = mode;
-	cfg.sel.sample_n = n;
-	if (have_seed || mode != HM_SAMPLE_FLOW)
-		cfg.sel.seed = seed;
-	return cfg_commit(fd, &cfg, NULL, false);
+	return hm_sel_cmd_sample(&int_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- report ---------------- */
@@ -872,11 +759,10 @@ out:
 static int do_disable(int argc, char **argv)
 {
 	const struct int_role *role = NULL;
-	struct int_if_cfg ic = { 0 };
 	const char *dev = NULL;
 	__u32 ifindex, left;
-	int fd, ret = 0;
 	size_t i;
+	int ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
@@ -901,21 +787,9 @@ static int do_disable(int argc, char **argv)
 	if (!dev)
 		missing_arg("dev", "int disable");
 	ifindex = get_ifindex_arg(dev);
-	fd = hm_map_open(INT_MAP_IFCFG);
-	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &ic))
-		memset(&ic, 0, sizeof(ic));
-	left = role ? ic.flags & ~role->flag : 0;
-	/* The flags go first, so that no program runs with a role it lost. */
-	if (fd >= 0) {
-		if (left) {
-			ic.flags = left;
-			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
-				ret = hm_errf(-errno, "cannot write %s", INT_MAP_IFCFG);
-		} else {
-			ret = map_delete_ifindex(fd, INT_MAP_IFCFG, ifindex);
-		}
-		close(fd);
-	}
+	_Static_assert(offsetof(struct int_if_cfg, flags) == 0, "hm_ifcfg_drop_roles()'s layout");
+	ret = hm_ifcfg_drop_roles(INT_MAP_IFCFG, sizeof(struct int_if_cfg), ifindex,
+				  role ? role->flag : ~0U, &left);
 	for (i = 0; i < NR_INT_PROGS; i++)
 		if (!flags_need(left, int_progs[i]))
 			ret |= role_detach(int_progs[i], ifindex);
@@ -1032,56 +906,11 @@ static void print_cfg(const struct int_domain_cfg *cfg)
 	close_json_object();
 }
 
-static void print_rule(__u32 index, const struct hm_sel_rule *r)
-{
-	char words[192];
-
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "index", "watch %llu:", index);
-	print_string(PRINT_FP, NULL, " %s", hm_sel_rule_format(r, words, sizeof(words)));
-	if (r->family)
-		print_uint(PRINT_JSON, "family", NULL, r->family);
-	else
-		print_null(PRINT_JSON, "family", NULL, NULL);
-	if (r->family && (r->src_plen || !r->dst_plen)) {
-		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
-
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->saddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->src_plen);
-		print_string(PRINT_JSON, "src", NULL, a);
-	}
-	if (r->family && r->dst_plen) {
-		char a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
-
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->daddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->dst_plen);
-		print_string(PRINT_JSON, "dst", NULL, a);
-	}
-	print_uint(PRINT_JSON, "proto", NULL, r->proto);
-	if (r->sport_mask) {
-		print_uint(PRINT_JSON, "sport", NULL, ntohs(r->sport));
-		print_uint(PRINT_JSON, "sport_mask", NULL, ntohs(r->sport_mask));
-	}
-	if (r->dport_mask) {
-		print_uint(PRINT_JSON, "dport", NULL, ntohs(r->dport));
-		print_uint(PRINT_JSON, "dport_mask", NULL, ntohs(r->dport_mask));
-	}
-	print_bool(PRINT_JSON, "synthetic", NULL, r->flags & HM_SEL_F_SYNTHETIC);
-	print_nl();
-	close_json_object();
-}
-
 static void print_sel(const struct hm_sel_cfg *sel)
 {
 	static const char *const modes[] = { "all", "packet", "flow" };
-	__u32 i;
 
-	open_json_array(PRINT_JSON, "watch");
-	if (!sel->nr_rules)
-		print_text("watch: every packet (no rule)\n");
-	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
-		print_rule(i, &sel->rules[i]);
-	close_json_array(PRINT_JSON, NULL);
+	hm_sel_print_watch(sel, true);
 	open_json_object("sample");
 	print_string(PRINT_ANY, "mode", "sample %s", sel->sample <= HM_SAMPLE_FLOW ?
 		     modes[sel->sample] : "unknown");
@@ -1119,14 +948,7 @@ static void print_report(const struct int_domain_cfg *cfg)
 /* With -s: the interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct int_link_stats *per, int ncpu)
 {
-	memset(per, 0, ncpu * sizeof(*per));
-	bpf_map_lookup_elem(sfd, &ifindex, per);
-	open_json_object("counters");
-	print_text("    counters");
-	if (!print_percpu_counters(per->cnt, ncpu, INT_CNT_MAX, int_counter_names))
-		print_text(" all 0");
-	print_nl();
-	close_json_object();
+	print_if_percpu_counters(sfd, ifindex, per->cnt, ncpu, INT_CNT_MAX, int_counter_names);
 }
 
 /* The programs an interface's roles need, and what runs in their hooks. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include <bpf/bpf.h>
 
 #include "hopmark_cli.h"
 
@@ -286,6 +287,32 @@ bool print_percpu_counters(const __u64 *per, int ncpu, int n, const char *const 
 		any |= sum != 0;
 	}
 	return any;
+}
+
+/**
+ * print_if_percpu_counters() - the "counters" line of one interface in
+ *	`int show` and `postcard show`
+ * @sfd:	the family's per-CPU stats map (int_stats, pbt_stats), keyed
+ *		by ifindex, whose struct is { __u64 cnt[@n]; }
+ * @ifindex:	the interface
+ * @per:	room for @ncpu such structs (overwritten)
+ * @ncpu:	possible CPUs (libbpf_num_possible_cpus())
+ * @n:		counters per CPU
+ * @names:	the counters' names (print_percpu_counters())
+ *
+ * An interface without an entry shows its counters at 0: text " all 0".
+ */
+void print_if_percpu_counters(int sfd, __u32 ifindex, __u64 *per, int ncpu, int n,
+			      const char *const *names)
+{
+	memset(per, 0, (size_t)ncpu * n * sizeof(*per));
+	bpf_map_lookup_elem(sfd, &ifindex, per);
+	open_json_object("counters");
+	print_text("    counters");
+	if (!print_percpu_counters(per, ncpu, n, names))
+		print_text(" all 0");
+	print_nl();
+	close_json_object();
 }
 
 /** print_nl() - end a text line; nothing in JSON */

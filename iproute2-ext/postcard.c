@@ -364,137 +364,52 @@ static int do_set(int argc, char **argv)
 
 /* ---------------- watch ---------------- */
 
-static int watch_add(int argc, char **argv)
+static int sel_begin(void *cfg)
 {
-	struct pbt_domain_cfg cfg;
-	struct hm_sel_words w;
-	struct hm_sel_rule r;
-	char msg[MSG_LEN], text[192];
-	int fd, idx, ret;
-
-	sel_words_or_exit(argc, argv, 0, &r, &w);
-	if (w.used < argc) {
-		argv += w.used;
-		HELP_OR_UNKNOWN("postcard watch add");
-	}
-	if (hm_sel_rule_check(&r, msg, sizeof(msg)))
-		invarg(msg, w.port_word ? w.port_word : "watch add");
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	idx = hm_sel_add(&cfg.sel, &r, msg, sizeof(msg));
-	if (idx < 0) {
-		close(fd);
-		return hm_errf_errno(idx, "%s: %s", hm_sel_rule_format(&r, text, sizeof(text)), msg);
-	}
-	ret = cfg_commit(fd, &cfg, NULL);
-	if (!ret && !json)
-		printf("watch %d: %s\n", idx, hm_sel_rule_format(&r, text, sizeof(text)));
-	return ret;
+	return cfg_begin(cfg);
 }
+
+static int sel_commit(int fd, void *cfg)
+{
+	return cfg_commit(fd, cfg, NULL);
+}
+
+static struct hm_sel_cfg *sel_of(void *cfg)
+{
+	return &((struct pbt_domain_cfg *)cfg)->sel;
+}
+
+static void sel_set_interval(void *cfg, __u64 ms)
+{
+	((struct pbt_domain_cfg *)cfg)->interval_ns = ms * 1000000ULL;
+}
+
+/* `postcard watch` and `postcard sample` (sel_cmd.c) on pbt_cfg's selection. */
+static const struct hm_sel_ops pbt_sel_ops = {
+	.name		= "postcard",
+	.usage		= usage,
+	.begin		= sel_begin,
+	.commit		= sel_commit,
+	.sel		= sel_of,
+	.set_interval	= sel_set_interval,
+	.interval_mode	= PBT_SAMPLE_INTERVAL,
+	.interval_max_ms = PBT_INTERVAL_MAX_NS / 1000000,
+};
 
 static int do_watch(int argc, char **argv)
 {
 	struct pbt_domain_cfg cfg;
-	__u32 index;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "add"))
-		return watch_add(argc - 1, argv + 1);
-	if (matches(*argv, "delete")) {
-		NEXT_ARG();
-		if (matches(*argv, "help")) {
-			usage(stdout);
-			return HM_EXIT_OK;
-		}
-		index = get_u32_arg(*argv, HM_SEL_MAX_RULES - 1, "the rule's INDEX");
-		if (argc > 1)
-			unknown_arg("postcard watch del", argv[1]);
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		if (hm_sel_del(&cfg.sel, index)) {
-			close(fd);
-			return hm_errf_errno(-ENOENT, "the watchlist has no rule %u (%u rules)",
-					     index, cfg.sel.nr_rules);
-		}
-		return cfg_commit(fd, &cfg, NULL);
-	}
-	if (matches(*argv, "flush")) {
-		if (argc > 1) {
-			argv++;
-			HELP_OR_UNKNOWN("postcard watch flush");
-		}
-		fd = cfg_begin(&cfg);
-		if (fd < 0)
-			return HM_EXIT_FAIL;
-		memset(cfg.sel.rules, 0, sizeof(cfg.sel.rules));
-		cfg.sel.nr_rules = 0;
-		return cfg_commit(fd, &cfg, NULL);
-	}
-	unknown_arg("postcard watch", *argv);
+	return hm_sel_cmd_watch(&pbt_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- sample ---------------- */
 
 static int do_sample(int argc, char **argv)
 {
-	__u32 mode, n = 1, seed = 0;
 	struct pbt_domain_cfg cfg;
-	bool have_seed = false;
-	__u64 interval = 0;
-	int fd;
 
-	if (argc < 1 || matches(*argv, "help")) {
-		usage(argc < 1 ? stderr : stdout);
-		return argc < 1 ? HM_EXIT_USAGE : HM_EXIT_OK;
-	}
-	if (matches(*argv, "all")) {
-		mode = HM_SAMPLE_ALL;
-	} else if (matches(*argv, "packet") || matches(*argv, "flow")) {
-		mode = matches(*argv, "packet") ? HM_SAMPLE_PACKET : HM_SAMPLE_FLOW;
-		NEXT_ARG();
-		n = get_u32_arg(*argv, 0xffffffffU, "N of 1:N sampling");
-		if (!n)
-			invarg("N of 1:N sampling is at least 1", *argv);
-	} else if (matches(*argv, "interval")) {
-		mode = PBT_SAMPLE_INTERVAL;
-		NEXT_ARG();
-		interval = get_u64_arg(*argv, PBT_INTERVAL_MAX_NS / 1000000,
-				       "the interval (ms between marked packets of a flow)");
-		if (!interval)
-			invarg("the interval is at least 1 ms", *argv);
-	} else {
-		invarg("sample is all, packet N, flow N or interval MS", *argv);
-	}
-	argc--;
-	argv++;
-	while (argc > 0) {
-		if (mode == HM_SAMPLE_FLOW && matches(*argv, "seed")) {
-			NEXT_ARG();
-			if (have_seed)
-				duparg("seed", *argv);
-			seed = get_u32_arg(*argv, 0xffffffffU, "seed");
-			have_seed = true;
-		} else {
-			HELP_OR_UNKNOWN("postcard sample");
-		}
-		argc--;
-		argv++;
-	}
-	fd = cfg_begin(&cfg);
-	if (fd < 0)
-		return HM_EXIT_FAIL;
-	cfg.sel.sample = mode;
-	cfg.sel.sample_n = n;
-	if (have_seed || mode != HM_SAMPLE_FLOW)
-		cfg.sel.seed = seed;
-	cfg.interval_ns = interval * 1000000ULL;
-	return cfg_commit(fd, &cfg, NULL);
+	return hm_sel_cmd_sample(&pbt_sel_ops, &cfg, argc, argv);
 }
 
 /* ---------------- export ---------------- */
@@ -761,11 +676,10 @@ static int do_enable(int argc, char **argv)
 
 static int do_disable(int argc, char **argv)
 {
-	struct pbt_if_cfg ic = { 0 };
 	const char *dev = NULL;
 	__u32 ifindex, flag = 0, left;
 	bool xdp;
-	int fd, ret = 0;
+	int ret;
 
 	while (argc > 0) {
 		if (matches(*argv, "dev")) {
@@ -787,22 +701,10 @@ static int do_disable(int argc, char **argv)
 	if (!dev)
 		missing_arg("dev", "postcard disable");
 	ifindex = get_ifindex_arg(dev);
-	fd = hm_map_open(PBT_MAP_IFCFG);
-	if (fd >= 0 && bpf_map_lookup_elem(fd, &ifindex, &ic))
-		memset(&ic, 0, sizeof(ic));
-	left = flag ? ic.flags & ~flag : 0;
+	_Static_assert(offsetof(struct pbt_if_cfg, flags) == 0, "hm_ifcfg_drop_roles()'s layout");
 	xdp = ingress_at_xdp(ifindex);
-	/* The flags go first, so that no program runs with a role it lost. */
-	if (fd >= 0) {
-		if (left) {
-			ic.flags = left;
-			if (bpf_map_update_elem(fd, &ifindex, &ic, BPF_ANY))
-				ret = hm_errf(-errno, "cannot write %s", PBT_MAP_IFCFG);
-		} else {
-			ret = map_delete_ifindex(fd, PBT_MAP_IFCFG, ifindex);
-		}
-		close(fd);
-	}
+	ret = hm_ifcfg_drop_roles(PBT_MAP_IFCFG, sizeof(struct pbt_if_cfg), ifindex,
+				  flag ? flag : ~0U, &left);
 	if (!(left & PBT_IF_INGRESS_ROLES)) {
 		/* Both: a program left by an older command on the other hook goes too. */
 		ret |= role_detach(HM_ROLE_PBT_XDP, ifindex);
@@ -1171,52 +1073,12 @@ static void print_cfg(const struct pbt_domain_cfg *cfg)
 	close_json_object();
 }
 
-static void print_rule(__u32 index, const struct hm_sel_rule *r)
-{
-	char words[192], a[INET6_ADDRSTRLEN + 4], b[INET6_ADDRSTRLEN];
-
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "index", "watch %llu:", index);
-	print_string(PRINT_FP, NULL, " %s", hm_sel_rule_format(r, words, sizeof(words)));
-	if (r->family)
-		print_uint(PRINT_JSON, "family", NULL, r->family);
-	else
-		print_null(PRINT_JSON, "family", NULL, NULL);
-	if (r->family && (r->src_plen || !r->dst_plen)) {
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->saddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->src_plen);
-		print_string(PRINT_JSON, "src", NULL, a);
-	}
-	if (r->family && r->dst_plen) {
-		inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->daddr, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s/%u", b, r->dst_plen);
-		print_string(PRINT_JSON, "dst", NULL, a);
-	}
-	print_uint(PRINT_JSON, "proto", NULL, r->proto);
-	if (r->sport_mask) {
-		print_uint(PRINT_JSON, "sport", NULL, ntohs(r->sport));
-		print_uint(PRINT_JSON, "sport_mask", NULL, ntohs(r->sport_mask));
-	}
-	if (r->dport_mask) {
-		print_uint(PRINT_JSON, "dport", NULL, ntohs(r->dport));
-		print_uint(PRINT_JSON, "dport_mask", NULL, ntohs(r->dport_mask));
-	}
-	print_nl();
-	close_json_object();
-}
-
 static void print_sel(const struct pbt_domain_cfg *cfg)
 {
 	const struct hm_sel_cfg *sel = &cfg->sel;
 	char words[48];
-	__u32 i;
 
-	open_json_array(PRINT_JSON, "watch");
-	if (!sel->nr_rules)
-		print_text("watch: every packet (no rule)\n");
-	for (i = 0; i < sel->nr_rules && i < HM_SEL_MAX_RULES; i++)
-		print_rule(i, &sel->rules[i]);
-	close_json_array(PRINT_JSON, NULL);
+	hm_sel_print_watch(sel, false);
 	open_json_object("sample");
 	print_text("sample %s", pbt_sample_format(cfg, words, sizeof(words)));
 	print_string(PRINT_JSON, "mode", NULL, sel->sample <= PBT_SAMPLE_INTERVAL ?
@@ -1266,14 +1128,7 @@ static void print_export(const struct pbt_domain_cfg *cfg)
 /* With -s: an interface's counters summed over the CPUs; text shows the non-zero ones. */
 static void print_if_counters(int sfd, __u32 ifindex, struct pbt_link_stats *per, int ncpu)
 {
-	memset(per, 0, ncpu * sizeof(*per));
-	bpf_map_lookup_elem(sfd, &ifindex, per);
-	open_json_object("counters");
-	print_text("    counters");
-	if (!print_percpu_counters(per->cnt, ncpu, PBT_CNT_MAX, pbt_counter_names))
-		print_text(" all 0");
-	print_nl();
-	close_json_object();
+	print_if_percpu_counters(sfd, ifindex, per->cnt, ncpu, PBT_CNT_MAX, pbt_counter_names);
 }
 
 /* The programs an interface's roles need, and what runs in their hooks. */

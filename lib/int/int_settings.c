@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hm_text.h"
 #include "int/int_settings.h"
 
 const char *const int_bm_names[16] = {
@@ -24,36 +25,13 @@ const char *const int_mode_names[3] = {
 	[INT_MODE_XD] = "xd",
 };
 
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* An unsigned number (decimal, 0x hex) up to @max; 0 or -EINVAL/-ERANGE. */
-static int parse_num(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || *v > max)
-		return -ERANGE;
-	return 0;
-}
+/*
+ * The shared helpers of common/hm_text.h under the short names the rules
+ * below call them by.
+ */
+#define fail hm_fail
+#define parse_num hm_parse_num
+#define append hm_append
 
 void int_cfg_defaults(struct int_domain_cfg *cfg)
 {
@@ -213,24 +191,6 @@ int int_cfg_commit(struct int_domain_cfg *cfg, char *msg, size_t len)
 	cfg->hop_ml = hop_ml;
 	cfg->flags |= INT_DOM_F_CONFIGURED;
 	return 0;
-}
-
-/* Append with snprintf into @buf at *@off; stops at the end of @buf. */
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*off = *off + n < len ? *off + n : len - 1;
 }
 
 const char *int_cfg_format_set(const struct int_domain_cfg *cfg, char *buf, size_t len)

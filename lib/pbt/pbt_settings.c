@@ -10,39 +10,17 @@
 #include <string.h>
 
 #include "pbt/pbt_mark.h"	/* pbt_mark_bit_ok(), as the datapath checks it */
+#include "common/hm_text.h"
 #include "pbt/pbt_settings.h"
 #include "int/int_settings.h"	/* INT_DSCP_MASK: INT's DSCP is 6 bits */
 
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* An unsigned number (decimal, 0x hex) up to @max; 0 or -EINVAL/-ERANGE. */
-static int parse_num(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || *v > max)
-		return -ERANGE;
-	return 0;
-}
+/*
+ * The shared helpers of common/hm_text.h under the short names the rules
+ * below call them by.
+ */
+#define fail hm_fail
+#define parse_num hm_parse_num
+#define append hm_append
 
 static bool one_bit(__u32 v)
 {
@@ -241,24 +219,6 @@ int pbt_cfg_commit(struct pbt_domain_cfg *cfg, char *msg, size_t len)
 	}
 	cfg->flags |= PBT_DOM_F_CONFIGURED;
 	return 0;
-}
-
-/* Append with snprintf into @buf at *@off; stops at the end of @buf. */
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*off = *off + n < len ? *off + n : len - 1;
 }
 
 const char *pbt_cfg_format_set(const struct pbt_domain_cfg *cfg, char *buf, size_t len)

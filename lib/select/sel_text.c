@@ -11,38 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hm_text.h"
 #include "select/sel_text.h"
 
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(int err, char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* An unsigned number (decimal, 0x hex) up to @max; 0 or -EINVAL/-ERANGE. */
-static int parse_num(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || *v > max)
-		return -ERANGE;
-	return 0;
-}
+/*
+ * The shared helpers of common/hm_text.h under the short names the rules
+ * below call them by.
+ */
+#define fail hm_fail
+#define parse_num hm_parse_num
+#define append hm_append
 
 /* iproute2's abbreviation: @prefix is a non-empty prefix of @word. */
 static int abbrev(const char *prefix, const char *word)
@@ -313,24 +291,6 @@ int hm_sel_del(struct hm_sel_cfg *c, __u32 index)
 	c->nr_rules--;
 	memset(&c->rules[c->nr_rules], 0, sizeof(c->rules[0]));
 	return 0;
-}
-
-/* Append with snprintf into @buf at *@off; stops at the end of @buf. */
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*off = *off + n < len ? *off + n : len - 1;
 }
 
 static void append_prefix(char *buf, size_t len, size_t *off, const char *key, __u8 family,

@@ -44,80 +44,9 @@ set -u
 HM_PFX=${HM_PFX:-hmt-int$$}
 . "$(dirname "$0")/../lib.sh"
 
-hm_require_root_netns
-hm_require_built "$HOPMARK"
-command -v tc >/dev/null || hm_skip_all "needs tc"
-command -v bpftool >/dev/null || hm_skip_all "needs bpftool"
-
-hm_solo_node
-PEER=$HM_PFX-y
-BPF2=$HM_RUN_ROOT/$NS/bpf2
-hm_solo_cleanup_hook()
-{
-	ip netns del "$PEER" 2>/dev/null
-	mountpoint -q "$BPF2" 2>/dev/null && umount "$BPF2"
-}
-ip netns add "$PEER" || { echo "Bail out! netns $PEER"; exit 1; }
-mkdir -p "$BPF2" && mount -t bpf bpf "$BPF2" || { echo "Bail out! bpffs 2"; exit 1; }
-x ip link add v0 type veth peer name v1 netns "$PEER" &&
-	x ip link set v0 up && x ip addr add 10.99.0.1/24 dev v0 &&
-	ip -n "$PEER" link set v1 up && ip -n "$PEER" addr add 10.99.0.2/24 dev v1 &&
-	x ip link add v2 type veth peer name v3 && x ip link set v2 up && x ip link set v3 up ||
-	{ echo "Bail out! veth"; exit 1; }
-
-# x2 CMD...: CMD on the same network namespace with the second, empty bpffs.
-x2() { TC_BPF_MNT=$BPF2 HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" "$@"; }
-
-# show EXPR [OPTS...] - python3 EXPR over `hopmark -j [OPTS] int show` (bound to
-# d); "STATEMENTS; EXPR" runs the statements first.
-show()
-{
-	local expr=$1
-	shift
-	x "$HOPMARK" -j "$@" int show 2>"$HM_TMP/show.err" | "$PY" -c '
-import json, sys
-d = json.load(sys.stdin)
-code = sys.argv[1].rsplit("; ", 1)
-if len(code) == 2:
-    exec(code[0])
-r = eval(code[-1])
-print(json.dumps(r) if isinstance(r, (list, dict)) else r)' "$expr" 2>&1 | tail -1
-}
-
-# err NAME WORD -- ARGS... - hopmark ARGS exits 2 naming WORD, and -j's
-# stdout is one error object with the text's message and exit_status 2.
-err()
-{
-	local name=$1 word=$2 rc jrc line
-	shift 3
-	x "$HOPMARK" "$@" >/dev/null 2>"$HM_TMP/e.err"
-	rc=$?
-	line=$(grep -m1 '^Error: ' "$HM_TMP/e.err")
-	hm_check "int_err_${name}_names_the_argument" "rc 2, Error: argument \"$word\" is wrong" \
-		"rc $rc, $(grep -o "^Error: argument \"$word\" is wrong" <<<"$line" || echo "$line")"
-	x "$HOPMARK" -j "$@" >"$HM_TMP/e.out" 2>/dev/null
-	jrc=$?
-	hm_check "int_err_${name}_json" "rc 2, one error object, text message" \
-		"rc $jrc, $("$PY" -c '
-import json, sys
-line = sys.argv[2][7:]
-line = line[:-1] if line.endswith(".") else line
-docs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
-if len(docs) != 1 or list(docs[0]) != ["error"]:
-    sys.exit(print("not one error object: %r" % docs))
-e = docs[0]["error"]
-print("one error object, %s" % ("text message" if e["message"] == line and
-      e["exit_status"] == 2 else "message %r, text %r" % (e["message"], line)))
-' "$HM_TMP/e.out" "$line" 2>&1)"
-}
-
-# tcf DEV {ingress|egress} - "NAME pref PREF handle HANDLE" of every BPF filter there.
-tcf()
-{
-	x tc filter show dev "$1" "$2" 2>/dev/null | sed -n \
-		's/.*pref \([0-9]*\) bpf .*handle \(0x[0-9a-f]*\) \([a-z_]*\).*/\3 pref \1 handle \2/p' |
-		sort | tr '\n' ';'
-}
+HM_CLI_OBJ=int
+HM_CLI_TAG=int
+. "$(dirname "$0")/../cli_lib.sh"
 
 # ---- help at every level
 for words in "" "set" "watch" "watch add" "watch del" "watch flush" "sample" "report" \
