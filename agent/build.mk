@@ -23,7 +23,7 @@ hopmarkd: $(AGENT_BIN)
 $(BUILD)/obj/agent:
 	mkdir -p $@
 
-# The IPFIX exporter (ipfix_export.c, pbt_events.c) uses libfixbuf through
+# The IPFIX exporter (lib/ipfix/ipfix_export.c via pbt_events.c) uses libfixbuf through
 # build/libhopmark-ipfix.a (lib/ipfix/build.mk): hopmarkd links GLib.
 $(BUILD)/obj/agent/%.o: agent/%.c agent/hopmarkd.h $(HM_LIB_HDRS) | $(BUILD)/obj/agent
 	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -c -o $@ $<

@@ -856,6 +856,7 @@ static int hm_setup(struct hm_agent *a)
 		return a->tick_tfd;
 
 	/* Postcards leave every PBT-M-aware node: not tied to the records either. */
+	hm_ipfix_log = hm_log;
 	a->xp = hm_ipfix_exp_new(a->pen);
 	if (!a->xp) {
 		err = -errno;

@@ -4,7 +4,7 @@
  * (bpf/hopmark_pbt.bpf.c) queues in the pbt_events ring buffer (struct
  * pbt_record) become JSON lines on the output and the monitor socket
  * ("postcard":"pbt", Documentation/postcards.rst) and, when pbt_cfg[0]
- * names a collector, IPFIX records (ipfix_export.c).
+ * names a collector, IPFIX records (lib/ipfix/ipfix_export.c).
  *
  * Like int_report.c: one more fd in the epoll loop (HM_EV_PBT_RING); the
  * maps are created by the PBT-M object, which may be loaded after the

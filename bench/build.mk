@@ -188,7 +188,7 @@ bench: $(HM_PC_BENCH)
 HM_TEST_DEPS	+= $(HM_PC_BENCH)
 
 # IPFIX export of postcards, postcards/s per core (bench/ipfix_bench.c):
-# hopmarkd's exporter (agent/ipfix_export.c) against pre-built Messages.
+# the exporter (lib/ipfix/ipfix_export.c) against pre-built Messages.
 .PHONY: ipfix-bench
 bench: $(BUILD)/bench/ipfix-bench
 # Documentation/ipfix.rst reruns `ipfix-bench -T`: built for make check.
@@ -196,7 +196,7 @@ HM_TEST_DEPS	+= $(BUILD)/bench/ipfix-bench
 ipfix-bench: $(BUILD)/bench/ipfix-bench
 	$(BUILD)/bench/ipfix-bench -n 1000000 -r 3
 
-$(BUILD)/bench/ipfix-bench: bench/ipfix_bench.c agent/ipfix_export.c agent/hopmarkd.h $(HM_IPFIX_LIB) $(HM_LIB) \
+$(BUILD)/bench/ipfix-bench: bench/ipfix_bench.c $(HM_IPFIX_LIB) $(HM_LIB) \
 			    $(HM_LIB_HDRS) | $(BUILD)/bench
-	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) -Iagent bench/ipfix_bench.c agent/ipfix_export.c -o $@ \
+	$(CC) $(HM_CFLAGS) $(HM_IPFIX_CFLAGS) bench/ipfix_bench.c -o $@ \
 		$(HM_IPFIX_LIB) $(HM_LIB) $(HM_LDLIBS) $(HM_IPFIX_LDLIBS)

@@ -2,7 +2,7 @@
 /*
  * ipfix_bench.c - postcards per second into IPFIX on the wire, one core:
  * hopmarkd's own path for each postcard (struct pbt_record ->
- * hm_pc_obs_from_pbt() -> agent/ipfix_export.c's hm_ipfix_exp_add(): the
+ * hm_pc_obs_from_pbt() -> lib/ipfix/ipfix_export.c's hm_ipfix_exp_add(): the
  * record, libfixbuf's transcoding into HM_TID_PBT_V4, Messages of 1400
  * octets sent with send(2) over UDP to 127.0.0.1), against a baseline in
  * the same run: the same number of Messages of the same size sent
@@ -28,13 +28,15 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "hopmarkd.h"
+#include "ipfix/ipfix_export.h"
 #include "ipfix/ipfix_model.h"
 #include "pbt/pbt_maps.h"
 #include "postcard/pc_obs_from.h"
 
-/* agent/ipfix_export.c logs through hopmarkd's hm_log(). */
-void hm_log(const char *fmt, ...)
+/* The exporter's log lines, prefixed with the bench's name. */
+static void bench_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void bench_log(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -154,6 +156,7 @@ int main(int argc, char **argv)
 	memcpy(rec.key.daddr, "\x0a\x02\x00\x02", 4);
 
 	for (r = 0; r < rounds; r++) {
+		hm_ipfix_log = bench_log;
 		x = hm_ipfix_exp_new(HM_IPFIX_PEN_DEFAULT);
 		if (!x)
 			return 1;

@@ -89,9 +89,8 @@ $(HMC_BROKER_NODE): collector/tests/broker_node.c $(COLL_LIB) $(HM_IPFIX_LIB) $(
 	$(CC) $(COLL_CFLAGS) $< -o $@ $(COLL_LIB) $(HM_IPFIX_LIB) $(HM_LIB) $(COLL_LDLIBS)
 HM_TEST_DEPS	+= $(HMC_BROKER_NODE)
 
-# The IPFIX re-export (collector/out_ipfix.c) is hopmarkd's exporter
-# (agent/ipfix_export.c), archived into libhopmark-collector.a with it.
-$(COLL_LIB): $(BUILD)/obj/agent/ipfix_export.o
+# The IPFIX re-export (collector/out_ipfix.c) is hopmarkd's exporter,
+# lib/ipfix/ipfix_export.c in $(HM_IPFIX_LIB).
 # stitch-bench: the stitcher's memory per packet and flow, and postcards/s
 # (Documentation/collector.rst reruns it).
 COLL_BENCH	:= $(BUILD)/collector/stitch-bench

@@ -4,7 +4,7 @@
  * [udp:|tcp:]HOST:PORT): a fan-out of every postcard the collector
  * receives, as decoded (struct hm_pc_obs), to one more IPFIX collector
  * (nfacctd, another hopmark-collector, a tool that reads IPFIX). It is
- * hopmarkd's exporter (agent/ipfix_export.c, on lib/ipfix/'s model and
+ * hopmarkd's exporter (lib/ipfix/ipfix_export.c, on lib/ipfix/'s model and
  * templates), so the re-exported records have the templates, RFC 5610 type
  * records, template refresh (UDP, 60 s) and TCP reconnection hopmarkd's
  * have, and every record that does not leave is counted by reason. The
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/hopmarkd.h"
+#include "ipfix/ipfix_export.h"
 #include "collector/out_ipfix.h"
 #include "ipfix/ipfix_ie.h"
 #include "pbt/pbt_maps.h"
@@ -33,11 +33,10 @@ struct hmc_ipfix_out {
 	__u64			last_tick;	/* CLOCK_MONOTONIC s of the last tick */
 };
 
-/*
- * The exporter logs through hm_log(), which hopmarkd defines for itself;
- * in the collector its lines are the re-export's.
- */
-void hm_log(const char *fmt, ...)
+/* The exporter's log lines, in the collector: the re-export's. */
+static void hmc_ipfix_out_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void hmc_ipfix_out_log(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -119,6 +118,7 @@ static int ipfix_open(void **ctx, const char *arg)
 		free(o);
 		return err;
 	}
+	hm_ipfix_log = hmc_ipfix_out_log;
 	o->x = hm_ipfix_exp_new(HM_IPFIX_PEN_DEFAULT);
 	if (!o->x) {
 		err = -errno;

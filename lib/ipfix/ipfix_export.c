@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * ipfix_export.c - hopmarkd's IPFIX exporter (RFC 7011): every postcard
+ * ipfix_export.c - the IPFIX exporter of postcards (RFC 7011), hopmarkd's
+ * (and hopmark-collector's re-export, collector/out_ipfix.c): every postcard
  * the agent handles (PBT-M records from pbt_events.c, the module's DEX and
  * O-flag postcards from genl_events.c, INT-XD/MX records from
  * int_report.c) becomes a Data Record of one of lib/ipfix's templates,
@@ -20,6 +21,8 @@
  * never marks traffic to exp_port, and the agent does not either.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -30,9 +33,24 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "hopmarkd.h"
+#include "ipfix/ipfix_export.h"
 #include "ipfix/ipfix_model.h"
 #include "pbt/pbt_maps.h"
+
+static void hm_ipfix_log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void hm_ipfix_log_stderr(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ipfix: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void (*hm_ipfix_log)(const char *fmt, ...) = hm_ipfix_log_stderr;
 
 /* Octets of one IPFIX Message: an Ethernet MTU less IPv6 and UDP headers, with room. */
 #define HM_IPFIX_MTU		1400
@@ -275,7 +293,7 @@ static void tcp_push(struct hm_ipfix_exp *x)
 				return;
 			x->st.last_err = errno;
 			x->st.send_errors++;
-			hm_log("IPFIX: TCP to the collector: %s; reconnecting", strerror(errno));
+			hm_ipfix_log("IPFIX: TCP to the collector: %s; reconnecting", strerror(errno));
 			x->st.disconnects++;
 			close_sock(x);
 			x->next_connect_ns = now_ns() + (__u64)x->backoff_ms * 1000000ULL;
@@ -354,7 +372,7 @@ static void send_templates(struct hm_ipfix_exp *x)
 	 */
 	if (x->type_tid &&
 	    !WITH_ROOM(x, fbSessionExportTemplate(x->sess, x->type_tid, &err), &err)) {
-		hm_log("IPFIX: RFC 5610 template: %s", err->message);
+		hm_ipfix_log("IPFIX: RFC 5610 template: %s", err->message);
 		g_clear_error(&err);
 	}
 	d = hm_ipfix_ie_defs(&n);
@@ -365,13 +383,13 @@ static void send_templates(struct hm_ipfix_exp *x)
 			continue;
 		if (!WITH_ROOM(x, fbInfoElementWriteOptionsRecord(x->fb, ie, x->type_tid,
 								  x->type_tid, &err), &err)) {
-			hm_log("IPFIX: RFC 5610 record of %s: %s", d[i].name, err->message);
+			hm_ipfix_log("IPFIX: RFC 5610 record of %s: %s", d[i].name, err->message);
 			g_clear_error(&err);
 		}
 	}
 	for (i = 0; i < sizeof(ext_tids) / sizeof(ext_tids[0]); i++)
 		if (!WITH_ROOM(x, fbSessionExportTemplate(x->sess, ext_tids[i], &err), &err)) {
-			hm_log("IPFIX: template %u: %s", ext_tids[i], err->message);
+			hm_ipfix_log("IPFIX: template %u: %s", ext_tids[i], err->message);
 			g_clear_error(&err);
 		}
 	/* The next Data Record sets its templates again. */
@@ -422,7 +440,7 @@ static int new_session(struct hm_ipfix_exp *x)
 	x->type_tid = fbSessionSetMetadataExportElements(x->sess, FALSE,
 							 HM_IPFIX_TID_RFC5610, &err);
 	if (!x->type_tid) {
-		hm_log("IPFIX: no RFC 5610 type records: %s", err ? err->message : "?");
+		hm_ipfix_log("IPFIX: no RFC 5610 type records: %s", err ? err->message : "?");
 		g_clear_error(&err);
 	}
 	x->xp = fbExporterAllocBuffer(x->msg, sizeof(x->msg));
@@ -431,7 +449,7 @@ static int new_session(struct hm_ipfix_exp *x)
 	x->cur_int = x->cur_ext = 0;
 	return 0;
 fail:
-	hm_log("IPFIX: cannot build the templates: %s", err ? err->message : "?");
+	hm_ipfix_log("IPFIX: cannot build the templates: %s", err ? err->message : "?");
 	g_clear_error(&err);
 	fbSessionFree(x->sess);
 	x->sess = NULL;
@@ -472,21 +490,21 @@ static void tcp_connect_step(struct hm_ipfix_exp *x)
 	x->connected = true;
 	x->st.connects++;
 	x->backoff_ms = HM_IPFIX_BACKOFF_MIN_MS;
-	hm_log("IPFIX: connected to the collector over TCP");
+	hm_ipfix_log("IPFIX: connected to the collector over TCP");
 	/* A new Transport Session: templates first (RFC 7011 §8.1). */
 	send_templates(x);
 	tcp_push(x);
 	return;
 failed:
 	if (!x->st.connect_failures++ || x->backoff_ms >= HM_IPFIX_BACKOFF_MAX_MS)
-		hm_log("IPFIX: cannot connect to the collector: %s; retrying in %u ms",
+		hm_ipfix_log("IPFIX: cannot connect to the collector: %s; retrying in %u ms",
 		       strerror(x->st.last_err), x->backoff_ms);
 	x->next_connect_ns = now + (__u64)x->backoff_ms * 1000000ULL;
 	if (x->backoff_ms < HM_IPFIX_BACKOFF_MAX_MS)
 		x->backoff_ms *= 2;
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 struct hm_ipfix_exp *hm_ipfix_exp_new(__u32 pen)
 {
 	struct hm_ipfix_exp *x = calloc(1, sizeof(*x));
@@ -509,7 +527,7 @@ struct hm_ipfix_exp *hm_ipfix_exp_new(__u32 pen)
 	return x;
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 {
 	char a[INET6_ADDRSTRLEN];
@@ -529,7 +547,7 @@ void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 	free_session(x);
 	x->have_cfg = false;
 	if (!on) {
-		hm_log("IPFIX: no collector configured: postcards are counted, not exported");
+		hm_ipfix_log("IPFIX: no collector configured: postcards are counted, not exported");
 		return;
 	}
 	x->cfg = *c;
@@ -539,7 +557,7 @@ void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 	inet_ntop(c->family == 4 ? AF_INET : AF_INET6, c->addr, a, sizeof(a));
 	if (new_session(x))
 		return;
-	hm_log("IPFIX: exporting to %s port %u over %s, observation domain %u, rate limit %u records/s (0: none), PEN %u",
+	hm_ipfix_log("IPFIX: exporting to %s port %u over %s, observation domain %u, rate limit %u records/s (0: none), PEN %u",
 	       a, c->port, c->transport == PBT_EXP_TCP ? "TCP" : "UDP", c->domain,
 	       c->rate, x->pen);
 	x->next_connect_ns = 0;
@@ -551,7 +569,7 @@ void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 	fd = open_sock(x);
 	if (fd < 0) {
 		x->st.last_err = -fd;
-		hm_log("IPFIX: cannot open the UDP socket: %s; records count as not sent",
+		hm_ipfix_log("IPFIX: cannot open the UDP socket: %s; records count as not sent",
 		       strerror(-fd));
 		return;
 	}
@@ -559,7 +577,7 @@ void hm_ipfix_exp_set(struct hm_ipfix_exp *x, const struct hm_ipfix_exp_cfg *c)
 	send_templates(x);
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 bool hm_ipfix_exp_active(const struct hm_ipfix_exp *x)
 {
 	return x && x->have_cfg && x->fb;
@@ -585,7 +603,7 @@ static bool rate_ok(struct hm_ipfix_exp *x)
 	return true;
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 void hm_ipfix_exp_add(struct hm_ipfix_exp *x, const struct hm_pc_obs *o,
 		      const struct hm_ipfix_var *var)
 {
@@ -661,7 +679,7 @@ static void send_stats(struct hm_ipfix_exp *x)
 	emit(x);
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 void hm_ipfix_exp_flush(struct hm_ipfix_exp *x)
 {
 	if (!x)
@@ -673,7 +691,7 @@ void hm_ipfix_exp_flush(struct hm_ipfix_exp *x)
 	}
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 void hm_ipfix_exp_tick(struct hm_ipfix_exp *x)
 {
 	struct hm_ipfix_exp_stats *s = &x->st, *r = &x->rep;
@@ -690,7 +708,7 @@ void hm_ipfix_exp_tick(struct hm_ipfix_exp *x)
 		send_stats(x);
 	hm_ipfix_exp_flush(x);
 	if (s->not_sent != r->not_sent)
-		hm_log("IPFIX: %llu record(s) not sent in the last second (rate_limited %llu, no_collector %llu, down %llu, send_failed %llu, queue_full %llu, bad %llu%s%s), %llu in all",
+		hm_ipfix_log("IPFIX: %llu record(s) not sent in the last second (rate_limited %llu, no_collector %llu, down %llu, send_failed %llu, queue_full %llu, bad %llu%s%s), %llu in all",
 		       (unsigned long long)(s->not_sent - r->not_sent),
 		       (unsigned long long)(s->rate_limited - r->rate_limited),
 		       (unsigned long long)(s->no_collector - r->no_collector),
@@ -704,13 +722,13 @@ void hm_ipfix_exp_tick(struct hm_ipfix_exp *x)
 	*r = *s;
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 const struct hm_ipfix_exp_stats *hm_ipfix_exp_stats(const struct hm_ipfix_exp *x)
 {
 	return &x->st;
 }
 
-/* See hopmarkd.h. */
+/* See ipfix/ipfix_export.h. */
 void hm_ipfix_exp_free(struct hm_ipfix_exp *x)
 {
 	if (!x)
