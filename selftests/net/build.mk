@@ -32,6 +32,7 @@ NET_TESTS := \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
 	selftests/net/test_collector_input.sh \
+	selftests/net/test_collector_show.sh \
 	selftests/net/test_int_report.sh \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \
