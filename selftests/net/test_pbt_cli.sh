@@ -204,6 +204,21 @@ err export_transport "sctp" -- postcard export set collector 192.0.2.9 transport
 err export_port_0 "0" -- postcard export set collector 192.0.2.9 port 0
 err export_refresh_0_over_udp "0" -- postcard export set collector 192.0.2.9 refresh 0
 err export_collector_not_an_address "collector.example" -- postcard export set collector collector.example
+# one unicast collector: never the unspecified address, multicast or an
+# IPv4-mapped IPv6 address (give the IPv4 form); the same for src
+i=0
+for a in 0.0.0.0 :: 224.0.0.1 ff02::1 ::ffff:192.0.2.9; do
+	i=$((i + 1))
+	err "export_collector_refused_$i" "$a" -- postcard export set collector "$a"
+	err "export_src_refused_$i" "$a" -- postcard export set collector \
+		"$([ "${a#*:}" = "$a" ] && echo 192.0.2.9 || echo 2001:db8::9)" src "$a"
+done
+x "$HOPMARK" postcard export set collector ::ffff:192.0.2.9 2>"$HM_TMP/e.err"
+hm_check "pbt_export_mapped_collector_says_the_ipv4_form" "1" \
+	"$(grep -c 'give its IPv4 form 192.0.2.9' "$HM_TMP/e.err")"
+x "$HOPMARK" postcard export set collector 224.0.0.1 2>"$HM_TMP/e.err"
+hm_check "pbt_export_multicast_collector_says_multicast" "1" \
+	"$(grep -c 'the collector is a multicast address' "$HM_TMP/e.err")"
 x "$HOPMARK" postcard export set port 4740 2>"$HM_TMP/e.err"
 hm_check "pbt_export_collector_required" "2 1" "$? $(grep -c '"collector" is required' "$HM_TMP/e.err")"
 x "$HOPMARK" postcard export del
