@@ -199,6 +199,11 @@ hm_check "pbt_export_defaults" "192.0.2.9 4739 udp 0 60 0 None" \
 x "$HOPMARK" postcard export set collector 2001:db8::9 port 4740 transport tcp rate 50000 refresh 30 domain 7 src 2001:db8::1
 hm_check "pbt_export_every_word" "2001:db8::9 4740 tcp 50000 30 7 2001:db8::1" \
 	"$(show 'e=d["export"]; " ".join(map(str, [e["collector"], e["port"], e["transport"], e["rate"], e["refresh"], e["domain"], e["src"]]))')"
+# export set replaces the whole export setting (hopmark-postcard.8,
+# pbt.rst): the words left out go back to their defaults
+x "$HOPMARK" postcard export set collector 192.0.2.9
+hm_check "pbt_export_set_replaces_the_whole_setting" "192.0.2.9 4739 udp 0 60 0 None" \
+	"$(show 'e=d["export"]; " ".join(map(str, [e["collector"], e["port"], e["transport"], e["rate"], e["refresh"], e["domain"], e["src"]]))')"
 err export_src_family "10.0.0.1" -- postcard export set collector 2001:db8::9 src 10.0.0.1
 err export_transport "sctp" -- postcard export set collector 192.0.2.9 transport sctp
 err export_port_0 "0" -- postcard export set collector 192.0.2.9 port 0
