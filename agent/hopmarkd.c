@@ -26,13 +26,16 @@
  * See hopmarkd.8 and Documentation/agent.rst.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -117,6 +120,7 @@ struct hm_agent_stats {
  * @node_fd:		hopmark_node
  * @qdepth_fd:		hopmark_qdepth
  * @events_fd:		hopmark_events
+ * @lock_fd:		the pin directory, flock(2)ed: one consumer per node
  * @rb:			ring buffer consumer
  * @qp:			qdisc poller
  * @mon:		monitor socket
@@ -161,6 +165,7 @@ struct hm_agent {
 	int node_fd;
 	int qdepth_fd;
 	int events_fd;
+	int lock_fd;
 	struct ring_buffer *rb;
 	struct hm_qdisc_poll *qp;
 	struct hm_monitor *mon;
@@ -790,6 +795,42 @@ static int hm_open_map(const char *name)
 	return fd;
 }
 
+/*
+ * One hopmarkd per node: ring buffers hand each record to one consumer, so
+ * a second agent on the same pinned maps (another run directory, the same
+ * bpffs) would silently take half of the records of the first. The agent
+ * holds an exclusive flock(2) on the pin directory, <bpffs>/tc/globals,
+ * while it runs (bpffs holds no regular files, but a directory can be
+ * locked); the kernel drops the lock when the agent exits, even killed.
+ */
+static int hm_lock_pins(struct hm_agent *a)
+{
+	char dir[PATH_MAX];
+	int err;
+
+	if (hm_pin_dir(dir, sizeof(dir))) {
+		hm_log("pin directory too long");
+		return -ENAMETOOLONG;
+	}
+	a->lock_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (a->lock_fd < 0) {
+		err = -errno;
+		hm_log("cannot open the pin directory %s: %s", dir, strerror(errno));
+		return err;
+	}
+	if (flock(a->lock_fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		if (errno == EWOULDBLOCK)
+			hm_log("another hopmarkd is already consuming this node's pinned maps "
+			       "(it holds the lock on %s): one hopmarkd per node, or the two "
+			       "would split the ring buffers' records between them", dir);
+		else
+			hm_log("cannot lock the pin directory %s: %s", dir, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
 static int hm_setup(struct hm_agent *a)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &a->ev_ring };
@@ -818,6 +859,9 @@ static int hm_setup(struct hm_agent *a)
 		       " (not a bpffs: mount -t bpf bpf DIR, or set " HM_BPFFS_ENV ")" : "");
 		return err;
 	}
+	err = hm_lock_pins(a);
+	if (err)
+		return err;
 	a->node_fd = hm_open_map(HM_MAP_NODE);
 	if (a->node_fd < 0)
 		return a->node_fd;
@@ -964,6 +1008,8 @@ static void hm_teardown(struct hm_agent *a)
 		close(a->qdepth_fd);
 	if (a->node_fd >= 0)
 		close(a->node_fd);
+	if (a->lock_fd >= 0)
+		close(a->lock_fd);
 	if (a->qdepth_tfd >= 0)
 		close(a->qdepth_tfd);
 	if (a->tick_tfd >= 0)
@@ -1077,7 +1123,7 @@ int main(int argc, char **argv)
 {
 	struct hm_agent a = {
 		.epfd = -1, .sig_fd = -1, .qdepth_tfd = -1, .tick_tfd = -1,
-		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1,
+		.node_fd = -1, .qdepth_fd = -1, .events_fd = -1, .lock_fd = -1,
 	};
 	int err;
 

@@ -41,8 +41,9 @@ $(COLL_BIN): $(BUILD)/obj/collector/hopmark_collector.o $(COLL_LIB) $(HM_IPFIX_L
 		$(COLL_LDLIBS) $(HM_PROM_LDLIBS)
 
 install-collector: $(COLL_BIN)
-	install -d $(DESTDIR)$(SBINDIR)
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(COLL_BIN) $(DESTDIR)$(SBINDIR)/hopmark-collector
+	install -m 0644 collector/hopmark-collector.8 $(DESTDIR)$(MANDIR)/man8/hopmark-collector.8
 
 COLL_TEST_SRCS	:= $(wildcard collector/tests/test_*.c)
 COLL_TESTS	:= $(patsubst collector/tests/%.c,$(BUILD)/tests/collector/%,$(COLL_TEST_SRCS))

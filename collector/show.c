@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -175,10 +176,11 @@ static void hmc_sum(struct hmc_flow_sum *f, json_object *p)
 	}
 }
 
-unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows)
+unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows,
+			      unsigned long *shown)
 {
 	struct hmc_show s = { 0 };
-	unsigned long bad = 0, lineno = 0;
+	unsigned long bad = 0, lineno = 0, good = 0;
 	char *line = NULL;
 	size_t cap = 0, i;
 	ssize_t len;
@@ -203,6 +205,7 @@ unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows)
 			 hmc_int(p, "family", 4) == 6 ? "[" : "", hmc_str(p, "dst"),
 			 hmc_int(p, "family", 4) == 6 ? "]" : "", hmc_int(p, "dport", 0),
 			 hmc_proto_name(hmc_int(p, "proto", 0), pb, sizeof(pb)));
+		good++;
 		if (paths)
 			hmc_show_path(out, p, key);
 		f = hmc_flow(&s, key);
@@ -240,16 +243,18 @@ unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows)
 		}
 	}
 	free(s.f);
-	if (bad > 5)
-		fprintf(stderr, "hopmark-collector show: %lu lines were not paths\n", bad);
+	if (shown)
+		*shown = good;
 	return bad;
 }
 
 int hmc_show_main(int argc, char **argv)
 {
-	int paths = 1, flows = 1, i;
+	int paths = 1, flows = 1, i, ret = 0;
+	unsigned long bad, shown = 0;
 	const char *file = NULL;
 	FILE *in = stdin;
+	struct stat st;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--paths")) {
@@ -259,6 +264,11 @@ int hmc_show_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "help") || !strcmp(argv[i], "--help")) {
 			printf("Usage: hopmark-collector show [ --paths | --flows ] [ FILE | - ]\n");
 			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "hopmark-collector show: unknown option \"%s\"\n"
+				"Usage: hopmark-collector show [ --paths | --flows ] [ FILE | - ]\n",
+				argv[i]);
+			return 2;
 		} else if (!file) {
 			file = argv[i];
 		} else {
@@ -270,15 +280,37 @@ int hmc_show_main(int argc, char **argv)
 		fprintf(stderr, "hopmark-collector show: --paths and --flows exclude each other\n");
 		return 2;
 	}
-	if (file && strcmp(file, "-")) {
+	if (!file)
+		file = "-";
+	if (strcmp(file, "-")) {
 		in = fopen(file, "r");
 		if (!in) {
 			fprintf(stderr, "hopmark-collector show: %s: %s\n", file, strerror(errno));
 			return 1;
 		}
 	}
-	hmc_show_stream(in, stdout, paths, flows);
+	/* fopen() opens a directory for reading; getline() then fails */
+	if (!fstat(fileno(in), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "hopmark-collector show: %s: %s\n", file, strerror(EISDIR));
+		ret = 1;
+		goto out;
+	}
+	bad = hmc_show_stream(in, stdout, paths, flows, &shown);
+	if (ferror(in)) {
+		fprintf(stderr, "hopmark-collector show: %s: read error: %s\n", file,
+			strerror(errno ? errno : EIO));
+		ret = 1;
+		goto out;
+	}
+	if (bad)
+		fprintf(stderr, "hopmark-collector show: %s: %lu line%s skipped, not paths\n",
+			file, bad, bad == 1 ? "" : "s");
+	if (!shown) {
+		fprintf(stderr, "hopmark-collector show: %s: no path in it\n", file);
+		ret = 1;
+	}
+out:
 	if (in != stdin)
 		fclose(in);
-	return 0;
+	return ret;
 }

@@ -14,10 +14,12 @@
  * @argc:	arguments, "show" first
  * @argv:	their strings
  *
- * Lines that are not path objects are counted and named on standard
- * error, never guessed at.
+ * Lines that are not path objects are skipped, never guessed at: the
+ * first five are named on standard error, then how many were skipped.
  *
- * Return: the exit status: 0; 1 when FILE cannot be read; 2 for bad usage.
+ * Return: the exit status: 0 when at least one path was shown; 1 when
+ * FILE cannot be read, is a directory or holds no path; 2 for bad usage
+ * (an unknown option among them).
  */
 int hmc_show_main(int argc, char **argv);
 
@@ -27,9 +29,11 @@ int hmc_show_main(int argc, char **argv);
  * @out:	where the tables go
  * @paths:	print every packet's table
  * @flows:	print the per-flow summary
+ * @shown:	if not NULL, set to the number of path objects read
  *
- * Return: lines that were not path objects.
+ * Return: lines that were not path objects (skipped).
  */
-unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows);
+unsigned long hmc_show_stream(FILE *in, FILE *out, int paths, int flows,
+			      unsigned long *shown);
 
 #endif /* __HOPMARK_COLLECTOR_SHOW_H */

@@ -422,6 +422,7 @@ static int export_set(int argc, char **argv)
 	bool have_domain = false;
 	const char *src_word = NULL, *refresh_word = NULL;
 	__u8 transport = PBT_EXP_UDP;
+	char msg[128];
 	struct pbt_domain_cfg cfg;
 	int fd;
 
@@ -430,8 +431,9 @@ static int export_set(int argc, char **argv)
 			NEXT_ARG();
 			if (family)
 				duparg("collector", *argv);
-			if (hm_sel_addr_parse(*argv, &family, addr))
-				invarg("the collector is an IPv4 or IPv6 address", *argv);
+			if (pbt_exp_addr_parse(*argv, "collector", &family, addr, msg,
+					       sizeof(msg)))
+				invarg(msg, *argv);
 		} else if (matches(*argv, "port")) {
 			NEXT_ARG();
 			if (have_port)
@@ -475,8 +477,8 @@ static int export_set(int argc, char **argv)
 			NEXT_ARG();
 			if (src_word)
 				duparg("src", *argv);
-			if (hm_sel_addr_parse(*argv, &src_family, src))
-				invarg("src is an IPv4 or IPv6 address", *argv);
+			if (pbt_exp_addr_parse(*argv, "src", &src_family, src, msg, sizeof(msg)))
+				invarg(msg, *argv);
 			src_word = *argv;
 		} else {
 			HELP_OR_UNKNOWN("postcard export set");

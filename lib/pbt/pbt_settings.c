@@ -12,6 +12,7 @@
 #include "pbt/pbt_mark.h"	/* pbt_mark_bit_ok(), as the datapath checks it */
 #include "common/hm_text.h"
 #include "pbt/pbt_settings.h"
+#include "select/select.h"	/* hm_sel_addr_parse() */
 #include "int/int_settings.h"	/* INT_DSCP_MASK: INT's DSCP is 6 bits */
 
 /*
@@ -21,6 +22,38 @@
 #define fail hm_fail
 #define parse_num hm_parse_num
 #define append hm_append
+
+int pbt_exp_addr_parse(const char *s, const char *what, __u8 *family, __u8 addr[16],
+		       char *msg, size_t len)
+{
+	static const __u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const __u8 zero[16];
+
+	if (hm_sel_addr_parse(s, family, addr))
+		return fail(-EINVAL, msg, len, "the %s is an IPv4 or IPv6 address", what);
+	if (*family == 4) {
+		if (!memcmp(addr, zero, 4))
+			return fail(-EDOM, msg, len, "the %s is the unspecified address 0.0.0.0: "
+				    "give a unicast address", what);
+		/* 224.0.0.0/4, RFC 5771 */
+		if ((addr[0] & 0xf0) == 0xe0)
+			return fail(-EDOM, msg, len, "the %s is a multicast address: give a "
+				    "unicast address", what);
+		return 0;
+	}
+	if (!memcmp(addr, zero, 16))
+		return fail(-EDOM, msg, len, "the %s is the unspecified address ::: give a "
+			    "unicast address", what);
+	/* ff00::/8, RFC 4291 Section 2.7 */
+	if (addr[0] == 0xff)
+		return fail(-EDOM, msg, len, "the %s is a multicast address: give a unicast "
+			    "address", what);
+	/* ::ffff:0:0/96, RFC 4291 Section 2.5.5.2: an IPv4 node, sent to as IPv4 */
+	if (!memcmp(addr, v4mapped, sizeof(v4mapped)))
+		return fail(-EDOM, msg, len, "the %s is an IPv4-mapped IPv6 address: give its "
+			    "IPv4 form %u.%u.%u.%u", what, addr[12], addr[13], addr[14], addr[15]);
+	return 0;
+}
 
 static bool one_bit(__u32 v)
 {

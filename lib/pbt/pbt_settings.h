@@ -139,6 +139,27 @@ int pbt_fields_parse(const char *s, __u32 *fields, char *msg, size_t len);
 const char *pbt_fields_format(__u32 fields, char *buf, size_t len);
 
 /**
+ * pbt_exp_addr_parse() - the collector's or the export's source address
+ * @s:		an IPv4 or IPv6 address, as `postcard export set` takes it
+ * @what:	the word's name for @msg: "collector", "src"
+ * @family:	output, 4 or 6
+ * @addr:	output, network order (IPv4: the first 4 octets, the rest 0)
+ * @msg:	the reason on failure, naming @what
+ * @len:	size of @msg
+ *
+ * An export goes to one unicast host: the unspecified address (0.0.0.0,
+ * ::) and multicast (224.0.0.0/4, RFC 5771; ff00::/8, RFC 4291 Section
+ * 2.7) are refused. An IPv4-mapped IPv6 address (::ffff:0:0/96, RFC 4291
+ * Section 2.5.5.2) is refused too, @msg giving its IPv4 form: the
+ * exporter sends to such a host over IPv4.
+ *
+ * Return: 0; -EINVAL for a word that is not an address; -EDOM for one of
+ * the refused addresses.
+ */
+int pbt_exp_addr_parse(const char *s, const char *what, __u8 *family, __u8 addr[16],
+		       char *msg, size_t len);
+
+/**
  * pbt_cfg_commit() - check a changed configuration and mark it configured
  * @cfg:	settings after a `hopmark postcard` command changed them
  * @msg:	the reason on failure

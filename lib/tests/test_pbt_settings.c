@@ -201,6 +201,40 @@ static void pbt_settings_commit_sampling_meter_trigger_export(void **state)
 	assert_int_equal(pbt_cfg_commit(&cfg, msg, sizeof(msg)), -EINVAL);
 }
 
+static void pbt_settings_export_addr(void **state)
+{
+	static const char * const refused[] = {
+		"0.0.0.0", "::", "224.0.0.1", "239.255.255.255", "ff02::1", "ff05::2",
+	};
+	__u8 family, addr[16];
+	char msg[MSG_LEN];
+	size_t i;
+
+	assert_int_equal(pbt_exp_addr_parse("192.0.2.9", "collector", &family, addr, msg,
+					    sizeof(msg)), 0);
+	assert_int_equal(family, 4);
+	assert_int_equal(addr[3], 9);
+	assert_int_equal(pbt_exp_addr_parse("2001:db8::9", "src", &family, addr, msg,
+					    sizeof(msg)), 0);
+	assert_int_equal(family, 6);
+	/* 223.255.255.255 is the last unicast address below 224/4 */
+	assert_int_equal(pbt_exp_addr_parse("223.255.255.255", "collector", &family, addr, msg,
+					    sizeof(msg)), 0);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		msg[0] = '\0';
+		assert_int_equal(pbt_exp_addr_parse(refused[i], "collector", &family, addr, msg,
+						    sizeof(msg)), -EDOM);
+		assert_non_null(strstr(msg, "the collector is"));
+		assert_non_null(strstr(msg, "unicast"));
+	}
+	assert_int_equal(pbt_exp_addr_parse("::ffff:192.0.2.9", "src", &family, addr, msg,
+					    sizeof(msg)), -EDOM);
+	assert_non_null(strstr(msg, "the src is an IPv4-mapped"));
+	assert_non_null(strstr(msg, "IPv4 form 192.0.2.9"));
+	assert_int_equal(pbt_exp_addr_parse("collector.example", "collector", &family, addr, msg,
+					    sizeof(msg)), -EINVAL);
+}
+
 static void pbt_settings_fields(void **state)
 {
 	char msg[MSG_LEN], buf[96];
@@ -348,6 +382,7 @@ int main(void)
 		cmocka_unit_test(pbt_settings_mark_bit_exactly_one_dscp_bit),
 		cmocka_unit_test(pbt_settings_commit_refuses_shared_bits),
 		cmocka_unit_test(pbt_settings_commit_sampling_meter_trigger_export),
+		cmocka_unit_test(pbt_settings_export_addr),
 		cmocka_unit_test(pbt_settings_fields),
 		cmocka_unit_test(pbt_settings_format_words),
 		cmocka_unit_test(pbt_settings_names),

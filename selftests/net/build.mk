@@ -28,10 +28,12 @@ NET_TESTS := \
 	selftests/net/test_pbt_mark.sh \
 	selftests/net/test_tc_chain.sh \
 	selftests/net/test_agent_output.sh \
+	selftests/net/test_agent_single.sh \
 	selftests/net/test_transit_hook.sh \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
 	selftests/net/test_collector_input.sh \
+	selftests/net/test_collector_show.sh \
 	selftests/net/test_int_report.sh \
 	selftests/net/test_int_monitor.sh \
 	selftests/net/test_int_drop.sh \

@@ -7,6 +7,8 @@
 # `monitor` and `decode` as `hopmark help` does; cli.rst's grammar too;
 # hopmark-int.8's SYNOPSIS is `hopmark int help`'s, hopmark-postcard.8's
 # `hopmark postcard help`'s;
+# hopmark-collector.8's SYNOPSIS is `hopmark-collector --help`'s usage, its
+# OPTIONS every option --help lists, as collector.rst's synopsis;
 # and the recipe for nodes in network namespaces is given once, in
 # operating.rst, which cli.rst points to. Needs no root.
 set -u
@@ -61,6 +63,38 @@ PC_HELP=$("$HOPMARK" postcard help | sed -n '1,/^[A-Z]* :=/p' | sed '$d' | sed '
 	awk '/^ *hopmark /{if (l) print l; l=$0; next} {l=l " " $0} END{print l}' |
 	sed 's/  */ /g; s/^ //')
 hm_check "man_postcard_synopsis_is_postcard_help" "$PC_HELP" "$PC_SYN"
+
+# hopmark-collector.8: its SYNOPSIS is --help's usage lines, word for word
+# (continuation lines joined to the line they continue), and its OPTIONS
+# has every option --help explains.
+COLLECTOR=${COLLECTOR:-$HM_BUILD/hopmark-collector}
+COLL_MAN=$HM_TOP/collector/hopmark-collector.8
+if [ -x "$COLLECTOR" ]; then
+	join() { awk '/^hopmark-collector /{if (l) print l; l=$0; next} {l=l " " $0} END{print l}'; }
+	COLL_TXT=$(MANWIDTH=300 man -l "$COLL_MAN" 2>/dev/null | col -bx)
+	COLL_SYN=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<<"$COLL_TXT" | sed '1d;$d' |
+		sed 's/  */ /g; s/^ //' | grep . | join)
+	COLL_HELP=$("$COLLECTOR" --help)
+	COLL_USAGE=$(sed -n '1,/^ *-/p' <<<"$COLL_HELP" | sed '$d' | sed 's/^Usage: //' |
+		sed 's/  */ /g; s/^ //' | join)
+	hm_check "man_collector_synopsis_is_collector_help" "$COLL_USAGE" "$COLL_SYN"
+	COLL_OPTS=$(sed -n '/^OPTIONS/,/^SHOW/p' <<<"$COLL_TXT")
+	hm_check "man_collector_options_has_every_option_of_help" "" "$(
+		for o in $(sed -n 's/^ *\(--*[a-z][a-z-]*\).*/\1/p' <<<"$COLL_HELP" | sort -u); do
+			grep -q -- "^ *$o\b" <<<"$COLL_OPTS" || echo -n " $o"
+		done)"
+	for s in SHOW FILES SIGNALS "EXIT STATUS" "SEE ALSO"; do
+		hm_check "man_collector_has_section_${s// /_}" 1 "$(grep -cx "$s" <<<"$COLL_TXT")"
+	done
+	# collector.rst's "Command line" synopsis names every option --help does
+	CR=$(sed -n '/^Command line$/,/^``-u PORT``/p' "$HM_TOP/Documentation/collector.rst")
+	hm_check "collector_rst_synopsis_has_every_option_of_help" "" "$(
+		for o in $(sed -n 's/^ *\(--*[a-z][a-z-]*\).*/\1/p' <<<"$COLL_HELP" | sort -u); do
+			grep -q -- "\[ $o\b\|^ *hopmark-collector $o\b\| $o " <<<"$CR" || echo -n " $o"
+		done)"
+else
+	hm_skip "man_collector_synopsis_is_collector_help" "not built: $COLLECTOR"
+fi
 
 # One recipe for nodes in network namespaces: operating.rst's.
 hm_check "cli_rst_gives_no_second_bpffs_recipe" 0 "$(grep -c 'mount -t bpf' "$CLI")"

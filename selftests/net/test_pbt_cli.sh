@@ -199,11 +199,31 @@ hm_check "pbt_export_defaults" "192.0.2.9 4739 udp 0 60 0 None" \
 x "$HOPMARK" postcard export set collector 2001:db8::9 port 4740 transport tcp rate 50000 refresh 30 domain 7 src 2001:db8::1
 hm_check "pbt_export_every_word" "2001:db8::9 4740 tcp 50000 30 7 2001:db8::1" \
 	"$(show 'e=d["export"]; " ".join(map(str, [e["collector"], e["port"], e["transport"], e["rate"], e["refresh"], e["domain"], e["src"]]))')"
+# export set replaces the whole export setting (hopmark-postcard.8,
+# pbt.rst): the words left out go back to their defaults
+x "$HOPMARK" postcard export set collector 192.0.2.9
+hm_check "pbt_export_set_replaces_the_whole_setting" "192.0.2.9 4739 udp 0 60 0 None" \
+	"$(show 'e=d["export"]; " ".join(map(str, [e["collector"], e["port"], e["transport"], e["rate"], e["refresh"], e["domain"], e["src"]]))')"
 err export_src_family "10.0.0.1" -- postcard export set collector 2001:db8::9 src 10.0.0.1
 err export_transport "sctp" -- postcard export set collector 192.0.2.9 transport sctp
 err export_port_0 "0" -- postcard export set collector 192.0.2.9 port 0
 err export_refresh_0_over_udp "0" -- postcard export set collector 192.0.2.9 refresh 0
 err export_collector_not_an_address "collector.example" -- postcard export set collector collector.example
+# one unicast collector: never the unspecified address, multicast or an
+# IPv4-mapped IPv6 address (give the IPv4 form); the same for src
+i=0
+for a in 0.0.0.0 :: 224.0.0.1 ff02::1 ::ffff:192.0.2.9; do
+	i=$((i + 1))
+	err "export_collector_refused_$i" "$a" -- postcard export set collector "$a"
+	err "export_src_refused_$i" "$a" -- postcard export set collector \
+		"$([ "${a#*:}" = "$a" ] && echo 192.0.2.9 || echo 2001:db8::9)" src "$a"
+done
+x "$HOPMARK" postcard export set collector ::ffff:192.0.2.9 2>"$HM_TMP/e.err"
+hm_check "pbt_export_mapped_collector_says_the_ipv4_form" "1" \
+	"$(grep -c 'give its IPv4 form 192.0.2.9' "$HM_TMP/e.err")"
+x "$HOPMARK" postcard export set collector 224.0.0.1 2>"$HM_TMP/e.err"
+hm_check "pbt_export_multicast_collector_says_multicast" "1" \
+	"$(grep -c 'the collector is a multicast address' "$HM_TMP/e.err")"
 x "$HOPMARK" postcard export set port 4740 2>"$HM_TMP/e.err"
 hm_check "pbt_export_collector_required" "2 1" "$? $(grep -c '"collector" is required' "$HM_TMP/e.err")"
 x "$HOPMARK" postcard export del
