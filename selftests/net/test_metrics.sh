@@ -118,8 +118,14 @@ hm_on b "$HOPMARKD" --no-records -i 0 --metrics 127.0.0.1:99999 >"$T/bad.log" 2>
 rc=$?
 hm_check "--metrics 127.0.0.1:99999: usage error (exit 2) naming it" "2 yes" \
 	"$rc $(grep -q 'invalid --metrics "127.0.0.1:99999"' "$T/bad.log" && echo yes || echo no)"
-hm_on b "$HOPMARKD" --no-records -i 0 --metrics 127.0.0.1:9464 >"$T/inuse.log" 2>&1
+# on a bpffs of its own: B's maps are held by B's hopmarkd (one agent per
+# node, test_agent_single.sh), and this one must get as far as the port
+mkdir -p "$T/bpf2" "$T/run2"
+mount -t bpf bpf "$T/bpf2"
+TC_BPF_MNT=$T/bpf2 HOPMARK_RUNDIR=$T/run2 nsenter --net="/run/netns/$(hm_ns b)" \
+	"$HOPMARKD" --no-records -i 0 --metrics 127.0.0.1:9464 >"$T/inuse.log" 2>&1
 rc=$?
+umount "$T/bpf2"
 hm_check "--metrics on B's port in use: exit 1, the address and the reason logged" "1 yes" \
 	"$rc $(grep -q 'cannot listen on 127.0.0.1:9464: Address already in use' "$T/inuse.log" && echo yes || sed 's/^/#   /' "$T/inuse.log" >&2)"
 
