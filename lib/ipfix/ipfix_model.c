@@ -176,37 +176,14 @@ static const fbInfoElementSpec_t elem_spec[HM_E_MAX] = {
 	[HM_E_IP_VERSION]	= { "ipVersion", 1, 0 },
 };
 
-#define E(x)	(1ULL << HM_E_##x)
-
-/* The basic data set (seed 002): who, when, where, which packet. */
-#define BASIC	(E(TS) | E(NODE_ID) | E(PKT_ID) | E(IN_IF) | E(OUT_IF) | \
-		 E(QDEPTH) | E(SPORT) | E(DPORT) | E(FLAGS) | E(PROTO) | \
-		 E(TTL) | E(POINT) | E(SOURCE) | E(ID_KIND))
-#define V4	(E(SADDR4) | E(DADDR4))
-#define V6	(E(SADDR6) | E(DADDR6))
-/* What a per-flow template may add (PBT_FLD_*). */
-#define EXT	(E(TPL_ID) | E(TPL_FIELDS) | E(TOS) | E(LENGTH) | E(HDR) | E(SOJOURN))
-#define SRH	(E(SRH_FLAGS) | E(SRH_ACTIVE) | E(SRH_SL))
-
-static const struct {
-	__u16	tid;
-	__u64	elems;
-} tpl_elems[] = {
-	{ HM_TID_PBT_V4,	BASIC | V4 },
-	{ HM_TID_PBT_V6,	BASIC | V6 },
-	{ HM_TID_PBT_V4_EXT,	BASIC | V4 | EXT | E(NEXTHOP4) },
-	{ HM_TID_PBT_V6_EXT,	BASIC | V6 | EXT | E(NEXTHOP6) | SRH },
-	{ HM_TID_DEX,		BASIC | V6 | E(LENGTH) | E(HDR) | E(IOAM_NS) |
-				E(TRACE_TYPE) | E(NODE_DATA) },
-	{ HM_TID_OFLAG,		BASIC | V6 | E(LENGTH) | E(HDR) | SRH },
-	{ HM_TID_INT,		BASIC | V4 | V6 | E(IP_VERSION) | E(LENGTH) |
-				E(HDR) | E(SOJOURN) | E(INT_MD_BITS) |
-				E(INT_MD) | E(DROP_REASON) },
-	{ HM_IPFIX_TID_INTERNAL, (1ULL << HM_E_MAX) - 1 },
+/* hopmark's templates (ipfix_decode.c's hm_ipfix_tpl_elems_of() gives their elements). */
+static const __u16 tpl_tids[] = {
+	HM_TID_PBT_V4, HM_TID_PBT_V6, HM_TID_PBT_V4_EXT, HM_TID_PBT_V6_EXT,
+	HM_TID_DEX, HM_TID_OFLAG, HM_TID_INT, HM_IPFIX_TID_INTERNAL,
 };
 
 /* Specs built once from elem_spec[] (static, so callers may keep them). */
-#define TPL_N	(sizeof(tpl_elems) / sizeof(tpl_elems[0]))
+#define TPL_N	(sizeof(tpl_tids) / sizeof(tpl_tids[0]))
 static fbInfoElementSpec_t tpl_specs[TPL_N][HM_E_MAX + 2];
 static bool tpl_specs_built;
 
@@ -236,11 +213,13 @@ static void build_specs(void)
 	if (tpl_specs_built)
 		return;
 	for (t = 0; t < TPL_N; t++) {
+		__u64 elems = hm_ipfix_tpl_elems_of(tpl_tids[t]);
+
 		n = 0;
 		for (e = 0; e < HM_E_MAX; e++)
-			if (tpl_elems[t].elems & (1ULL << e))
+			if (elems & (1ULL << e))
 				tpl_specs[t][n++] = elem_spec[e];
-		if (tpl_elems[t].tid == HM_IPFIX_TID_INTERNAL)
+		if (tpl_tids[t] == HM_IPFIX_TID_INTERNAL)
 			tpl_specs[t][n++] = (fbInfoElementSpec_t){ "paddingOctets", 4, 0 };
 		tpl_specs[t][n] = (fbInfoElementSpec_t)FB_IESPEC_NULL;
 	}
@@ -257,19 +236,9 @@ const fbInfoElementSpec_t *hm_ipfix_tpl_spec(__u16 tid)
 		return stats_spec;
 	build_specs();
 	for (t = 0; t < TPL_N; t++)
-		if (tpl_elems[t].tid == tid)
+		if (tpl_tids[t] == tid)
 			return tpl_specs[t];
 	return NULL;
-}
-
-__u64 hm_ipfix_tpl_elems_of(__u16 tid)
-{
-	size_t t;
-
-	for (t = 0; t < TPL_N; t++)
-		if (tpl_elems[t].tid == tid)
-			return tpl_elems[t].elems;
-	return 0;
 }
 
 fbTemplate_t *hm_ipfix_tpl_new(fbInfoModel_t *model, __u16 tid, GError **err)
@@ -325,25 +294,6 @@ __u16 hm_ipfix_obs_tid(const struct hm_pc_obs *o)
 	return 0;
 }
 
-__u64 hm_ipfix_ns_to_ntp(__u64 ns)
-{
-	__u64 sec = ns / 1000000000ULL + HM_NTP_UNIX_OFFSET;
-	__u64 frac = ((ns % 1000000000ULL) << 32) / 1000000000ULL;
-
-	return (sec << 32) | frac;
-}
-
-__u64 hm_ipfix_ntp_to_ns(__u64 ntp)
-{
-	__u64 sec = ntp >> 32;
-	__u64 frac = ntp & 0xffffffffULL;
-
-	if (sec < HM_NTP_UNIX_OFFSET)
-		return 0;
-	return (sec - HM_NTP_UNIX_OFFSET) * 1000000000ULL +
-	       ((frac * 1000000000ULL + (1ULL << 31)) >> 32);
-}
-
 /* PBT_FLD_* <-> HM_PC_HAS_* (PBT_FLD_HEADER has no bit: it is @var's). */
 static const struct {
 	__u32	fld;
@@ -362,12 +312,6 @@ static __u32 get_be32(const __u8 *p)
 
 	memcpy(&v, p, 4);
 	return ntohl(v);
-}
-
-static void put_be32(__u8 *p, __u32 v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
 }
 
 void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
@@ -436,148 +380,32 @@ void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
 	r->id_kind = var->id_kind;
 }
 
-static bool is_zero(const __u8 *p, size_t n)
-{
-	while (n--)
-		if (*p++)
-			return false;
-	return true;
-}
+/*
+ * struct hm_ipfix_rec is struct hm_ipfix_fields with libfixbuf's
+ * fbVarfield_t for hm_ipfix_varbuf: the same octets, so one function
+ * (ipfix_decode.c) turns either into a postcard.
+ */
+#define SAME(m)	_Static_assert(offsetof(struct hm_ipfix_rec, m) == \
+			       offsetof(struct hm_ipfix_fields, m), #m)
+SAME(ts_ntp); SAME(length); SAME(hdr); SAME(node_data); SAME(int_md);
+SAME(saddr6); SAME(daddr6); SAME(nexthop6); SAME(srh_active); SAME(saddr4);
+SAME(daddr4); SAME(nexthop4); SAME(in_if); SAME(out_if); SAME(node_id);
+SAME(pkt_id); SAME(qdepth); SAME(tpl_id); SAME(tpl_fields); SAME(sojourn_ns);
+SAME(trace_type); SAME(sport); SAME(dport); SAME(flags); SAME(ioam_ns);
+SAME(int_md_bits); SAME(proto); SAME(ttl); SAME(tos); SAME(point);
+SAME(source); SAME(id_kind); SAME(srh_flags); SAME(srh_sl); SAME(drop_reason);
+SAME(ip_version); SAME(pad);
+_Static_assert(sizeof(struct hm_ipfix_rec) == sizeof(struct hm_ipfix_fields), "size");
+_Static_assert(sizeof(fbVarfield_t) == sizeof(struct hm_ipfix_varbuf) &&
+	       offsetof(fbVarfield_t, len) == offsetof(struct hm_ipfix_varbuf, len) &&
+	       offsetof(fbVarfield_t, buf) == offsetof(struct hm_ipfix_varbuf, buf), "varfield");
 
 int hm_ipfix_rec_to_obs(const struct hm_ipfix_rec *r, __u64 elems,
 			__u32 obs_domain, struct hm_pc_obs *o,
 			struct hm_ipfix_var *var)
 {
-	bool v4 = (elems & V4) == V4, v6 = (elems & V6) == V6;
-	__u8 family;
-	size_t i;
+	struct hm_ipfix_fields f;
 
-	memset(o, 0, sizeof(*o));
-	if (var)
-		memset(var, 0, sizeof(*var));
-	if ((elems & (E(TS) | E(NODE_ID) | E(PKT_ID))) !=
-	    (E(TS) | E(NODE_ID) | E(PKT_ID)) || (!v4 && !v6))
-		return -ENOENT;
-	if (elems & E(IP_VERSION))
-		family = r->ip_version;
-	else
-		family = v6 ? 6 : 4;
-	if ((family == 4 && !v4) || (family == 6 && !v6) ||
-	    (family != 4 && family != 6))
-		return -EINVAL;
-	if (elems & E(SOURCE)) {
-		if (r->source < HM_PC_SRC_PBT || r->source > HM_PC_SRC_INT_MX)
-			return -EINVAL;
-		o->source = r->source;
-	} else {
-		o->source = HM_PC_SRC_PBT;
-	}
-
-	o->ts_ns = hm_ipfix_ntp_to_ns(r->ts_ntp);
-	o->node_id = r->node_id;
-	o->pkt_id = r->pkt_id;
-	o->obs_domain = obs_domain;
-	o->tpl_id = (elems & E(TPL_ID)) ? r->tpl_id : 0;
-	o->point = (elems & E(POINT)) ? r->point : 0;
-	o->flags = (elems & E(FLAGS)) ? r->flags : 0;
-	o->key.family = family;
-	o->key.proto = (elems & E(PROTO)) ? r->proto : 0;
-	o->key.sport = (elems & E(SPORT)) ? htons(r->sport) : 0;
-	o->key.dport = (elems & E(DPORT)) ? htons(r->dport) : 0;
-	if (family == 4) {
-		put_be32(o->key.saddr, r->saddr4);
-		put_be32(o->key.daddr, r->daddr4);
-	} else {
-		memcpy(o->key.saddr, r->saddr6, 16);
-		memcpy(o->key.daddr, r->daddr6, 16);
-	}
-
-	if ((elems & E(IN_IF)) && r->in_if) {
-		o->in_if = r->in_if;
-		o->present |= HM_PC_HAS_IN_IF;
-	}
-	if ((elems & E(OUT_IF)) && r->out_if) {
-		o->out_if = r->out_if;
-		o->present |= HM_PC_HAS_OUT_IF;
-	}
-	if ((elems & E(QDEPTH)) && r->qdepth != PBT_UNKNOWN32) {
-		o->qdepth = r->qdepth;
-		o->present |= HM_PC_HAS_QDEPTH;
-	}
-	if (elems & E(TTL)) {
-		o->ttl = r->ttl;
-		o->present |= HM_PC_HAS_TTL;
-	}
-
-	if (elems & E(TPL_FIELDS)) {
-		/* A per-flow template's record says which fields it filled. */
-		__u32 fld = r->tpl_fields;
-
-		for (i = 0; i < sizeof(fld_has) / sizeof(fld_has[0]); i++)
-			if (fld & fld_has[i].fld)
-				o->present |= fld_has[i].has;
-		if (!(elems & (family == 4 ? E(NEXTHOP4) : E(NEXTHOP6))))
-			o->present &= ~HM_PC_HAS_NEXTHOP;
-		if (!(elems & E(TOS)))
-			o->present &= ~HM_PC_HAS_TOS;
-		if (!(elems & E(LENGTH)))
-			o->present &= ~HM_PC_HAS_LENGTH;
-		if ((elems & SRH) != SRH)
-			o->present &= ~HM_PC_HAS_SRH;
-		if (!(elems & E(SOJOURN)))
-			o->present &= ~HM_PC_HAS_SOJOURN;
-	} else {
-		/* Any other template: what it has, unless it says unknown. */
-		if (family == 4 && (elems & E(NEXTHOP4)) && r->nexthop4)
-			o->present |= HM_PC_HAS_NEXTHOP;
-		if (family == 6 && (elems & E(NEXTHOP6)) &&
-		    !is_zero(r->nexthop6, 16))
-			o->present |= HM_PC_HAS_NEXTHOP;
-		if (elems & E(TOS))
-			o->present |= HM_PC_HAS_TOS;
-		if ((elems & E(LENGTH)) && r->length)
-			o->present |= HM_PC_HAS_LENGTH;
-		if ((elems & SRH) == SRH)
-			o->present |= HM_PC_HAS_SRH;
-		if ((elems & E(SOJOURN)) && r->sojourn_ns != PBT_UNKNOWN32)
-			o->present |= HM_PC_HAS_SOJOURN;
-	}
-	if (o->present & HM_PC_HAS_NEXTHOP) {
-		if (family == 4)
-			put_be32(o->nexthop, r->nexthop4);
-		else
-			memcpy(o->nexthop, r->nexthop6, 16);
-	}
-	if (o->present & HM_PC_HAS_TOS)
-		o->tos = r->tos;
-	if (o->present & HM_PC_HAS_LENGTH)
-		o->length = r->length > 0xffff ? 0xffff : r->length;
-	if (o->present & HM_PC_HAS_SRH) {
-		o->srh_flags = r->srh_flags;
-		o->srh_sl = r->srh_sl;
-		memcpy(o->srh_active, r->srh_active, 16);
-	}
-	if (o->present & HM_PC_HAS_SOJOURN)
-		o->sojourn_ns = r->sojourn_ns;
-
-	if (!var)
-		return 0;
-	if (elems & E(HDR)) {
-		var->hdr = r->hdr.buf;
-		var->hdr_len = r->hdr.len;
-	}
-	if (elems & E(NODE_DATA)) {
-		var->node_data = r->node_data.buf;
-		var->node_data_len = r->node_data.len;
-	}
-	if (elems & E(INT_MD)) {
-		var->int_md = r->int_md.buf;
-		var->int_md_len = r->int_md.len;
-	}
-	var->ioam_ns = (elems & E(IOAM_NS)) ? r->ioam_ns : 0;
-	var->trace_type = (elems & E(TRACE_TYPE)) ? r->trace_type : 0;
-	var->int_md_bits = (elems & E(INT_MD_BITS)) ? r->int_md_bits : 0;
-	var->drop_reason = (elems & E(DROP_REASON)) ? r->drop_reason : 0;
-	var->id_kind = (elems & E(ID_KIND)) ? r->id_kind : 0;
-	return 0;
+	memcpy(&f, r, sizeof(f));
+	return hm_ipfix_fields_to_obs(&f, elems, obs_domain, o, var);
 }

@@ -30,6 +30,7 @@
 #include <linux/types.h>
 #include <fixbuf/public.h>
 
+#include "ipfix/ipfix_decode.h"
 #include "ipfix/ipfix_ie.h"
 #include "postcard/pc_obs.h"
 
@@ -42,9 +43,6 @@
 #define HM_IPFIX_TID_STATS_INTERNAL 0x7f01
 /* Template ID of the RFC 5610 Information Element type records. */
 #define HM_IPFIX_TID_RFC5610	264
-
-/* Seconds from the NTP era 0 epoch (1900) to the POSIX epoch (1970). */
-#define HM_NTP_UNIX_OFFSET	2208988800ULL
 
 /**
  * struct hm_ipfix_rec - one Data Record in the internal template's layout
@@ -147,50 +145,13 @@ struct hm_ipfix_stats_rec {
 	__u64	records;
 };
 
-/**
- * struct hm_ipfix_var - the variable-length parts of a record
- * @hdr:		ipHeaderPacketSection octets (NULL: none)
- * @hdr_len:		octets at @hdr
- * @node_data:		hopmarkIoamNodeData octets
- * @node_data_len:	octets at @node_data
- * @int_md:		hopmarkIntMetadata octets
- * @int_md_len:		octets at @int_md
- * @ioam_ns:		hopmarkIoamNamespace (DEX)
- * @trace_type:		hopmarkIoamTraceType (DEX)
- * @int_md_bits:	hopmarkIntRepMdBits (INT)
- * @drop_reason:	hopmarkDropReason (INT)
- * @id_kind:		hopmarkPacketIdKind (PBT-M: PBT_ID_*)
- *
- * The fields of a postcard that struct hm_pc_obs, being fixed-size and
- * pointer-free, does not carry. The pointers are borrowed: they must
- * stay valid until the record is appended.
+/*
+ * struct hm_ipfix_var (the variable-length parts of a record), enum
+ * hm_ipfix_elem (one bit per element of the model), hm_ipfix_tpl_elems_of(),
+ * hm_ipfix_ns_to_ntp() and hm_ipfix_ntp_to_ns() are the decoder's, which
+ * needs no libfixbuf: lib/ipfix/ipfix_decode.h.
  */
-struct hm_ipfix_var {
-	const __u8	*hdr;
-	size_t		hdr_len;
-	const __u8	*node_data;
-	size_t		node_data_len;
-	const __u8	*int_md;
-	size_t		int_md_len;
-	__u16		ioam_ns;
-	__u32		trace_type;
-	__u16		int_md_bits;
-	__u8		drop_reason;
-	__u8		id_kind;
-};
 
-/* One bit per element of the model (hm_ipfix_tpl_elems()). */
-enum hm_ipfix_elem {
-	HM_E_TS, HM_E_LENGTH, HM_E_HDR, HM_E_NODE_DATA, HM_E_INT_MD,
-	HM_E_SADDR6, HM_E_DADDR6, HM_E_NEXTHOP6, HM_E_SRH_ACTIVE,
-	HM_E_SADDR4, HM_E_DADDR4, HM_E_NEXTHOP4, HM_E_IN_IF, HM_E_OUT_IF,
-	HM_E_NODE_ID, HM_E_PKT_ID, HM_E_QDEPTH, HM_E_TPL_ID, HM_E_TPL_FIELDS,
-	HM_E_SOJOURN, HM_E_TRACE_TYPE, HM_E_SPORT, HM_E_DPORT, HM_E_FLAGS,
-	HM_E_IOAM_NS, HM_E_INT_MD_BITS, HM_E_PROTO, HM_E_TTL, HM_E_TOS,
-	HM_E_POINT, HM_E_SOURCE, HM_E_ID_KIND, HM_E_SRH_FLAGS, HM_E_SRH_SL,
-	HM_E_DROP_REASON, HM_E_IP_VERSION,
-	HM_E_MAX,
-};
 
 /**
  * struct hm_ipfix_ie_def - one element hopmark adds to libfixbuf's model
@@ -274,14 +235,6 @@ fbTemplate_t *hm_ipfix_tpl_new(fbInfoModel_t *model, __u16 tid, GError **err);
 __u64 hm_ipfix_tpl_elems(const fbTemplate_t *tmpl);
 
 /**
- * hm_ipfix_tpl_elems_of() - hm_ipfix_tpl_elems() of hopmark's template @tid
- * @tid: as for hm_ipfix_tpl_spec()
- *
- * Return: the bits, 0 for an unknown @tid.
- */
-__u64 hm_ipfix_tpl_elems_of(__u16 tid);
-
-/**
  * hm_ipfix_obs_tid() - the template a postcard is exported with
  * @o: postcard
  *
@@ -321,6 +274,9 @@ void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
  * unknown values of hm_ipfix_rec_from_obs(); in a record with
  * hopmarkTemplateFields, those bits.
  *
+ * hm_ipfix_fields_to_obs() (ipfix_decode.h) on the same octets: struct
+ * hm_ipfix_rec and struct hm_ipfix_fields have one layout.
+ *
  * Return: 0; -ENOENT when the template lacks hopmark's key elements
  * (hopmarkPacketId, hopmarkNodeId, observationTimeNanoseconds, a source
  * and destination address): not a postcard; -EINVAL for an ipVersion
@@ -329,25 +285,5 @@ void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
 int hm_ipfix_rec_to_obs(const struct hm_ipfix_rec *r, __u64 elems,
 			__u32 obs_domain, struct hm_pc_obs *o,
 			struct hm_ipfix_var *var);
-
-/**
- * hm_ipfix_ns_to_ntp() - POSIX ns as an NTP Timestamp (RFC 7011 §6.1.10)
- * @ns: ns since 1970-01-01 (CLOCK_REALTIME)
- *
- * Return: seconds since 1900 << 32 | fraction (rounded down). NTP era 0
- * ends in 2036; the seconds wrap there, as the format does.
- */
-__u64 hm_ipfix_ns_to_ntp(__u64 ns);
-
-/**
- * hm_ipfix_ntp_to_ns() - an NTP Timestamp as POSIX ns
- * @ntp: as hm_ipfix_ns_to_ntp() makes
- *
- * Rounds to the nearest ns, so that hm_ipfix_ntp_to_ns(hm_ipfix_ns_to_ntp(x))
- * == x. Times before 1970 give 0.
- *
- * Return: ns since 1970-01-01.
- */
-__u64 hm_ipfix_ntp_to_ns(__u64 ntp);
 
 #endif /* __HOPMARK_IPFIX_MODEL_H */
