@@ -2,70 +2,55 @@
 /*
  * ipfix_in.c - hopmark-collector's IPFIX input (collector/ipfix_in.h).
  *
- * Every message is walked once before libfixbuf sees it (RFC 7011 §3:
- * Message Header, Set Headers, template records), for the checks the
- * header lists: libfixbuf would refuse most of these messages too, but
- * only with a log line, and it keeps no account of what it refused. The
- * walk also keeps, per session and Observation Domain, each template's
- * elements: a decoded record's template then says which of struct
- * hm_pc_obs's fields it carried (libfixbuf's transcoding zeroes the
- * absent ones, which cannot be told from a zero).
- *
- * libfixbuf decodes the records: one fbSession_t (the templates of one
- * Transport Session) and one fBuf_t per exporter, fed with fBufSetBuffer()
- * what the walk accepted (the message without the Sets it skips and
- * without withdrawals, which it applies itself), transcoding into the
- * shared model's internal template (lib/ipfix/ipfix_model.h, struct
- * hm_ipfix_rec), turned into a postcard by hm_ipfix_rec_to_obs().
+ * Every message is walked twice with lib/ipfix/ipfix_decode.h (RFC 7011
+ * §3: Message Header, Set Headers, template records): first only to check
+ * its structure, for the checks ipfix_in.h lists, so that a message that
+ * is dropped changes nothing; then in order, Set by Set, applying its
+ * templates and withdrawals and decoding its Data Records. The templates
+ * live per session and Observation Domain, each compiled once per
+ * definition (hm_ipfix_tpl_compile()); a record of a postcard template
+ * becomes a struct hm_pc_obs through hm_ipfix_decode_obs() (hopmark's
+ * own PBT-M layouts take its fast path), a record of an RFC 5610 type
+ * template teaches the session an element's name, any other record is
+ * counted and skipped. No libfixbuf on this side: it stays the exporter's
+ * (lib/ipfix/ipfix_export.c, the collector's IPFIX re-export).
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
 
-#include <fixbuf/public.h>
-
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
+#include "ipfix/ipfix_decode.h"
 #include "ipfix/ipfix_ie.h"
-#include "ipfix/ipfix_model.h"
-#include "pbt/pbt_maps.h"
 
-#define IPFIX_VERSION		10
-#define IPFIX_MSG_HDR_LEN	16
-#define IPFIX_SET_HDR_LEN	4
-#define IPFIX_SET_TEMPLATE	2
-#define IPFIX_SET_OPTIONS	3
-#define IPFIX_MIN_DATA_SET	256
-#define IPFIX_VARLEN		65535
-#define IPFIX_ENTERPRISE_BIT	0x8000
+#define IPFIX_VERSION		HM_IPFIX_VERSION
+#define IPFIX_MSG_HDR_LEN	HM_IPFIX_MSG_HDR_LEN
+#define IPFIX_SET_HDR_LEN	HM_IPFIX_SET_HDR_LEN
+#define IPFIX_SET_TEMPLATE	HM_IPFIX_SET_TEMPLATE
+#define IPFIX_SET_OPTIONS	HM_IPFIX_SET_OPTIONS
+#define IPFIX_MIN_DATA_SET	HM_IPFIX_MIN_DATA_SET
 
 #define HMC_DOMAINS		8	/* Sequence Numbers kept per session */
 #define HMC_SEQ_GAPS		16	/* open gaps per Observation Domain */
 #define HMC_SEQ_WINDOW		64	/* messages a gap waits for late ones */
 
 
-/* What a template carries: HM_PC_HAS_* and these. */
-#define TPL_PKT_ID		(1U << 16)
-#define TPL_NODE_ID		(1U << 17)
-#define TPL_V4			(1U << 18)
-#define TPL_V6			(1U << 19)
-#define TPL_SOURCE		(1U << 20)
-#define TPL_POINT		(1U << 21)
-#define TPL_TIME		(1U << 22)
-#define TPL_PORTS		(1U << 23)
-#define TPL_PROTO		(1U << 24)
-#define TPL_FLAGS		(1U << 25)
-
+/* A template of one Observation Domain of a session. */
 struct hmc_tpl {
-	__u32	domain;
-	__u16	tid;
-	__u16	rec_len;	/* 0: variable length */
-	__u32	hash;
-	__u32	carries;	/* HM_PC_HAS_* | TPL_* */
-	__u32	has_elems;	/* @elems is computed (once per definition) */
-	__u64	elems;		/* hm_ipfix_tpl_elems() of libfixbuf's template */
+	__u32			domain;
+	__u32			hash;		/* hm_ipfix_tpl_info.hash */
+	struct hm_ipfix_tpl	c;		/* compiled once per definition */
+};
+
+/* An element name an RFC 5610 type record taught the session. */
+struct hmc_ie_name {
+	__u32	pen;
+	__u16	id;
+	char	name[HMC_IE_NAME_MAX];
 };
 
 /*
@@ -100,10 +85,10 @@ struct hmc_exporter {
 	__u8			tcp;
 	__u8			used;
 	__u64			last_s;
-	fBuf_t			*fbuf;		/* owns the fbSession_t */
-	fbSession_t		*session;
 	__u32			nr_tpl;
 	struct hmc_tpl		*tpl;
+	__u32			nr_names;
+	struct hmc_ie_name	*names;		/* HMC_IE_NAMES of them */
 	struct hmc_seq		seq[HMC_DOMAINS];
 	char			name[64];
 };
@@ -112,27 +97,12 @@ struct hmc_ipfix {
 	struct hmc_ipfix_cfg	cfg;
 	hmc_obs_fn		fn;
 	void			*arg;
-	fbInfoModel_t		*model;
 	struct hmc_exporter	*exp;		/* cfg.max_exporters of them */
 	struct hmc_ipfix_stats	st;
-	__u8			clean[65536];	/* the message as libfixbuf gets it */
 };
 
-static inline __u16 rd16(const __u8 *p)
-{
-	return (__u16)p[0] << 8 | p[1];
-}
-
-static inline __u32 rd32(const __u8 *p)
-{
-	return (__u32)p[0] << 24 | (__u32)p[1] << 16 | (__u32)p[2] << 8 | p[3];
-}
-
-/* libfixbuf's own warnings (a set it skips) go through the rate limit. */
-static void hmc_glib_log(const gchar *domain, GLogLevelFlags level, const gchar *msg, gpointer u)
-{
-	hmc_log(HMC_LOG_IPFIX, "libfixbuf: %s", msg);
-}
+#define rd16	hm_ipfix_rd16
+#define rd32	hm_ipfix_rd32
 
 struct hmc_ipfix *hmc_ipfix_new(const struct hmc_ipfix_cfg *cfg, hmc_obs_fn fn, void *arg)
 {
@@ -153,10 +123,8 @@ struct hmc_ipfix *hmc_ipfix_new(const struct hmc_ipfix_cfg *cfg, hmc_obs_fn fn, 
 		x->cfg.max_templates = 256;
 	x->fn = fn;
 	x->arg = arg;
-	g_log_set_handler(NULL, G_LOG_LEVEL_MASK, hmc_glib_log, NULL);
-	x->model = hm_ipfix_model_new(x->cfg.pen);
 	x->exp = calloc(x->cfg.max_exporters, sizeof(*x->exp));
-	if (!x->model || !x->exp) {
+	if (!x->exp) {
 		hmc_ipfix_free(x);
 		errno = ENOMEM;
 		return NULL;
@@ -186,11 +154,10 @@ static void hmc_exporter_drop(struct hmc_ipfix *x, struct hmc_exporter *e)
 	for (d = 0; d < HMC_DOMAINS; d++)
 		while (e->seq[d].nr_gaps)
 			hmc_seq_gap_lost(x, &e->seq[d], 0);
-	if (e->fbuf)
-		fBufFree(e->fbuf);	/* frees the session too */
-	else if (e->session)
-		fbSessionFree(e->session);
+	for (d = 0; e->tpl && d < e->nr_tpl; d++)
+		hm_ipfix_tpl_release(&e->tpl[d].c);
 	free(e->tpl);
+	free(e->names);
 	memset(e, 0, sizeof(*e));
 	x->st.exporters--;
 }
@@ -205,8 +172,6 @@ void hmc_ipfix_free(struct hmc_ipfix *x)
 		if (x->exp[i].used)
 			hmc_exporter_drop(x, &x->exp[i]);
 	free(x->exp);
-	if (x->model)
-		fbInfoModelFree(x->model);
 	free(x);
 }
 
@@ -248,27 +213,10 @@ static int hmc_allowed(const struct hmc_ipfix_cfg *cfg, const __u8 *addr)
 
 static int hmc_exporter_init(struct hmc_ipfix *x, struct hmc_exporter *e)
 {
-	GError *err = NULL;
-	fbTemplate_t *t;
-
 	e->tpl = calloc(x->cfg.max_templates, sizeof(*e->tpl));
-	e->session = fbSessionAlloc(x->model);
-	if (!e->tpl || !e->session)
+	e->names = calloc(HMC_IE_NAMES, sizeof(*e->names));
+	if (!e->tpl || !e->names)
 		return -ENOMEM;
-	t = hm_ipfix_tpl_new(x->model, HM_IPFIX_TID_INTERNAL, &err);
-	if (!t || !fbSessionAddTemplate(e->session, TRUE, HM_IPFIX_TID_INTERNAL, t, &err)) {
-		hmc_log(HMC_LOG_IPFIX, "internal template: %s", err ? err->message : "?");
-		g_clear_error(&err);
-		if (t)
-			fbTemplateFreeUnused(t);
-		return -EINVAL;
-	}
-	e->fbuf = fBufAllocForCollection(e->session, NULL);
-	if (!e->fbuf || !fBufSetInternalTemplate(e->fbuf, HM_IPFIX_TID_INTERNAL, &err)) {
-		g_clear_error(&err);
-		return -ENOMEM;
-	}
-	fBufSetAutomaticMode(e->fbuf, FALSE);
 	return 0;
 }
 
@@ -356,192 +304,199 @@ static struct hmc_tpl *hmc_tpl_find(struct hmc_exporter *e, __u32 domain, __u16 
 	__u32 i;
 
 	for (i = 0; i < e->nr_tpl; i++)
-		if (e->tpl[i].tid == tid && e->tpl[i].domain == domain)
+		if (e->tpl[i].c.tid == tid && e->tpl[i].domain == domain)
 			return &e->tpl[i];
 	return NULL;
 }
 
 static void hmc_tpl_forget(struct hmc_exporter *e, struct hmc_tpl *t)
 {
+	hm_ipfix_tpl_release(&t->c);
 	*t = e->tpl[--e->nr_tpl];
+	memset(&e->tpl[e->nr_tpl], 0, sizeof(e->tpl[0]));
 }
 
-static __u32 hmc_carries(__u32 pen, __u32 ent, __u16 id)
+/*
+ * Check one Template Set or Options Template Set (RFC 7011 §3.4.1,
+ * §3.4.2): -1 when a record is malformed (hm_ipfix_tpl_scan()); *@new
+ * counts the templates it would add.
+ */
+static int hmc_check_templates(struct hmc_exporter *e, __u32 domain, __u16 set_id,
+			       const __u8 *p, size_t len, __u32 *new)
 {
-	if (ent == pen) {
-		switch (id) {
-		case HM_IE_PACKET_ID:		return TPL_PKT_ID;
-		case HM_IE_NODE_ID:		return TPL_NODE_ID;
-		case HM_IE_OBSERVATION_POINT:	return TPL_POINT;
-		case HM_IE_QUEUE_DEPTH:		return HM_PC_HAS_QDEPTH;
-		case HM_IE_POSTCARD_SOURCE:	return TPL_SOURCE;
-		case HM_IE_POSTCARD_FLAGS:	return TPL_FLAGS;
-		case HM_IE_SOJOURN_NS:		return HM_PC_HAS_SOJOURN;
-		}
-		return 0;
-	}
-	if (ent)
-		return 0;
-	switch (id) {
-	case IPFIX_IE_INGRESS_INTERFACE:	return HM_PC_HAS_IN_IF;
-	case IPFIX_IE_EGRESS_INTERFACE:		return HM_PC_HAS_OUT_IF;
-	case IPFIX_IE_IP_NEXT_HOP_IPV4_ADDRESS:
-	case IPFIX_IE_IP_NEXT_HOP_IPV6_ADDRESS:	return HM_PC_HAS_NEXTHOP;
-	case IPFIX_IE_IP_CLASS_OF_SERVICE:	return HM_PC_HAS_TOS;
-	case IPFIX_IE_IP_TOTAL_LENGTH:		return HM_PC_HAS_LENGTH;
-	case IPFIX_IE_SRH_FLAGS_IPV6:
-	case IPFIX_IE_SRH_ACTIVE_SEGMENT_IPV6:
-	case IPFIX_IE_SRH_SEGMENTS_IPV6_LEFT:	return HM_PC_HAS_SRH;
-	case IPFIX_IE_IP_TTL:			return HM_PC_HAS_TTL;
-	case IPFIX_IE_SOURCE_IPV4_ADDRESS:
-	case IPFIX_IE_DESTINATION_IPV4_ADDRESS:	return TPL_V4;
-	case IPFIX_IE_SOURCE_IPV6_ADDRESS:
-	case IPFIX_IE_DESTINATION_IPV6_ADDRESS:	return TPL_V6;
-	case IPFIX_IE_OBSERVATION_TIME_NANOSECONDS: return TPL_TIME;
-	case IPFIX_IE_SOURCE_TRANSPORT_PORT:
-	case IPFIX_IE_DESTINATION_TRANSPORT_PORT: return TPL_PORTS;
-	case IPFIX_IE_PROTOCOL_IDENTIFIER:	return TPL_PROTO;
+	struct hm_ipfix_tpl_info ti;
+	size_t off = 0;
+
+	while (len - off >= 4) {
+		if (hm_ipfix_tpl_scan(p + off, len - off, set_id, &ti))
+			return -1;
+		if (ti.nr_fields && !hmc_tpl_find(e, domain, ti.tid))
+			(*new)++;
+		off += ti.len;
 	}
 	return 0;
 }
 
-/*
- * One Template Set or Options Template Set (RFC 7011 §3.4.1, §3.4.2):
- * record every template; -1 when a record runs past the Set. With @dry,
- * only check, and add to *@new the templates it would add.
- */
-static void hmc_fb_withdraw(struct hmc_exporter *e, __u32 domain, __u16 tid)
+/* Apply one (checked) template Set: definitions, refreshes, withdrawals (§8.1). */
+static void hmc_apply_templates(struct hmc_ipfix *x, struct hmc_exporter *e, __u32 domain,
+				__u16 set_id, const __u8 *p, size_t len)
 {
-	GError *err = NULL;
-
-	fbSessionSetDomain(e->session, domain);
-	if (!fbSessionRemoveTemplate(e->session, FALSE, tid, &err))
-		g_clear_error(&err);
-}
-
-static int hmc_walk_templates(struct hmc_ipfix *x, struct hmc_exporter *e, __u32 domain,
-			      __u16 set_id, const __u8 *p, size_t len, int dry, __u32 *new,
-			      __u8 *out, size_t *olen)
-{
+	struct hm_ipfix_tpl_info ti;
 	size_t off = 0;
 
 	while (len - off >= 4) {
-		__u16 tid = rd16(p + off), count = rd16(p + off + 2), scope = 0;
-		size_t start = off, hdr = set_id == IPFIX_SET_OPTIONS ? 6 : 4;
-		__u32 carries = 0, hash = 2166136261U, rec_len = 0, f;
 		struct hmc_tpl *t;
+		int err;
 
-		if (count == 0) {
+		hm_ipfix_tpl_scan(p + off, len - off, set_id, &ti);
+		if (!ti.nr_fields) {
 			/* §8.1 withdrawal; Template ID = the Set ID: all of them */
 			__u32 i;
 
-			off += 4;
-			if (dry)
-				continue;
-			if (tid == set_id) {
+			if (ti.tid == set_id) {
 				for (i = e->nr_tpl; i-- > 0;)
 					if (e->tpl[i].domain == domain) {
-						hmc_fb_withdraw(e, domain, e->tpl[i].tid);
 						hmc_tpl_forget(e, &e->tpl[i]);
 						x->st.tpl_withdrawn++;
 					}
-				continue;
-			}
-			t = hmc_tpl_find(e, domain, tid);
-			if (t) {
-				hmc_fb_withdraw(e, domain, tid);
+			} else if ((t = hmc_tpl_find(e, domain, ti.tid))) {
 				hmc_tpl_forget(e, t);
 				x->st.tpl_withdrawn++;
 				hmc_log(HMC_LOG_TEMPLATE, "exporter %s domain %u: template %u withdrawn",
-					e->name, domain, tid);
+					e->name, domain, ti.tid);
 			}
+			off += ti.len;
 			continue;
 		}
-		if (len - off < hdr)
-			return -1;
-		if (set_id == IPFIX_SET_OPTIONS) {
-			scope = rd16(p + off + 4);
-			if (!scope || scope > count)
-				return -1;
-		}
-		if (tid < IPFIX_MIN_DATA_SET)
-			return -1;
-		off += hdr;
-		for (f = 0; f < count; f++) {
-			__u16 id, flen;
-			__u32 ent = 0;
-
-			if (len - off < 4)
-				return -1;
-			id = rd16(p + off);
-			flen = rd16(p + off + 2);
-			off += 4;
-			if (id & IPFIX_ENTERPRISE_BIT) {
-				if (len - off < 4)
-					return -1;
-				ent = rd32(p + off);
-				off += 4;
-				id &= ~IPFIX_ENTERPRISE_BIT;
-			}
-			carries |= hmc_carries(x->cfg.pen, ent, id);
-			if (flen == IPFIX_VARLEN || rec_len == 0xffffffff)
-				rec_len = 0xffffffff;
-			else
-				rec_len += flen;
-		}
-		/*
-		 * Records of no octets cannot be told apart or counted, and
-		 * libfixbuf 2.4.1 loops for ever on a Data Set of them: such a
-		 * template is malformed (bad_template, the message dropped).
-		 */
-		if (!rec_len)
-			return -1;
-		for (f = start; f < off; f++)
-			hash = (hash ^ p[f]) * 16777619U;
-		if (rec_len > 0xffff)
-			rec_len = 0;		/* variable length */
-
-		t = hmc_tpl_find(e, domain, tid);
-		if (dry) {
-			*new += !t;
-			continue;
-		}
-		/* what libfixbuf is given: the definitions, never a withdrawal */
-		memcpy(out + *olen, p + start, off - start);
-		*olen += off - start;
+		t = hmc_tpl_find(e, domain, ti.tid);
 		if (t) {
-			if (t->hash == hash)
+			if (t->hash == ti.hash) {
+				off += ti.len;
 				continue;	/* a refresh (§8.1, UDP) */
+			}
 			x->st.tpl_changed++;
 			hmc_log(HMC_LOG_TEMPLATE,
 				"exporter %s domain %u: template %u redefined without a withdrawal",
-				e->name, domain, tid);
+				e->name, domain, ti.tid);
+			hm_ipfix_tpl_release(&t->c);
 		} else {
-			if (e->nr_tpl == x->cfg.max_templates)
-				continue;	/* cannot happen: the dry walk refused it */
+			if (e->nr_tpl == x->cfg.max_templates) {
+				off += ti.len;
+				continue;	/* cannot happen: the check refused it */
+			}
 			t = &e->tpl[e->nr_tpl++];
 			x->st.tpl_added++;
 		}
 		t->domain = domain;
-		t->tid = tid;
-		t->hash = hash;
-		t->rec_len = rec_len;
-		t->carries = set_id == IPFIX_SET_OPTIONS ? 0 : carries;
-		t->has_elems = 0;
+		t->hash = ti.hash;
+		err = hm_ipfix_tpl_compile(p + off, &ti, set_id, x->cfg.pen, &t->c);
+		if (err) {
+			hmc_log(HMC_LOG_TEMPLATE, "exporter %s domain %u: template %u: %s",
+				e->name, domain, ti.tid, strerror(-err));
+			hmc_tpl_forget(e, t);
+		}
+		off += ti.len;
 	}
-	return 0;
 }
 
 /*
- * Walk a whole message: 0 when libfixbuf may decode it, -1 when it is
- * dropped (counted). *@records: data records in it (-1: unknown, a
- * variable-length or missing template).
+ * An RFC 5610 type record: the session learns the element's name (the
+ * first HMC_IE_NAMES names; a later record for the same element renames it).
+ */
+static void hmc_ie_type(struct hmc_ipfix *x, struct hmc_exporter *e,
+			const struct hm_ipfix_tpl *c, const __u8 *rec)
+{
+	struct hm_ipfix_ie_type ty;
+	struct hmc_ie_name *n = NULL;
+	size_t len;
+	__u32 i;
+
+	if ((c->elems & ((1U << HM_T_PEN) | (1U << HM_T_ID) | (1U << HM_T_NAME))) !=
+	    ((1U << HM_T_PEN) | (1U << HM_T_ID) | (1U << HM_T_NAME)))
+		return;
+	hm_ipfix_decode_ie_type(c, rec, &ty);
+	for (i = 0; i < e->nr_names; i++)
+		if (e->names[i].pen == ty.pen && e->names[i].id == ty.id)
+			n = &e->names[i];
+	if (!n) {
+		if (e->nr_names == HMC_IE_NAMES)
+			return;
+		n = &e->names[e->nr_names++];
+		hmc_log(HMC_LOG_TEMPLATE, "exporter %s: element %u/%u is %.*s (RFC 5610)",
+			e->name, ty.pen, ty.id, (int)(ty.name.len > 63 ? 63 : ty.name.len),
+			(const char *)ty.name.buf);
+	}
+	len = ty.name.len < sizeof(n->name) - 1 ? ty.name.len : sizeof(n->name) - 1;
+	n->pen = ty.pen;
+	n->id = ty.id;
+	memcpy(n->name, ty.name.buf, len);
+	n->name[len] = 0;
+}
+
+const char *hmc_ipfix_ie_name(const struct hmc_exporter *e, __u32 pen, __u16 id)
+{
+	__u32 i;
+
+	for (i = 0; i < e->nr_names; i++)
+		if (e->names[i].pen == pen && e->names[i].id == id)
+			return e->names[i].name;
+	return NULL;
+}
+
+/*
+ * One Data Set of a known template: every record decoded and counted.
+ * Return: records in it, or -1 when a record runs past the Set (counted
+ * decode_error: the rest of the message is not trusted).
+ */
+static long hmc_data_set(struct hmc_ipfix *x, struct hmc_exporter *e, struct hmc_tpl *t,
+			 __u32 domain, const __u8 *p, size_t len, int *n)
+{
+	const struct hm_ipfix_tpl *c = &t->c;
+	int postcards = c->set_id == IPFIX_SET_TEMPLATE && c->schema == HM_IPFIX_SCHEMA_POSTCARD &&
+			(c->elems & ((1ULL << HM_E_PKT_ID) | (1ULL << HM_E_NODE_ID))) ==
+			((1ULL << HM_E_PKT_ID) | (1ULL << HM_E_NODE_ID));
+	size_t off = 0;
+	long records = 0;
+
+	for (;;) {
+		long rlen = hm_ipfix_rec_next(c, p + off, len - off);
+		struct hm_pc_obs o;
+
+		if (rlen < 0) {
+			x->st.decode_error++;
+			hmc_log(HMC_LOG_IPFIX,
+				"exporter %s domain %u: a record of template %u runs past its Set",
+				e->name, domain, c->tid);
+			return -1;
+		}
+		if (!rlen)
+			return records;
+		records++;
+		x->st.records++;
+		if (!postcards || hm_ipfix_decode_obs(c, p + off, domain, &o)) {
+			if (c->schema == HM_IPFIX_SCHEMA_IE_TYPE)
+				hmc_ie_type(x, e, c, p + off);
+			x->st.not_postcard++;
+		} else {
+			x->st.postcards++;
+			(*n)++;
+			x->fn(x->arg, &o);
+		}
+		off += rlen;
+	}
+}
+
+/*
+ * A whole message: -1 when it is dropped (counted), else the postcards
+ * it gave. *@records: data records in it (-1: unknown, a Data Set
+ * skipped or refused).
  */
 static int hmc_walk(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg, size_t len,
-		    long *records, __u8 *clean, size_t *clen)
+		    long *records)
 {
 	__u32 domain, mlen, new = 0;
 	size_t off;
+	int n = 0;
 
 	*records = 0;
 	if (len < IPFIX_MSG_HDR_LEN) {
@@ -580,8 +535,8 @@ static int hmc_walk(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg
 			return -1;
 		}
 		if ((set_id == IPFIX_SET_TEMPLATE || set_id == IPFIX_SET_OPTIONS) &&
-		    hmc_walk_templates(x, e, domain, set_id, msg + off + IPFIX_SET_HDR_LEN,
-				       slen - IPFIX_SET_HDR_LEN, 1, &new, NULL, NULL)) {
+		    hmc_check_templates(e, domain, set_id, msg + off + IPFIX_SET_HDR_LEN,
+					slen - IPFIX_SET_HDR_LEN, &new)) {
 			x->st.bad_template++;
 			hmc_log(HMC_LOG_TEMPLATE,
 				"exporter %s: malformed template record in Set %u at offset %zu",
@@ -596,27 +551,15 @@ static int hmc_walk(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg
 			e->name, x->cfg.max_templates);
 		return -1;
 	}
-	memcpy(clean, msg, IPFIX_MSG_HDR_LEN);
-	*clen = IPFIX_MSG_HDR_LEN;
+	/* then every Set in order */
 	for (off = IPFIX_MSG_HDR_LEN; mlen - off >= IPFIX_SET_HDR_LEN;) {
 		__u16 set_id = rd16(msg + off), slen = rd16(msg + off + 2);
 		const __u8 *body = msg + off + IPFIX_SET_HDR_LEN;
 		struct hmc_tpl *t;
+		long r;
 
 		if (set_id == IPFIX_SET_TEMPLATE || set_id == IPFIX_SET_OPTIONS) {
-			size_t hdr = *clen;
-
-			*clen += IPFIX_SET_HDR_LEN;
-			hmc_walk_templates(x, e, domain, set_id, body, slen - IPFIX_SET_HDR_LEN, 0,
-					   &new, clean, clen);
-			if (*clen == hdr + IPFIX_SET_HDR_LEN) {
-				*clen = hdr;	/* withdrawals only */
-			} else {
-				clean[hdr] = set_id >> 8;
-				clean[hdr + 1] = set_id;
-				clean[hdr + 2] = (*clen - hdr) >> 8;
-				clean[hdr + 3] = *clen - hdr;
-			}
+			hmc_apply_templates(x, e, domain, set_id, body, slen - IPFIX_SET_HDR_LEN);
 		} else if (set_id < IPFIX_MIN_DATA_SET) {
 			x->st.bad_set_id++;
 			hmc_log(HMC_LOG_IPFIX, "exporter %s: reserved Set ID %u skipped", e->name,
@@ -628,18 +571,17 @@ static int hmc_walk(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg
 				"exporter %s domain %u: Data Set %u before its template: skipped",
 				e->name, domain, set_id);
 		} else {
-			memcpy(clean + *clen, msg + off, slen);
-			*clen += slen;
-			if (*records >= 0 && t->rec_len)
-				*records += (slen - IPFIX_SET_HDR_LEN) / t->rec_len;
-			else
+			r = hmc_data_set(x, e, t, domain, body, slen - IPFIX_SET_HDR_LEN, &n);
+			if (r < 0) {
 				*records = -1;
+				break;
+			}
+			if (*records >= 0)
+				*records += r;
 		}
 		off += slen;
 	}
-	clean[2] = *clen >> 8;
-	clean[3] = *clen;
-	return 0;
+	return n;
 }
 
 /*
@@ -789,55 +731,14 @@ void hmc_ipfix_end_sessions(struct hmc_ipfix *x)
 
 int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, size_t len)
 {
-	struct hm_ipfix_rec rec;
-	GError *err = NULL;
 	long records;
-	int n = 0;
+	int n;
 
 	x->st.messages++;
-	if (hmc_walk(x, e, msg, len, &records, x->clean, &len))
+	n = hmc_walk(x, e, msg, len, &records);
+	if (n < 0)
 		return -EBADMSG;
 	hmc_seq_check(x, e, msg, records);
-	if (len == IPFIX_MSG_HDR_LEN)
-		return 0;	/* nothing left for libfixbuf */
-	fBufSetBuffer(e->fbuf, x->clean, len);
-	for (;;) {
-		size_t rlen = sizeof(rec);
-		struct hmc_tpl *t;
-		fbTemplate_t *ext;
-		uint16_t ext_tid = 0;
-		struct hm_pc_obs o;
-		__u32 domain;
-
-		if (!fBufNext(e->fbuf, (uint8_t *)&rec, &rlen, &err)) {
-			if (!g_error_matches(err, FB_ERROR_DOMAIN, FB_ERROR_BUFSZ) &&
-			    !g_error_matches(err, FB_ERROR_DOMAIN, FB_ERROR_EOM)) {
-				x->st.decode_error++;
-				hmc_log(HMC_LOG_IPFIX, "exporter %s: libfixbuf: %s", e->name,
-					err ? err->message : "?");
-			}
-			g_clear_error(&err);
-			break;
-		}
-		x->st.records++;
-		domain = fbSessionGetDomain(e->session);
-		ext = fBufGetCollectionTemplate(e->fbuf, &ext_tid);
-		t = hmc_tpl_find(e, domain, ext_tid);
-		if (t && ext && !t->has_elems) {
-			/* by element name: costly, so once per template definition */
-			t->elems = hm_ipfix_tpl_elems(ext);
-			t->has_elems = 1;
-		}
-		if (!t || !ext ||
-		    (t->carries & (TPL_PKT_ID | TPL_NODE_ID)) != (TPL_PKT_ID | TPL_NODE_ID) ||
-		    hm_ipfix_rec_to_obs(&rec, t->elems, domain, &o, NULL)) {
-			x->st.not_postcard++;
-			continue;
-		}
-		x->st.postcards++;
-		n++;
-		x->fn(x->arg, &o);
-	}
 	return n;
 }
 

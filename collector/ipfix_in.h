@@ -2,8 +2,8 @@
 /*
  * ipfix_in.h - hopmark-collector's IPFIX input (RFC 7011): messages from
  * UDP datagrams or a TCP stream, one Transport Session per exporter,
- * checked set by set before libfixbuf decodes their records into struct
- * hm_pc_obs (lib/postcard/pc_obs.h).
+ * checked set by set, their records decoded into struct hm_pc_obs
+ * (lib/postcard/pc_obs.h) by hopmark's own decoder (lib/ipfix/ipfix_decode.h).
  *
  * What is checked, and what happens (each counted in struct
  * hmc_ipfix_stats and logged, rate-limited; the collector goes on):
@@ -19,7 +19,10 @@
  *  - a template changed under the same ID without a withdrawal (§8.1
  *    allows it on UDP only): the new definition is used, and counted;
  *  - records whose template lacks hopmarkPacketId or hopmarkNodeId are
- *    not postcards: counted and skipped;
+ *    not postcards: counted and skipped; RFC 5610 type records among them
+ *    teach the session the names of elements (hmc_ipfix_ie_name());
+ *  - a record whose variable-length field runs past its Set: the rest of
+ *    the message is not decoded (decode_error);
  *  - a new exporter when max_exporters sessions exist: its messages are
  *    refused until a session has been idle for idle_s (the policy against
  *    a flood of unknown exporters: the sessions, and the memory, are
@@ -40,6 +43,8 @@ struct hmc_ipfix;
 struct hmc_exporter;
 
 #define HMC_IPFIX_MAX_ALLOW	16
+#define HMC_IE_NAMES		128	/* RFC 5610 names kept per session */
+#define HMC_IE_NAME_MAX		64	/* octets of one, with its NUL */
 
 /**
  * struct hmc_ipfix_cfg - IPFIX input settings
@@ -65,7 +70,7 @@ struct hmc_ipfix_cfg {
 /**
  * struct hmc_ipfix_stats - what the IPFIX input did (counts)
  * @messages:		messages received
- * @records:		data records decoded by libfixbuf
+ * @records:		data records decoded
  * @postcards:		records handed on as postcards
  * @short_msg:		datagrams or stream data shorter than the header or
  *			than its Length: dropped
@@ -81,7 +86,8 @@ struct hmc_ipfix_cfg {
  * @tpl_changed:	templates redefined under the same ID
  * @tpl_limit:		templates refused over max_templates: message dropped
  * @not_postcard:	records without packet or node ID: skipped
- * @decode_error:	libfixbuf refused the rest of a message
+ * @decode_error:	a record ran past its Set: the rest of the message
+ *			was not decoded
  * @seq_lost:		data records missing by the Sequence Numbers (UDP,
  *			RFC 7011 §10.3.2), counted once their gap is older
  *			than the reorder window (64 messages of the domain),
@@ -166,7 +172,7 @@ void hmc_ipfix_exporter_close(struct hmc_ipfix *x, struct hmc_exporter *e);
  * hmc_ipfix_message() - one IPFIX message (a UDP datagram's payload)
  * @x:		input
  * @e:		its exporter's session
- * @msg:	the octets (libfixbuf reads them in place)
+ * @msg:	the octets (read in place, not written)
  * @len:	octets at @msg
  *
  * Return: postcards decoded (0 or more); -EBADMSG when the message was
@@ -186,6 +192,18 @@ int hmc_ipfix_message(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *msg, si
  * Version other than 10: no message boundary can be found again).
  */
 long hmc_ipfix_stream(struct hmc_ipfix *x, struct hmc_exporter *e, __u8 *buf, size_t len);
+
+/**
+ * hmc_ipfix_ie_name() - an element's name as the exporter's RFC 5610
+ * type records gave it
+ * @e:		session
+ * @pen:	the element's Private Enterprise Number (0: IANA)
+ * @id:		its element ID
+ *
+ * Return: the name (NUL-terminated, at most %HMC_IE_NAME_MAX - 1 octets,
+ * valid while @e lives), or NULL when no type record named it.
+ */
+const char *hmc_ipfix_ie_name(const struct hmc_exporter *e, __u32 pen, __u16 id);
 
 /**
  * hmc_ipfix_stats() - the input's counters
