@@ -7,17 +7,23 @@
  * withdrawal, a template changed under its ID, a huge Set Length, a bad
  * Version, TCP framing, the exporter session limit, idle expiry and the
  * allowed prefixes, Sequence Number gaps, records that are not postcards
- * and the template limit.
+ * and the template limit. And the Messages hopmark's own exporter
+ * (lib/ipfix/ipfix_export.c) sends over UDP: every postcard back as it
+ * went in, the RFC 5610 names learned, no Sequence Number gap.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "hm_test.h"
 #include "collector/ipfix_in.h"
 #include "collector/log.h"
+#include "ipfix/ipfix_export.h"
 #include "ipfix/ipfix_ie.h"
+#include "ipfix/ipfix_model.h"
 #include "pbt/pbt_maps.h"
 #include "ipfix_craft.h"
 
@@ -514,6 +520,113 @@ static void ipfix_template_limit_refuses_the_message(void **state)
 	fix_free(f);
 }
 
+static void quiet_log(const char *fmt, ...)
+{
+}
+
+/*
+ * hopmark's exporter sends 40 postcards (PBT-M IPv4 and IPv6, basic and
+ * per-flow sets, DEX with its variable-length fields) to a UDP socket;
+ * every datagram goes through the input as from one exporter.
+ */
+static void ipfix_exporter_messages_decode_and_name_elements(void **state)
+{
+	static __u8 dgram[65536], hdr[300];
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct hm_ipfix_exp_cfg cfg = { 0 };
+	struct hm_pc_obs in[40];
+	struct hm_ipfix_var v = { .hdr = hdr, .hdr_len = sizeof(hdr) };
+	socklen_t sl = sizeof(sin);
+	struct fix *f = fix_new(NULL);
+	struct hm_ipfix_exp *x;
+	const struct hm_ipfix_ie_def *d;
+	int rx = socket(AF_INET, SOCK_DGRAM, 0);
+	unsigned int i, msgs = 0;
+	ssize_t n;
+	size_t nd;
+
+	assert_true(rx >= 0);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(rx, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(rx, (struct sockaddr *)&sin, &sl), 0);
+	cfg.transport = PBT_EXP_UDP;
+	cfg.family = 4;
+	cfg.port = ntohs(sin.sin_port);
+	cfg.domain = 77;
+	cfg.refresh_s = 3600;
+	memcpy(cfg.addr, &sin.sin_addr, 4);
+	hm_ipfix_log = quiet_log;
+	x = hm_ipfix_exp_new(PEN);
+	assert_non_null(x);
+	hm_ipfix_exp_set(x, &cfg);
+	for (i = 0; i < 40; i++) {
+		struct hm_pc_obs *o = &in[i];
+
+		memset(o, 0, sizeof(*o));
+		o->ts_ns = 1764620000123456789ULL + i;
+		o->node_id = 1 + i % 5;
+		o->pkt_id = 0x5000 + i;
+		o->point = PBT_PT_EGRESS;
+		o->ttl = 64 - i % 5;
+		o->in_if = 2;
+		o->out_if = 3;
+		o->qdepth = 100 * i;
+		o->obs_domain = 77;
+		o->present = HM_PC_HAS_TTL | HM_PC_HAS_IN_IF | HM_PC_HAS_OUT_IF | HM_PC_HAS_QDEPTH;
+		o->source = i % 4 == 3 ? HM_PC_SRC_DEX : HM_PC_SRC_PBT;
+		o->key.family = i % 2 || o->source == HM_PC_SRC_DEX ? 6 : 4;
+		o->key.proto = 17;
+		o->key.sport = htons(1000 + i);
+		o->key.dport = htons(5201);
+		o->key.saddr[0] = 10;
+		o->key.daddr[0] = 11;
+		o->key.daddr[3] = i;
+		if (o->source == HM_PC_SRC_DEX) {
+			o->present |= HM_PC_HAS_LENGTH;
+			o->length = 1280;
+		} else if (i % 8 == 4) {
+			o->tpl_id = 3;
+			o->present |= HM_PC_HAS_TOS;
+			o->tos = 4;
+		}
+		hm_ipfix_exp_add(x, o, o->source == HM_PC_SRC_DEX ? &v : NULL);
+		if (i % 10 == 9)
+			hm_ipfix_exp_flush(x);		/* several Messages */
+	}
+	hm_ipfix_exp_flush(x);
+	while ((n = recv(rx, dgram, sizeof(dgram), MSG_DONTWAIT)) > 0) {
+		assert_true(hmc_ipfix_message(f->x, f->e, dgram, n) >= 0);
+		msgs++;
+	}
+	hm_ipfix_exp_free(x);
+	close(rx);
+	printf("# %u messages; postcards: expected 40, observed %u\n", msgs, f->g.n);
+	assert_true(msgs >= 4);
+	assert_int_equal(f->g.n, 40);
+	for (i = 0; i < 40; i++)
+		if (memcmp(&f->g.o[i], &in[i], sizeof(in[i])))
+			fail_msg("postcard %u differs from the one exported", i);
+	/* the type records named every element hopmark adds (RFC 5610) */
+	d = hm_ipfix_ie_defs(&nd);
+	for (i = 0; i < nd; i++) {
+		const char *name = hmc_ipfix_ie_name(f->e, d[i].enterprise ? PEN : 0, d[i].id);
+
+		if (!name || strcmp(name, d[i].name))
+			fail_msg("element %u: expected name %s, learned %s", d[i].id, d[i].name,
+				 name ? name : "none");
+	}
+	assert_null(hmc_ipfix_ie_name(f->e, PEN, 999));
+	/* the Sequence Numbers count every Data Record, type records too */
+	hmc_ipfix_end_sessions(f->x);
+	printf("# seq_lost: expected 0, observed %llu; decode_error %llu\n",
+	       (unsigned long long)ST(f)->seq_lost, (unsigned long long)ST(f)->decode_error);
+	assert_int_equal(ST(f)->seq_lost, 0);
+	assert_int_equal(ST(f)->seq_late, 0);
+	assert_int_equal(ST(f)->decode_error, 0);
+	assert_int_equal(ST(f)->postcards, 40);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +643,7 @@ int main(void)
 		cmocka_unit_test(ipfix_sequence_reordered_messages_are_not_lost),
 		cmocka_unit_test(ipfix_records_without_ids_are_not_postcards),
 		cmocka_unit_test(ipfix_template_limit_refuses_the_message),
+		cmocka_unit_test(ipfix_exporter_messages_decode_and_name_elements),
 	};
 
 	return HM_RUN_TESTS(tests);
