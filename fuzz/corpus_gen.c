@@ -907,6 +907,81 @@ static void put_ipfix(const char *name, int tcp, const struct craft *const *msgs
 	put("ipfix", name, buf, len);
 }
 
+/*
+ * Another exporter's IPv6 template with a variable-length field (RFC 7011
+ * §7) and a reduced-size ingressInterface (§6.2), an RFC 5610 type
+ * template (Options, scope privateEnterpriseNumber + informationElementId),
+ * then records of both: headers of 3 octets (1-octet length) and of 300
+ * (255 and a 2-octet length), and the name of hopmarkPacketId.
+ */
+static void gen_ipfix_varlen(void)
+{
+	static struct craft t, d;
+	const struct craft *m[2] = { &t, &d };
+	static const char name[] = "hopmarkPacketId";
+	unsigned int i, k;
+
+	craft_msg(&t, 0, 9);
+	craft_set(&t, 2);
+	craft_u16(&t, 300);
+	craft_u16(&t, 7);
+	craft_field(&t, 1, 4, 32473);		/* hopmarkPacketId */
+	craft_field(&t, 27, 16, 0);		/* sourceIPv6Address */
+	craft_field(&t, 313, 65535, 0);		/* ipHeaderPacketSection, variable */
+	craft_field(&t, 325, 8, 0);		/* observationTimeNanoseconds */
+	craft_field(&t, 28, 16, 0);		/* destinationIPv6Address */
+	craft_field(&t, 10, 2, 0);		/* ingressInterface, 2 of 4 octets */
+	craft_field(&t, 2, 4, 32473);		/* hopmarkNodeId */
+	craft_set_end(&t);
+	craft_set(&t, 3);
+	craft_u16(&t, 264);
+	craft_u16(&t, 4);
+	craft_u16(&t, 2);			/* Scope Field Count */
+	craft_field(&t, 346, 4, 0);		/* privateEnterpriseNumber */
+	craft_field(&t, 303, 2, 0);		/* informationElementId */
+	craft_field(&t, 339, 1, 0);		/* informationElementDataType */
+	craft_field(&t, 341, 65535, 0);		/* informationElementName */
+	craft_set_end(&t);
+	craft_end(&t);
+	craft_msg(&d, 0, 9);
+	craft_set(&d, 300);
+	for (i = 0; i < 2; i++) {
+		unsigned int hl = i ? 300 : 3;
+
+		craft_u32(&d, 0x2000 + i);
+		craft_u32(&d, 0x20010db8);
+		craft_u32(&d, 0);
+		craft_u32(&d, 0);
+		craft_u32(&d, 1);
+		if (hl < 255) {
+			craft_u8(&d, hl);
+		} else {
+			craft_u8(&d, 255);
+			craft_u16(&d, hl);
+		}
+		for (k = 0; k < hl; k++)
+			craft_u8(&d, k);
+		craft_u64(&d, (2208988800ULL + 1764620000ULL) << 32);
+		craft_u32(&d, 0x20010db8);
+		craft_u32(&d, 0);
+		craft_u32(&d, 0);
+		craft_u32(&d, 2);
+		craft_u16(&d, 3);
+		craft_u32(&d, 1 + i);
+	}
+	craft_set_end(&d);
+	craft_set(&d, 264);
+	craft_u32(&d, 32473);
+	craft_u16(&d, 1);
+	craft_u8(&d, 3);			/* unsigned32 */
+	craft_u8(&d, sizeof(name) - 1);
+	for (k = 0; k < sizeof(name) - 1; k++)
+		craft_u8(&d, name[k]);
+	craft_set_end(&d);
+	craft_end(&d);
+	put_ipfix("udp-varlen-rfc5610.bin", 0, m, 2);
+}
+
 /* hopmark's IPv4 postcard template and two packets' postcards on 3 nodes. */
 static void gen_ipfix(void)
 {
@@ -945,6 +1020,7 @@ static void gen_ipfix(void)
 	m[0] = &d;
 	m[1] = &t;
 	put_ipfix("udp-data-before-template.bin", 0, m, 3);
+	gen_ipfix_varlen();
 }
 
 int main(int argc, char **argv)

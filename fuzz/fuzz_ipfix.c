@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * fuzz_ipfix.c - libFuzzer harness over hopmark-collector's IPFIX decode
- * path (collector/ipfix_in.c: the checking walk, libfixbuf's decoding
- * with lib/ipfix's model, hm_ipfix_rec_to_obs()), then the stitcher and
- * the JSON line of every path it emits.
+ * path (collector/ipfix_in.c: the checking walk and lib/ipfix's own
+ * decoder, lib/ipfix/ipfix_decode.c), then the stitcher and the JSON line
+ * of every path it emits; and, on every UDP datagram, the decoder itself:
+ * each template record it accepts compiled, each record of a Data Set
+ * decoded by the fast path and by the general path.
  *
  * Input (fuzz/fuzz_input.h layout, FUZZ_IPFIX_HDR_LEN octets, then the bytes):
  *   octet 0    bit 0: 0 = UDP datagrams, 1 = one TCP stream
@@ -11,10 +13,14 @@
  *   then       UDP: datagrams, each a 2-octet big-endian length and its
  *              octets; TCP: the stream
  * One input is one Transport Session from its start: its session is
- * closed and the stitcher flushed at the end (the information model and
- * the stitcher are made once, which libfixbuf's model makes slow).
+ * closed and the stitcher flushed at the end (the input and the stitcher
+ * are made once).
  * Harness checks (__builtin_trap): a path never has more hops than
- * HMC_PATH_MAX_HOPS; every JSON line parses with json-c and ends in '\n'.
+ * HMC_PATH_MAX_HOPS; every JSON line parses with json-c and ends in '\n';
+ * the decoder's two paths give the same result and the same postcard;
+ * hm_ipfix_rec_next() never gives a record longer than what is left of its
+ * Set. The decoder reads each datagram from a copy of exactly its size,
+ * so that AddressSanitizer sees a read past it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,73 @@
 #include "collector/log.h"
 #include "collector/out_json.h"
 #include "collector/stitch.h"
+#include "ipfix/ipfix_decode.h"
+
+#define CHECK_TPLS	16	/* templates the direct check keeps (Template ID % 16) */
+
+/* The decoder directly, on one message: its own template table. */
+static void check_codec(const __u8 *msg, size_t len, struct hm_ipfix_tpl *tpl)
+{
+	size_t off, mlen;
+
+	if (len < HM_IPFIX_MSG_HDR_LEN)
+		return;
+	mlen = hm_ipfix_rd16(msg + 2);
+	if (mlen > len || mlen < HM_IPFIX_MSG_HDR_LEN)
+		return;
+	for (off = HM_IPFIX_MSG_HDR_LEN; mlen - off >= HM_IPFIX_SET_HDR_LEN;) {
+		__u16 set_id = hm_ipfix_rd16(msg + off), slen = hm_ipfix_rd16(msg + off + 2);
+		const __u8 *p = msg + off + HM_IPFIX_SET_HDR_LEN;
+		size_t o = 0, n;
+
+		if (slen < HM_IPFIX_SET_HDR_LEN || slen > mlen - off)
+			return;
+		n = slen - HM_IPFIX_SET_HDR_LEN;
+		if (set_id == HM_IPFIX_SET_TEMPLATE || set_id == HM_IPFIX_SET_OPTIONS) {
+			struct hm_ipfix_tpl_info ti;
+
+			while (n - o >= 4 && !hm_ipfix_tpl_scan(p + o, n - o, set_id, &ti)) {
+				if (ti.len > n - o)
+					__builtin_trap();
+				if (ti.nr_fields) {
+					struct hm_ipfix_tpl *t = &tpl[ti.tid % CHECK_TPLS];
+
+					hm_ipfix_tpl_release(t);
+					if (hm_ipfix_tpl_compile(p + o, &ti, set_id, 0x7e57, t))
+						__builtin_trap();
+				}
+				o += ti.len;
+			}
+		} else if (set_id >= HM_IPFIX_MIN_DATA_SET &&
+			   tpl[set_id % CHECK_TPLS].tid == set_id) {
+			const struct hm_ipfix_tpl *t = &tpl[set_id % CHECK_TPLS];
+			__u32 domain = hm_ipfix_rd32(msg + 12);
+			long rl;
+
+			while ((rl = hm_ipfix_rec_next(t, p + o, n - o)) > 0) {
+				struct hm_pc_obs a, b;
+				struct hm_ipfix_ie_type ty;
+
+				if ((size_t)rl > n - o)
+					__builtin_trap();
+				if (t->schema == HM_IPFIX_SCHEMA_IE_TYPE) {
+					hm_ipfix_decode_ie_type(t, p + o, &ty);
+					if (ty.name.len && (ty.name.buf < p + o ||
+							    ty.name.buf + ty.name.len > p + o + rl))
+						__builtin_trap();
+				} else {
+					int ra = hm_ipfix_decode_obs(t, p + o, domain, &a);
+					int rb = hm_ipfix_decode_obs_general(t, p + o, domain, &b);
+
+					if (ra != rb || (!ra && memcmp(&a, &b, sizeof(a))))
+						__builtin_trap();
+				}
+				o += rl;
+			}
+		}
+		off += slen;
+	}
+}
 
 static void check_path(void *arg, const struct hmc_path *p)
 {
@@ -60,7 +133,9 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 	struct sockaddr_in *s4 = (void *)&peer;
 	static struct hmc_stitch *s;
 	static struct hmc_ipfix *x;
+	struct hm_ipfix_tpl tpl[CHECK_TPLS];
 	struct hmc_exporter *e;
+	unsigned int i;
 	size_t off = FUZZ_IPFIX_HDR_LEN;
 
 	if (size < FUZZ_IPFIX_HDR_LEN)
@@ -98,17 +173,28 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 			have -= used;
 		}
 	} else {
+		memset(tpl, 0, sizeof(tpl));
 		while (size - off >= 2) {
 			size_t n = (size_t)data[off] << 8 | data[off + 1];
 
 			off += 2;
 			if (n > size - off)
 				n = size - off;
-			/* libfixbuf reads in place: a copy it may not write past */
 			memcpy(buf, data + off, n);
 			hmc_ipfix_message(x, e, buf, n);
+			if (n) {
+				__u8 *exact = malloc(n);
+
+				if (!exact)
+					__builtin_trap();
+				memcpy(exact, data + off, n);
+				check_codec(exact, n, tpl);
+				free(exact);
+			}
 			off += n;
 		}
+		for (i = 0; i < CHECK_TPLS; i++)
+			hm_ipfix_tpl_release(&tpl[i]);
 	}
 	hmc_stitch_expire(s, 1000000);
 	hmc_stitch_flush(s);
