@@ -28,6 +28,10 @@
 #              enterprise elements it drops): one flow record per postcard
 #   tcp-dump   TCP: the stream recorded with socat, ipfixDump and tshark
 #              (-d tcp.port==P,cflow) as for UDP
+#   collector  UDP, then TCP: hopmark-collector's own decoder
+#              (lib/ipfix/ipfix_decode.c) takes the stream: every postcard
+#              decoded, none refused, no Sequence Number gap, and its paths
+#              hold exactly the JSON lines' packet IDs
 #   rate       UDP, `rate 100` while S sends 200 datagrams/s for 3 s: the
 #              records sent are 100/s (+ the bucket's depth of 10) within
 #              5 %, sent + rate_limited = postcards, and the last options
@@ -277,6 +281,32 @@ hm_check "nfcapd: flow records with dst port 5001 (unknown elements tolerated)" 
 import json, sys
 t = sys.stdin.read().strip()
 print(len(json.loads(t)) if t else 0)')"
+
+# ------------------------------------------------------------ UDP, TCP: hopmark-collector
+COLLECTOR=${COLLECTOR:-$HM_BUILD/hopmark-collector}
+for tr in udp tcp; do
+	if [ ! -x "$COLLECTOR" ]; then
+		hm_skip "collector $tr: not built: $COLLECTOR (make)"
+		continue
+	fi
+	rm -f "$T/coll-$tr.stats"
+	hm_bg c "$COLLECTOR" -u 4745 -t 4746 -w 200 -o "$T/coll-$tr.paths" \
+		-s "$T/coll-$tr.stats" 2>"$T/coll-$tr.log"
+	CPID=$HM_BG_PID
+	for _ in $(seq 50); do [ -s "$T/coll-$tr.stats" ] && break; sleep 0.1; done
+	port=4745
+	[ "$tr" = tcp ] && port=4746
+	run "coll-$tr" "$port" "$tr" || { echo "Bail out! collector $tr run"; exit 1; }
+	stop_pid "$CPID"
+	cst() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ipfix"][sys.argv[2]])' \
+		"$T/coll-$tr.stats" "$1"; }
+	hm_check "collector $tr: postcards decoded" "$HM_IPFIX_N" "$(cst postcards)"
+	hm_check "collector $tr: no record past its Set, no Set refused" "0 0 0 0" \
+		"$(cst decode_error) $(cst bad_template) $(cst bad_set_length) $(cst no_template)"
+	hm_check "collector $tr: no Sequence Number gap" "0 0" "$(cst seq_lost) $(cst seq_late)"
+	hm_check "collector $tr: the paths' packet IDs are the JSON lines'" \
+		"$(ids "$T/coll-$tr.json")" "$(ids "$T/coll-$tr.paths")"
+done
 
 # ------------------------------------------------------------ TCP: ipfixDump, tshark
 hm_bg c socat -u TCP-LISTEN:4742,bind=$C4,reuseaddr "OPEN:$T/tcp.ipfix,creat,trunc"
