@@ -17,7 +17,10 @@
  * first message holding its template. FILE is the messages in the order
  * the five exporters would send them (a message leaves when it is full),
  * each after a 4-octet header: node ID (1 octet), 0, length (2, host
- * order). The packets' times are 1 us apart, TTL 64 at A.
+ * order). The packets' times are 1 us apart, TTL 64 at A's egress: each
+ * node after it sees the TTL the one before sent and sends it one lower
+ * (R1 ingress 64, egress 63, ..., B ingress 61), so the hops' ranks step
+ * by one and no hop is missing.
  *
  * stitch: hopmark-collector's own decoder and stitcher in this process,
  * without sockets: every message goes through hmc_ipfix_message() (one
@@ -223,7 +226,7 @@ static int cmd_gen(int argc, char **argv)
 				    (n == NODES - 1 && pt == PBT_PT_EGRESS))
 					continue;
 				o.point = (__u8)pt;
-				o.ttl = (__u8)(64 - n - (pt == PBT_PT_EGRESS && n ? 1 : 0));
+				o.ttl = (__u8)(n && pt == PBT_PT_INGRESS ? 65 - n : 64 - n);
 				o.flags = n == 0 ? PBT_REC_F_HEAD : n == NODES - 1 ? PBT_REC_F_END : 0;
 				o.in_if = n ? 10 * (n + 1) + 1 : 0;
 				o.out_if = pt == PBT_PT_EGRESS ? 10 * (n + 1) + 2 : 0;
