@@ -655,8 +655,10 @@ static __u32 hmc_seq_fill(struct hmc_ipfix *x, struct hmc_seq *q, __u32 seq, __u
  * number that fills no gap (a duplicate, or later than the window)
  * seq_late. Records in open gaps are the gauge seq_pending, so at any
  * time lost + pending = the records missing. A message whose record
- * count is unknown (a Data Set skipped, a variable-length template)
- * resynchronises the domain on the next message; its open gaps stay.
+ * count is unknown (a Data Set skipped before its template, or one whose
+ * record ran past it) resynchronises the domain on the next message; its
+ * open gaps stay. Records of variable-length templates are counted one
+ * by one, so their messages count as any other.
  */
 static void hmc_seq_check(struct hmc_ipfix *x, struct hmc_exporter *e, const __u8 *msg,
 			  long records)
