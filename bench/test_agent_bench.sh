@@ -27,7 +27,8 @@ hm_check "agent_bench_exits_0" 0 "$rc"
 import json, sys
 d = json.load(open(sys.argv[1]))
 rows = {(r["trace"], r["path"]): r for r in d["rows"]}
-paths = ["format_jsonc", "format_direct", "ring_decode", "ring_json", "ring_monitor"]
+paths = ["format_jsonc", "format_direct", "ring_decode", "ring_json", "ring_monitor",
+         "ring_monitor_binary"]
 want = [(t, p) for t in ("small", "full") for p in paths]
 print("agent_bench_has_every_row\t%d\t%d" % (len(want), sum(k in rows for k in want)))
 print("agent_bench_rates_positive\tTrue\t%s" %
