@@ -502,6 +502,17 @@ int hm_monitor_event(struct hm_monitor *m, struct hm_ev_src *src, __u32 events)
 		goto gone;
 	return 0;
 gone:
+	/*
+	 * A refused client may have sent more than its line: read it first,
+	 * or closing with unread input resets the connection (ECONNRESET)
+	 * and the client may never read the error line.
+	 */
+	if (c->mode == HM_CLIENT_CLOSING) {
+		char sink[512];
+
+		while (recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+			;
+	}
 	/* Dropped as too slow by its acknowledgement or error line: counted there. */
 	if (m->stats.dropped_slow == slow)
 		m->stats.closed++;
