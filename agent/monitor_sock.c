@@ -59,7 +59,7 @@ enum hm_client_mode {
  * @mode:	what it receives
  * @req_done:	its request line was read (or refused): input is discarded
  * @req_len:	bytes of the request line read so far
- * @req:	the request line being read
+ * @req:	the request line being read, '\0'-terminated
  * @next:	list link
  */
 struct hm_client {
@@ -73,7 +73,7 @@ struct hm_client {
 	enum hm_client_mode mode;
 	int req_done;
 	size_t req_len;
-	char req[HM_MON_REQ_MAX];
+	char req[HM_MON_REQ_MAX + 1];
 	struct hm_client *next;
 };
 
@@ -449,9 +449,10 @@ static int hm_client_read(struct hm_monitor *m, struct hm_client *c)
 					*nl = '\0';
 					c->req_done = 1;
 					err = hm_client_request(m, c, c->req);
-				} else if (c->req_len == sizeof(c->req) - 1) {
+				} else if (c->req_len == HM_MON_REQ_MAX) {
 					c->req_done = 1;
 					err = hm_client_refuse(m, c, "request line longer than 255 bytes");
+					/* (HM_MON_REQ_MAX bytes and no '\n' among them) */
 				} else {
 					err = 0;
 				}
