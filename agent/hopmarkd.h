@@ -241,7 +241,9 @@ void hm_output_reopen(struct hm_output *o);
  * @o:	output
  *
  * Called once a second, so a flood of failures gives at most one line a
- * second, with the failed writes and the lines lost since the previous one.
+ * second, with the failed writes and the lines lost since the previous one,
+ * and one for what the binary stream's clients did not get
+ * (&hm_output_stats.binary_lost).
  */
 void hm_output_report(struct hm_output *o);
 

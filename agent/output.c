@@ -63,6 +63,7 @@
  * @bin_len:		bytes of frames in it
  * @errors_reported:	@stats.errors already reported (hm_output_report())
  * @lost_reported:	@stats.lost already reported
+ * @binary_reported:	@stats.binary_lost already reported
  * @stats:		counters
  */
 struct hm_output {
@@ -89,6 +90,7 @@ struct hm_output {
 
 	__u64 errors_reported;
 	__u64 lost_reported;
+	__u64 binary_reported;
 	struct hm_output_stats stats;
 };
 
@@ -355,8 +357,6 @@ static __u8 *hm_bin_frame(struct hm_output *o, __u16 type, size_t payload)
 		p = realloc(o->bin_buf, cap);
 		if (!p) {
 			o->stats.binary_lost++;
-			o->stats.errors++;
-			o->stats.last_err = ENOMEM;
 			return NULL;
 		}
 		o->bin_buf = p;
@@ -482,8 +482,14 @@ int hm_output_flush(struct hm_output *o, const char **buf, size_t *len,
 /* See hopmarkd.h. */
 void hm_output_report(struct hm_output *o)
 {
-	__u64 n = o->stats.errors - o->errors_reported;
+	__u64 n = o->stats.binary_lost - o->binary_reported;
 
+	if (n)
+		hm_log("%llu record(s) and line(s) not framed for the monitor's binary stream in the last second (no memory, or a line over %u bytes), %llu in all",
+		       (unsigned long long)n, HM_MON_FRAME_MAX,
+		       (unsigned long long)o->stats.binary_lost);
+	o->binary_reported = o->stats.binary_lost;
+	n = o->stats.errors - o->errors_reported;
 	if (!n)
 		return;
 	hm_log("%llu output write(s) failed in the last second (last: %s): %llu JSON line(s) not written, %llu in all",
