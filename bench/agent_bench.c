@@ -494,6 +494,10 @@ static void batch_flush(struct cons *c)
 	hm_output_flush(c->out, &buf, &len, &bin, &bin_len);
 	if (c->mon && (len || bin_len))
 		hm_monitor_send(c->mon, buf, len, bin, bin_len);
+	/* hopmarkd.c's hm_batch_forms(): a client dropped takes its form along. */
+	if (c->mon)
+		hm_output_set_forms(c->out, hm_monitor_json_clients(c->mon) > 0,
+				    hm_monitor_binary_clients(c->mon) > 0);
 }
 
 /* hopmarkd.c's hm_ring_drain(). */
