@@ -5,7 +5,9 @@
  * One thread, one epoll instance. It waits on
  *   - the hopmark_events ring buffer: a sink's IOAM records, turned into
  *     JSON lines (hm_record_from_ring(), hm_record_print_json()) for the
- *     output (output.c) and the monitor socket, a whole batch per wakeup;
+ *     output (output.c) and the monitor socket, and into binary frames
+ *     (lib/ioam/record_wire.h) for the monitor's binary stream, a whole
+ *     batch per wakeup;
  *   - a timerfd every --qdepth-interval: qdisc backlog into hopmark_qdepth;
  *   - a one-second timerfd: the TAI offset in hopmark_node, the sink's node
  *     ID, and the rate-limited reports of records that failed to decode,
@@ -439,19 +441,33 @@ static int hm_on_postcard(void *ctx, const struct hm_postcard *pc)
 }
 
 /*
- * Write one batch of JSON lines to the output and to every client. The
- * output gets whole lines only (hm_output_flush()); the lines it could
- * not take are counted, the clients still get them.
+ * The forms the next batch is made in: JSON lines for the output and the
+ * JSON clients, binary frames for the binary stream's clients.
+ */
+static void hm_batch_forms(struct hm_agent *a)
+{
+	if (a->out)
+		hm_output_set_forms(a->out, hm_monitor_json_clients(a->mon) > 0,
+				    hm_monitor_binary_clients(a->mon) > 0);
+}
+
+/*
+ * Write one batch of JSON lines to the output and to every client (the
+ * binary stream's clients get its binary frames). The output gets whole
+ * lines only (hm_output_flush()); the lines it could not take are
+ * counted, the clients still get them.
  */
 static int hm_batch_flush(struct hm_agent *a)
 {
+	const void *bin;
 	const char *buf;
-	size_t len;
+	size_t len, bin_len;
 	int ret;
 
-	ret = hm_output_flush(a->out, &buf, &len);
-	if (a->mon && len)
-		hm_monitor_send(a->mon, buf, len);
+	ret = hm_output_flush(a->out, &buf, &len, &bin, &bin_len);
+	if (a->mon && (len || bin_len))
+		hm_monitor_send(a->mon, buf, len, bin, bin_len);
+	hm_batch_forms(a);
 	return ret;
 }
 
@@ -557,6 +573,8 @@ static void hm_tick(struct hm_agent *a)
 	}
 	if (a->out)
 		hm_output_report(a->out);
+	if (a->mon)
+		hm_monitor_report(a->mon);
 	if (a->lost)
 		hm_events_lost_check(a->lost, true);
 	if (a->ir)
@@ -607,7 +625,8 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 	fprintf(stderr, HOPMARKD_NAME ": %s: agent (this run): records %llu output_lost %llu"
 		" ring_lost %llu decode_errors %llu output_errors %llu qdepth_polls %llu"
 		" qdepth_errors %llu tai_updates %llu ifaces_pruned %llu clients_accepted %llu"
-		" clients_connected %u clients_dropped_slow %llu clients_refused %llu;"
+		" clients_connected %u clients_dropped_slow %llu clients_refused %llu"
+		" clients_binary %llu clients_bad_requests %llu binary_lost %llu;"
 		" datapath (since load): events_lost %lld;"
 		" int_reports (this run): records %llu reports_sent %llu datagrams_sent %llu"
 		" coalesced %llu send_failed %llu datagrams_failed %llu bad_records %llu"
@@ -632,6 +651,9 @@ static void hm_print_stats(const struct hm_agent *a, const char *what)
 		ms ? ms->connected : 0,
 		(unsigned long long)(ms ? ms->dropped_slow : 0),
 		(unsigned long long)(ms ? ms->refused : 0),
+		(unsigned long long)(ms ? ms->binary_accepted : 0),
+		(unsigned long long)(ms ? ms->bad_requests : 0),
+		(unsigned long long)os->binary_lost,
 		hm_events_lost_total(),
 		(unsigned long long)is->records, (unsigned long long)is->reports_sent,
 		(unsigned long long)is->dgrams_sent, (unsigned long long)is->coalesced,
@@ -959,6 +981,7 @@ static int hm_setup(struct hm_agent *a)
 		       errno == EADDRINUSE ? " (another hopmarkd serves it)" : "");
 		return err;
 	}
+	hm_batch_forms(a);
 	/* INT records are shown as IOAM records are: output and socket. */
 	hm_int_report_set_output(a->ir, a->out, hm_int_flush, a);
 	hm_pbt_events_set_output(a->pe, a->out, hm_int_flush, a);
@@ -1065,6 +1088,8 @@ static int hm_run(struct hm_agent *a)
 			case HM_EV_LISTEN:
 			case HM_EV_CLIENT:
 				hm_monitor_event(a->mon, src, evs[i].events);
+				/* A client came, went or asked for the binary stream. */
+				hm_batch_forms(a);
 				break;
 			case HM_EV_GENL:
 				hm_genl_events_run(a->ge);

@@ -94,6 +94,9 @@ void hm_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * @last_err:	errno of the latest failure (ENOMEM: no memory for a line
  *		or a batch)
  * @batches:	batches flushed
+ * @binary_lost: records and lines not in a batch's binary form (no
+ *		memory, or a line longer than %HM_MON_FRAME_MAX): the binary
+ *		stream's clients did not get them; "binary_lost"
  */
 struct hm_output_stats {
 	__u64	records;
@@ -101,6 +104,7 @@ struct hm_output_stats {
 	__u64	errors;
 	int	last_err;
 	__u64	batches;
+	__u64	binary_lost;
 };
 
 struct hm_output;
@@ -115,6 +119,20 @@ struct hm_output;
  * Return: the output, or NULL with errno set (that of open(2), or ENOMEM).
  */
 struct hm_output *hm_output_new(const char *path, bool quiet);
+
+/**
+ * hm_output_set_forms() - which forms the next batches are made in
+ * @o:		output
+ * @json_clients: monitor clients read JSON lines
+ * @bin_clients:	monitor clients read the binary stream
+ *
+ * A batch is made as JSON lines when the output writes them (not -q) or a
+ * client reads them, and as binary frames (lib/common/monitor_proto.h)
+ * when a client reads those; in neither form when nobody does (records
+ * are still counted). JSON lines alone until the first call. Takes
+ * effect at the start of the next batch: a batch is in one set of forms.
+ */
+void hm_output_set_forms(struct hm_output *o, bool json_clients, bool bin_clients);
 
 /* Initial size of the batch buffer, bytes; it grows by doubling. */
 #define HM_OUTPUT_BATCH_BYTES	(256 * 1024)
@@ -181,7 +199,7 @@ void hm_output_line_lost(struct hm_output *o);
  * hm_output_batch_bytes() - bytes of lines in the batch so far
  * @o:	output
  *
- * Return: bytes.
+ * Return: bytes of its JSON lines or of its binary frames, the larger.
  */
 size_t hm_output_batch_bytes(const struct hm_output *o);
 
@@ -192,7 +210,10 @@ size_t hm_output_batch_bytes(const struct hm_output *o);
  *		(which get them whether the output took them or not):
  *		borrowed, valid until the next line is added; NULL when
  *		there was no batch
- * @len:	set to the bytes at *@buf
+ * @len:	set to the bytes at *@buf (0 when the batch had no JSON form)
+ * @bin:	set to the batch's binary frames, for the clients of the
+ *		binary stream: borrowed like *@buf; NULL when none
+ * @bin_len:	set to the bytes at *@bin
  *
  * After a failed write (ENOSPC, EFBIG past RLIMIT_FSIZE, EIO) the start of
  * a line cut by it is cut off again with ftruncate(2) on a regular file;
@@ -202,7 +223,8 @@ size_t hm_output_batch_bytes(const struct hm_output *o);
  *
  * Return: 0, or -EPIPE when the reader of a pipe went away (logged).
  */
-int hm_output_flush(struct hm_output *o, const char **buf, size_t *len);
+int hm_output_flush(struct hm_output *o, const char **buf, size_t *len,
+		    const void **bin, size_t *bin_len);
 
 /**
  * hm_output_reopen() - continue in a new file at the -o path (SIGHUP)
@@ -219,7 +241,9 @@ void hm_output_reopen(struct hm_output *o);
  * @o:	output
  *
  * Called once a second, so a flood of failures gives at most one line a
- * second, with the failed writes and the lines lost since the previous one.
+ * second, with the failed writes and the lines lost since the previous one,
+ * and one for what the binary stream's clients did not get
+ * (&hm_output_stats.binary_lost).
  */
 void hm_output_report(struct hm_output *o);
 
@@ -337,8 +361,14 @@ void hm_qdisc_poll_free(struct hm_qdisc_poll *qp);
  *		were connected
  * @dropped_slow: clients disconnected because they fell more than
  *		%HM_MONITOR_PENDING_MAX bytes behind
- * @closed:	clients that hung up or failed
+ * @closed:	clients that hung up or failed, and those closed after
+ *		their request was refused
  * @connected:	clients connected now
+ * @binary:	of which reading the binary stream
+ * @binary_accepted: requests for the binary stream accepted
+ * @bad_requests: requests refused (unknown, a version the agent does not
+ *		speak, too long, not ended by a newline): answered with an
+ *		error line, the client closed
  */
 struct hm_monitor_stats {
 	__u64	accepted;
@@ -346,6 +376,9 @@ struct hm_monitor_stats {
 	__u64	dropped_slow;
 	__u64	closed;
 	unsigned int connected;
+	unsigned int binary;
+	__u64	binary_accepted;
+	__u64	bad_requests;
 };
 
 #define HM_MONITOR_MAX_CLIENTS	64
@@ -378,16 +411,47 @@ struct hm_monitor *hm_monitor_new(const char *path, int epfd);
 int hm_monitor_event(struct hm_monitor *m, struct hm_ev_src *src, __u32 events);
 
 /**
- * hm_monitor_send() - send JSON lines to every client without blocking
+ * hm_monitor_send() - send a batch to every client without blocking
  * @m:		monitor
- * @buf:	whole lines, each ending in '\n'
- * @len:	bytes at @buf
+ * @buf:	the batch as JSON lines, each ending in '\n', for the JSON
+ *		clients
+ * @len:	bytes at @buf (0: nothing for them)
+ * @bin:	the same batch as binary frames (lib/common/monitor_proto.h),
+ *		for the clients of the binary stream
+ * @bin_len:	bytes at @bin (0: nothing for them)
  *
  * What a client's socket does not take at once is queued for it; a client
  * with more than %HM_MONITOR_PENDING_MAX bytes queued is disconnected and
- * counted in &hm_monitor_stats.dropped_slow.
+ * counted in &hm_monitor_stats.dropped_slow, in either stream.
  */
-void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len);
+void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len,
+		     const void *bin, size_t bin_len);
+
+/**
+ * hm_monitor_json_clients() - clients that get JSON lines now
+ * @m:	monitor, or NULL (0)
+ *
+ * Return: connected clients neither on the binary stream nor closing.
+ */
+unsigned int hm_monitor_json_clients(const struct hm_monitor *m);
+
+/**
+ * hm_monitor_binary_clients() - clients that get binary frames now
+ * @m:	monitor, or NULL (0)
+ *
+ * Return: &hm_monitor_stats.binary.
+ */
+unsigned int hm_monitor_binary_clients(const struct hm_monitor *m);
+
+/**
+ * hm_monitor_report() - log the clients dropped and requests refused since
+ *			 the last report
+ * @m:	monitor
+ *
+ * Called once a second: at most one line for each, with the count since
+ * the last line, the total and, for requests, why the last one was refused.
+ */
+void hm_monitor_report(struct hm_monitor *m);
 
 /**
  * hm_monitor_stats() - the monitor's counters

@@ -2,14 +2,23 @@
 /*
  * monitor_sock.c - the unix stream socket `hopmark monitor` reads records from.
  *
- * Protocol: the agent writes, the client reads. Every record the agent
- * decodes after the client connected is sent to it as one JSON line
+ * Protocol (lib/common/monitor_proto.h, Documentation/agent.rst): the
+ * agent writes, the client reads. Every record the agent decodes after the
+ * client connected is sent to it as one JSON line
  * (Documentation/json-record.rst), the same bytes the agent writes to its
- * output. Anything a client sends is read and ignored. The agent never
- * waits for a client: what the socket does not accept at once is queued,
- * up to HM_MONITOR_PENDING_MAX bytes per client, and a client further
- * behind is disconnected and counted, so a stuck reader costs memory
- * bounded per client and never delays the ring buffer.
+ * output, unless the client's first line asks for the binary stream
+ * (%HM_MON_REQ_BINARY): from the end of the batch being sent, it gets the
+ * acknowledgement line and then length-prefixed frames, the records in
+ * the layout of lib/ioam/record_wire.h and every other line framed as it
+ * is. A first line that is no request this agent speaks is answered with
+ * one error line, counted, and the client closed once that line is out.
+ * Anything a client sends after its request is read and ignored.
+ *
+ * The agent never waits for a client: what the socket does not accept at
+ * once is queued, up to HM_MONITOR_PENDING_MAX bytes per client, in either
+ * stream, and a client further behind is disconnected, counted and
+ * logged (once a second), so a stuck reader costs memory bounded per
+ * client and never delays the ring buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +30,22 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "common/monitor_proto.h"
 #include "hopmarkd.h"
+
+/**
+ * enum hm_client_mode - what a client receives
+ * @HM_CLIENT_JSON:	JSON lines (the default, before and without a request)
+ * @HM_CLIENT_BINARY:	binary frames, after the acknowledgement line
+ * @HM_CLIENT_CLOSING:	nothing more: its request was refused; it is closed
+ *			once the error line (and what was queued before it)
+ *			is out
+ */
+enum hm_client_mode {
+	HM_CLIENT_JSON,
+	HM_CLIENT_BINARY,
+	HM_CLIENT_CLOSING,
+};
 
 /**
  * struct hm_client - one connected monitor client
@@ -32,6 +56,10 @@
  * @pend_cap:	bytes allocated for @pend
  * @want_out:	EPOLLOUT is registered
  * @rd_closed:	the client shut down its sending side; input is not watched
+ * @mode:	what it receives
+ * @req_done:	its request line was read (or refused): input is discarded
+ * @req_len:	bytes of the request line read so far
+ * @req:	the request line being read, '\0'-terminated
  * @next:	list link
  */
 struct hm_client {
@@ -42,6 +70,10 @@ struct hm_client {
 	size_t pend_cap;
 	int want_out;
 	int rd_closed;
+	enum hm_client_mode mode;
+	int req_done;
+	size_t req_len;
+	char req[HM_MON_REQ_MAX + 1];
 	struct hm_client *next;
 };
 
@@ -52,7 +84,11 @@ struct hm_client {
  * @epfd:	epoll instance
  * @addr:	socket address; its path is unlinked on exit
  * @clients:	connected clients
+ * @closing:	of which in %HM_CLIENT_CLOSING
  * @stats:	counters
+ * @slow_reported: @stats.dropped_slow already logged (hm_monitor_report())
+ * @bad_reported: @stats.bad_requests already logged
+ * @last_bad:	why the latest request was refused, for the log
  */
 struct hm_monitor {
 	struct hm_ev_src src;
@@ -60,7 +96,11 @@ struct hm_monitor {
 	int epfd;
 	struct sockaddr_un addr;
 	struct hm_client *clients;
+	unsigned int closing;
 	struct hm_monitor_stats stats;
+	__u64 slow_reported;
+	__u64 bad_reported;
+	char last_bad[160];
 };
 
 /* mkdir -p for the socket's directory; the last component is the file. */
@@ -187,6 +227,10 @@ static void hm_client_close(struct hm_monitor *m, struct hm_client *c)
 	}
 	epoll_ctl(m->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
+	if (c->mode == HM_CLIENT_BINARY)
+		m->stats.binary--;
+	else if (c->mode == HM_CLIENT_CLOSING)
+		m->closing--;
 	free(c->pend);
 	free(c);
 	m->stats.connected--;
@@ -220,7 +264,10 @@ static int hm_client_set_out(struct hm_monitor *m, struct hm_client *c, int on)
 	return hm_client_watch(m, c, on, c->rd_closed);
 }
 
-/* Write what is queued. Return 0, or -errno when the client must go. */
+/*
+ * Write what is queued. Return 0, or -errno when the client must go: it
+ * failed, or it is closing and its last line is out (-ESHUTDOWN).
+ */
 static int hm_client_flush(struct hm_monitor *m, struct hm_client *c)
 {
 	ssize_t n;
@@ -237,6 +284,8 @@ static int hm_client_flush(struct hm_monitor *m, struct hm_client *c)
 		memmove(c->pend, c->pend + n, c->pend_len - n);
 		c->pend_len -= n;
 	}
+	if (c->mode == HM_CLIENT_CLOSING && !c->pend_len)
+		return -ESHUTDOWN;
 	return hm_client_set_out(m, c, c->pend_len != 0);
 }
 
@@ -277,42 +326,6 @@ static void hm_monitor_accept(struct hm_monitor *m)
 	}
 }
 
-/* See hopmarkd.h. */
-int hm_monitor_event(struct hm_monitor *m, struct hm_ev_src *src, __u32 events)
-{
-	struct hm_client *c;
-	char sink[512];
-	ssize_t n;
-
-	if (src->kind == HM_EV_LISTEN) {
-		hm_monitor_accept(m);
-		return 0;
-	}
-	c = (struct hm_client *)src;
-	if (events & (EPOLLERR | EPOLLHUP))
-		goto gone;
-	if (events & (EPOLLIN | EPOLLRDHUP) && !c->rd_closed) {
-		/* The protocol is one-way: discard input. */
-		do {
-			n = recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT);
-		} while (n > 0);
-		if (n == 0) {
-			if (hm_client_watch(m, c, c->want_out, 1))
-				goto gone;
-		} else if (errno != EAGAIN && errno != EWOULDBLOCK &&
-			   errno != EINTR) {
-			goto gone;
-		}
-	}
-	if (events & EPOLLOUT && hm_client_flush(m, c))
-		goto gone;
-	return 0;
-gone:
-	m->stats.closed++;
-	hm_client_close(m, c);
-	return 1;
-}
-
 /* Queue @len bytes for @c; return -ENOBUFS when it is too far behind. */
 static int hm_client_queue(struct hm_client *c, const char *buf, size_t len)
 {
@@ -337,39 +350,252 @@ static int hm_client_queue(struct hm_client *c, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A line of the agent's own (acknowledgement or error) after whatever is
+ * queued, so it falls between whole lines or frames. Return 0, or -errno
+ * when the client must go.
+ */
+static int hm_client_say(struct hm_monitor *m, struct hm_client *c, const char *line)
+{
+	if (hm_client_queue(c, line, strlen(line))) {
+		m->stats.dropped_slow++;
+		return -ENOBUFS;
+	}
+	return hm_client_flush(m, c);
+}
+
+/*
+ * Refuse @c's request: one error line saying why, then nothing more, and
+ * the connection closed once it is out. Counted, and logged once a second
+ * (hm_monitor_report()). Return as hm_client_say().
+ */
+static int hm_client_refuse(struct hm_monitor *m, struct hm_client *c, const char *why)
+{
+	char line[sizeof(m->last_bad) + sizeof(HM_MON_ERROR_PFX) + 1];
+
+	m->stats.bad_requests++;
+	snprintf(m->last_bad, sizeof(m->last_bad), "%s", why);
+	if (c->mode == HM_CLIENT_BINARY)
+		m->stats.binary--;
+	c->mode = HM_CLIENT_CLOSING;
+	m->closing++;
+	snprintf(line, sizeof(line), HM_MON_ERROR_PFX "%s\n", why);
+	return hm_client_say(m, c, line);
+}
+
+/* @s for a log or error line: printable ASCII only, at most 48 bytes. */
+static void hm_printable(char *out, size_t size, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < size && i < 48; i++)
+		out[i] = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' ? s[i] : '?';
+	out[i] = '\0';
+}
+
+/*
+ * The client's first line (without its '\n'): the one request there is,
+ * HM_MON_REQ_BINARY. Return as hm_client_say().
+ */
+static int hm_client_request(struct hm_monitor *m, struct hm_client *c, char *line)
+{
+	static const char pfx[] = HM_MON_REQ_PFX "binary ";
+	char why[sizeof(m->last_bad)], word[56];
+	size_t len = strlen(line);
+
+	if (len && line[len - 1] == '\r')
+		line[--len] = '\0';
+	if (strncmp(line, pfx, sizeof(pfx) - 1)) {
+		hm_printable(word, sizeof(word), line);
+		snprintf(why, sizeof(why), "unknown request \"%s\" (this hopmarkd knows \"%.*s\")",
+			 word, (int)strlen(HM_MON_REQ_BINARY) - 1, HM_MON_REQ_BINARY);
+		return hm_client_refuse(m, c, why);
+	}
+	if (strcmp(line + sizeof(pfx) - 1, "1")) {
+		hm_printable(word, sizeof(word), line + sizeof(pfx) - 1);
+		snprintf(why, sizeof(why), "binary stream version \"%s\" not spoken (this hopmarkd speaks %d)",
+			 word, HM_MON_BINARY_VERSION);
+		return hm_client_refuse(m, c, why);
+	}
+	/* Batches so far went out as JSON lines: the switch is at this line. */
+	c->mode = HM_CLIENT_BINARY;
+	m->stats.binary++;
+	m->stats.binary_accepted++;
+	return hm_client_say(m, c, HM_MON_ACK_BINARY);
+}
+
+/*
+ * Read what the client sent: its request line first, then anything, which
+ * is discarded. Return 0, or -errno when the client must go.
+ */
+static int hm_client_read(struct hm_monitor *m, struct hm_client *c)
+{
+	char sink[512];
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		if (!c->req_done) {
+			size_t old = c->req_len;
+			char *nl;
+
+			n = recv(c->fd, c->req + old, sizeof(c->req) - 1 - old, MSG_DONTWAIT);
+			if (n > 0) {
+				c->req_len += n;
+				c->req[c->req_len] = '\0';
+				nl = memchr(c->req + old, '\n', n);
+				if (nl) {
+					/* What follows the line is input after the request. */
+					*nl = '\0';
+					c->req_done = 1;
+					err = hm_client_request(m, c, c->req);
+				} else if (c->req_len == HM_MON_REQ_MAX) {
+					c->req_done = 1;
+					err = hm_client_refuse(m, c, "request line longer than 255 bytes");
+					/* (HM_MON_REQ_MAX bytes and no '\n' among them) */
+				} else {
+					err = 0;
+				}
+				if (err)
+					return err;
+				continue;
+			}
+		} else {
+			n = recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT);
+			if (n > 0)
+				continue;
+		}
+		if (n == 0) {
+			if (!c->req_done && c->req_len) {
+				c->req_done = 1;
+				err = hm_client_refuse(m, c, "request line not ended by a newline");
+				if (err)
+					return err;
+			}
+			/* A half-closed client may still read: it stays. */
+			return hm_client_watch(m, c, c->want_out, 1);
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return -errno;
+	}
+}
+
 /* See hopmarkd.h. */
-void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len)
+int hm_monitor_event(struct hm_monitor *m, struct hm_ev_src *src, __u32 events)
+{
+	struct hm_client *c;
+	__u64 slow;
+
+	if (src->kind == HM_EV_LISTEN) {
+		hm_monitor_accept(m);
+		return 0;
+	}
+	c = (struct hm_client *)src;
+	slow = m->stats.dropped_slow;
+	if (events & (EPOLLERR | EPOLLHUP))
+		goto gone;
+	if (events & (EPOLLIN | EPOLLRDHUP) && !c->rd_closed && hm_client_read(m, c))
+		goto gone;
+	if (events & EPOLLOUT && hm_client_flush(m, c))
+		goto gone;
+	return 0;
+gone:
+	/*
+	 * A refused client may have sent more than its line: read it first,
+	 * or closing with unread input resets the connection (ECONNRESET)
+	 * and the client may never read the error line.
+	 */
+	if (c->mode == HM_CLIENT_CLOSING) {
+		char sink[512];
+
+		while (recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+			;
+	}
+	/* Dropped as too slow by its acknowledgement or error line: counted there. */
+	if (m->stats.dropped_slow == slow)
+		m->stats.closed++;
+	hm_client_close(m, c);
+	return 1;
+}
+
+/* Hand @buf to @c, or queue it; return -errno when the client must go. */
+static int hm_client_send(struct hm_monitor *m, struct hm_client *c, const void *buf,
+			  size_t len)
+{
+	ssize_t n = 0;
+
+	if (!c->pend_len) {
+		n = send(c->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+				m->stats.closed++;
+				return -errno;
+			}
+			n = 0;
+		}
+	}
+	if ((size_t)n == len)
+		return 0;
+	if (hm_client_queue(c, (const char *)buf + n, len - n)) {
+		m->stats.dropped_slow++;
+		return -ENOBUFS;
+	}
+	if (hm_client_set_out(m, c, 1)) {
+		m->stats.closed++;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* See hopmarkd.h. */
+void hm_monitor_send(struct hm_monitor *m, const char *buf, size_t len,
+		     const void *bin, size_t bin_len)
 {
 	struct hm_client *c, *next;
-	ssize_t n;
 
 	for (c = m->clients; c; c = next) {
 		next = c->next;
-		n = 0;
-		if (!c->pend_len) {
-			n = send(c->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (n < 0) {
-				if (errno != EAGAIN && errno != EWOULDBLOCK &&
-				    errno != EINTR) {
-					m->stats.closed++;
-					hm_client_close(m, c);
-					continue;
-				}
-				n = 0;
-			}
-		}
-		if ((size_t)n == len)
+		if (c->mode == HM_CLIENT_CLOSING)
 			continue;
-		if (hm_client_queue(c, buf + n, len - n)) {
-			m->stats.dropped_slow++;
-			hm_client_close(m, c);
+		if (c->mode == HM_CLIENT_BINARY ? !bin_len : !len)
 			continue;
-		}
-		if (hm_client_set_out(m, c, 1)) {
-			m->stats.closed++;
+		if (c->mode == HM_CLIENT_BINARY ? hm_client_send(m, c, bin, bin_len) :
+						  hm_client_send(m, c, buf, len))
 			hm_client_close(m, c);
-		}
 	}
+}
+
+/* See hopmarkd.h. */
+unsigned int hm_monitor_json_clients(const struct hm_monitor *m)
+{
+	return m ? m->stats.connected - m->stats.binary - m->closing : 0;
+}
+
+/* See hopmarkd.h. */
+unsigned int hm_monitor_binary_clients(const struct hm_monitor *m)
+{
+	return m ? m->stats.binary : 0;
+}
+
+/* See hopmarkd.h. */
+void hm_monitor_report(struct hm_monitor *m)
+{
+	__u64 n = m->stats.dropped_slow - m->slow_reported;
+
+	if (n)
+		hm_log("%llu monitor client(s) dropped as too slow in the last second (more than %u bytes queued), %llu in all",
+		       (unsigned long long)n, HM_MONITOR_PENDING_MAX,
+		       (unsigned long long)m->stats.dropped_slow);
+	m->slow_reported = m->stats.dropped_slow;
+	n = m->stats.bad_requests - m->bad_reported;
+	if (n)
+		hm_log("%llu monitor request(s) refused in the last second (last: %s), %llu in all",
+		       (unsigned long long)n, m->last_bad,
+		       (unsigned long long)m->stats.bad_requests);
+	m->bad_reported = m->stats.bad_requests;
 }
 
 /* See hopmarkd.h. */

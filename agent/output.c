@@ -13,6 +13,13 @@
  * written before anything else. The lines not written are counted lost
  * (output_lost of the statistics line, hopmarkd.8) and the failures are
  * logged at most once a second.
+ *
+ * A batch is made in the forms somebody reads (hm_output_set_forms()):
+ * JSON lines for the output and the JSON clients, binary frames
+ * (lib/common/monitor_proto.h, records as lib/ioam/record_wire.h) for the
+ * clients of the binary stream, both from the same decoded record, and
+ * neither when nobody reads it: with -q and only binary clients no JSON is
+ * written at all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +29,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/monitor_proto.h"
 #include "ioam/record.h"
+#include "ioam/record_wire.h"
 #include "hopmarkd.h"
 
 /**
@@ -45,8 +54,16 @@
  * @batch_n:		JSON lines in the batch
  * @batch_records:	of which ring buffer records; a batch holds the
  *			lines of one source, the ring buffer or the module
+ * @want_json:		the batch is made as JSON lines
+ * @want_bin:		the batch is made as binary frames
+ * @next_json:		@want_json from the next batch on
+ * @next_bin:		@want_bin from the next batch on
+ * @bin_buf:		the batch's binary frames, reused like @batch_buf
+ * @bin_cap:		bytes allocated at @bin_buf
+ * @bin_len:		bytes of frames in it
  * @errors_reported:	@stats.errors already reported (hm_output_report())
  * @lost_reported:	@stats.lost already reported
+ * @binary_reported:	@stats.binary_lost already reported
  * @stats:		counters
  */
 struct hm_output {
@@ -63,8 +80,17 @@ struct hm_output {
 	unsigned int batch_n;
 	unsigned int batch_records;
 
+	bool want_json;
+	bool want_bin;
+	bool next_json;
+	bool next_bin;
+	__u8 *bin_buf;
+	size_t bin_cap;
+	size_t bin_len;
+
 	__u64 errors_reported;
 	__u64 lost_reported;
+	__u64 binary_reported;
 	struct hm_output_stats stats;
 };
 
@@ -87,6 +113,8 @@ struct hm_output *hm_output_new(const char *path, bool quiet)
 		return NULL;
 	o->path = path;
 	o->fd = -1;
+	o->want_json = o->next_json = true;
+	o->want_bin = o->next_bin = false;
 	if (quiet)
 		return o;
 	if (!path) {
@@ -297,11 +325,63 @@ static int hm_batch_commit(struct hm_output *o, size_t len, bool record)
 }
 
 /* See hopmarkd.h. */
+void hm_output_set_forms(struct hm_output *o, bool json_clients, bool bin_clients)
+{
+	o->next_json = o->fd >= 0 || json_clients;
+	o->next_bin = bin_clients;
+	if (!o->batch_n) {
+		o->want_json = o->next_json;
+		o->want_bin = o->next_bin;
+	}
+}
+
+/*
+ * Room for a frame of @payload bytes at the end of the binary batch (it
+ * grows by doubling and is kept, like the JSON one); the header is written.
+ * Return where the payload goes, or NULL without memory (counted).
+ */
+static __u8 *hm_bin_frame(struct hm_output *o, __u16 type, size_t payload)
+{
+	size_t need = o->bin_len + HM_MON_FRAME_HDR_LEN + payload;
+	__u8 *p;
+
+	if (payload > HM_MON_FRAME_MAX) {
+		o->stats.binary_lost++;
+		return NULL;
+	}
+	if (need > o->bin_cap) {
+		size_t cap = o->bin_cap ? o->bin_cap : HM_OUTPUT_BATCH_BYTES;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(o->bin_buf, cap);
+		if (!p) {
+			o->stats.binary_lost++;
+			return NULL;
+		}
+		o->bin_buf = p;
+		o->bin_cap = cap;
+	}
+	p = o->bin_buf + o->bin_len;
+	hm_mon_frame_hdr(p, type, payload);
+	o->bin_len = need;
+	return p + HM_MON_FRAME_HDR_LEN;
+}
+
+/* See hopmarkd.h. */
 int hm_output_record(struct hm_output *o, const struct hm_record *r)
 {
-	size_t room = o->batch_cap - o->batch_len, len;
+	size_t room = o->batch_cap - o->batch_len, len = 0;
 	char *p = o->batch_buf + o->batch_len;
+	__u8 *b;
 
+	if (o->want_bin) {
+		b = hm_bin_frame(o, HM_MON_FRAME_IOAM_RECORD, hm_record_wire_len(r));
+		if (b)
+			hm_record_wire_encode(b, hm_record_wire_len(r), r);
+	}
+	if (!o->want_json)
+		return hm_batch_commit(o, 0, true);
 	/* Most lines fit what is left; a longer one is written again. */
 	len = hm_record_write_json(p, room, r);
 	if (len > room) {
@@ -330,14 +410,24 @@ int hm_output_ring_record(struct hm_output *o, const void *data, size_t size,
 	 * Bound a batch so a producer as fast as the agent cannot keep it
 	 * from writing, and so it stays in the cache.
 	 */
-	return n >= HM_OUTPUT_BATCH_LINES || o->batch_len >= HM_OUTPUT_BATCH_BYTES;
+	return n >= HM_OUTPUT_BATCH_LINES || o->batch_len >= HM_OUTPUT_BATCH_BYTES ||
+	       o->bin_len >= HM_OUTPUT_BATCH_BYTES;
 }
 
 /* See hopmarkd.h. */
 int hm_output_line(struct hm_output *o, const char *line, size_t len, bool record)
 {
-	char *p = hm_batch_room(o, len);
+	char *p;
+	__u8 *b;
 
+	if (o->want_bin) {
+		b = hm_bin_frame(o, HM_MON_FRAME_JSON_LINE, len);
+		if (b)
+			memcpy(b, line, len);
+	}
+	if (!o->want_json)
+		return hm_batch_commit(o, 0, record);
+	p = hm_batch_room(o, len);
 	if (!p) {
 		hm_batch_line_failed(o);
 		return -ENOMEM;
@@ -355,16 +445,19 @@ void hm_output_line_lost(struct hm_output *o)
 /* See hopmarkd.h. */
 size_t hm_output_batch_bytes(const struct hm_output *o)
 {
-	return o->batch_len;
+	return o->batch_len > o->bin_len ? o->batch_len : o->bin_len;
 }
 
 /* See hopmarkd.h. */
-int hm_output_flush(struct hm_output *o, const char **buf, size_t *len)
+int hm_output_flush(struct hm_output *o, const char **buf, size_t *len,
+		    const void **bin, size_t *bin_len)
 {
 	int ret = 0;
 
 	*buf = NULL;
 	*len = 0;
+	*bin = NULL;
+	*bin_len = 0;
 	if (!o->batch_n)
 		return 0;
 	o->stats.batches++;
@@ -375,17 +468,28 @@ int hm_output_flush(struct hm_output *o, const char **buf, size_t *len)
 		hm_output_count(o, o->batch_n, 0, o->batch_records > 0);
 	*buf = o->batch_buf;
 	*len = o->batch_len;
+	*bin = o->bin_buf;
+	*bin_len = o->bin_len;
 	o->batch_len = 0;
 	o->batch_n = 0;
 	o->batch_records = 0;
+	o->bin_len = 0;
+	o->want_json = o->next_json;
+	o->want_bin = o->next_bin;
 	return ret;
 }
 
 /* See hopmarkd.h. */
 void hm_output_report(struct hm_output *o)
 {
-	__u64 n = o->stats.errors - o->errors_reported;
+	__u64 n = o->stats.binary_lost - o->binary_reported;
 
+	if (n)
+		hm_log("%llu record(s) and line(s) not framed for the monitor's binary stream in the last second (no memory, or a line over %u bytes), %llu in all",
+		       (unsigned long long)n, HM_MON_FRAME_MAX,
+		       (unsigned long long)o->stats.binary_lost);
+	o->binary_reported = o->stats.binary_lost;
+	n = o->stats.errors - o->errors_reported;
 	if (!n)
 		return;
 	hm_log("%llu output write(s) failed in the last second (last: %s): %llu JSON line(s) not written, %llu in all",
@@ -413,5 +517,6 @@ void hm_output_free(struct hm_output *o)
 			close(o->fd);
 	}
 	free(o->batch_buf);
+	free(o->bin_buf);
 	free(o);
 }

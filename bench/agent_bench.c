@@ -22,16 +22,19 @@
  *                   printed into an open_memstream batch (the baseline)
  *   format direct   the same records through hm_output_ring_record()
  *   ring decode     ring -> hm_record_from_ring() only: the ceiling of a
- *                   binary path (the monitor socket carries JSON lines)
+ *                   binary path
  *   ring json -o    ring -> JSON lines -> write(2) to /dev/null
  *   ring monitor -q ring -> JSON lines -> one monitor socket client
+ *   ring monitor binary  ring -> binary frames (lib/ioam/record_wire.h)
+ *                   -> one monitor socket client of the binary stream,
+ *                   hopmarkd -q: no JSON is written
  * The throughput rows are flow-controlled (the producer keeps the ring at
  * most half full): nothing is lost and the consumer never waits for
  * records it could handle. records/s per core = records / the consumer
  * thread's CPU time (user + system, CLOCK_THREAD_CPUTIME_ID), so another
  * load on its CPU does not count against it. Then each ring path is fed
  * for -l MS at twice its median rate, and at the goal rate (1 M/s for the
- * decode path, 300k/s for JSON lines), paced every millisecond; loss =
+ * decode and binary paths, 300k/s for JSON lines), paced every millisecond; loss =
  * records the full ring refused / records offered.
  *
  * With -F the three threads run SCHED_FIFO: on a machine other loads
@@ -67,6 +70,8 @@
 #include "hopmark.h"
 #include "hopmarkd.h"
 #include "common/json_write.h"
+#include "common/monitor_proto.h"
+#include "ioam/record_wire.h"
 #include "agent_bench.skel.h"
 
 #define ROUNDS_MAX	64
@@ -99,15 +104,23 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-enum path { P_JSONC, P_DIRECT, P_DECODE, P_JSON, P_MONITOR, P_MAX };
+enum path { P_JSONC, P_DIRECT, P_DECODE, P_JSON, P_MONITOR, P_MONBIN, P_MAX };
 
 static const char *const path_name[P_MAX] = {
 	"format json-c", "format direct", "ring decode", "ring json -o", "ring monitor -q",
+	"ring monitor binary",
 };
 
 static const char *const path_key[P_MAX] = {
 	"format_jsonc", "format_direct", "ring_decode", "ring_json", "ring_monitor",
+	"ring_monitor_binary",
 };
+
+/* The paths whose goal is issue 11's binary one. */
+static int binary_path(enum path p)
+{
+	return p == P_DECODE || p == P_MONBIN;
+}
 
 struct trace_kind {
 	const char *name;
@@ -337,9 +350,64 @@ static void *producer_main(void *arg)
 
 struct client_ctx {
 	_Atomic int stop;
+	int binary;			/* asks for the binary stream */
+	size_t frame_len;		/* the records' frame payload, bytes */
 	unsigned long bytes;
-	_Atomic unsigned long lines;	/* whole lines received */
+	_Atomic unsigned long lines;	/* whole lines (binary: record frames) received */
 };
+
+/*
+ * The binary stream: the acknowledgement line, then frames. Count the
+ * record frames; a frame of another length or type is a bench failure.
+ */
+static void client_binary(struct client_ctx *c, int fd)
+{
+	static __u8 buf[1 << 18];
+	size_t used = 0, off;
+	int acked = 0;
+
+	if (send(fd, HM_MON_REQ_BINARY, strlen(HM_MON_REQ_BINARY), MSG_NOSIGNAL) < 0)
+		die("monitor client: request: %s", strerror(errno));
+	while (!atomic_load(&c->stop)) {
+		ssize_t n = recv(fd, buf + used, sizeof(buf) - used, 0);
+		unsigned long frames = 0;
+
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+		if (n < 0)
+			continue;
+		c->bytes += n;
+		used += n;
+		off = 0;
+		if (!acked) {
+			__u8 *nl = memchr(buf, '\n', used);
+
+			if (!nl)
+				continue;
+			if ((size_t)(nl + 1 - buf) != strlen(HM_MON_ACK_BINARY) ||
+			    memcmp(buf, HM_MON_ACK_BINARY, nl + 1 - buf))
+				die("monitor client: expected the acknowledgement, got \"%.*s\"",
+				    (int)(nl - buf), buf);
+			acked = 1;
+			off = nl + 1 - buf;
+		}
+		while (used - off >= HM_MON_FRAME_HDR_LEN) {
+			__u32 len = hm_get_be32(buf + off);
+			__u16 type = hm_get_be16(buf + off + 4);
+
+			if (type != HM_MON_FRAME_IOAM_RECORD || len != c->frame_len)
+				die("monitor client: frame type %u length %u, expected %u and %zu",
+				    type, len, HM_MON_FRAME_IOAM_RECORD, c->frame_len);
+			if (used - off < HM_MON_FRAME_HDR_LEN + len)
+				break;
+			off += HM_MON_FRAME_HDR_LEN + len;
+			frames++;
+		}
+		memmove(buf, buf + off, used - off);
+		used -= off;
+		atomic_fetch_add(&c->lines, frames);
+	}
+}
 
 static void *client_main(void *arg)
 {
@@ -358,6 +426,11 @@ static void *client_main(void *arg)
 		struct timeval tv = { .tv_usec = 50000 };
 
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	if (c->binary) {
+		client_binary(c, fd);
+		close(fd);
+		return NULL;
 	}
 	while (!atomic_load(&c->stop)) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
@@ -412,14 +485,19 @@ static int on_record(void *ctx, void *data, size_t size)
 
 static void batch_flush(struct cons *c)
 {
+	const void *bin;
 	const char *buf;
-	size_t len;
+	size_t len, bin_len;
 
 	if (!c->out)
 		return;
-	hm_output_flush(c->out, &buf, &len);
-	if (c->mon && len)
-		hm_monitor_send(c->mon, buf, len);
+	hm_output_flush(c->out, &buf, &len, &bin, &bin_len);
+	if (c->mon && (len || bin_len))
+		hm_monitor_send(c->mon, buf, len, bin, bin_len);
+	/* hopmarkd.c's hm_batch_forms(): a client dropped takes its form along. */
+	if (c->mon)
+		hm_output_set_forms(c->out, hm_monitor_json_clients(c->mon) > 0,
+				    hm_monitor_binary_clients(c->mon) > 0);
 }
 
 /* hopmarkd.c's hm_ring_drain(). */
@@ -465,12 +543,14 @@ static double run_ring(const struct trace_kind *k, enum path path, unsigned long
 		die("epoll: %s", strerror(errno));
 	if (path == P_JSON) {
 		c.out = hm_output_new("/dev/null", false);
-	} else if (path == P_MONITOR) {
+	} else if (path == P_MONITOR || path == P_MONBIN) {
 		c.out = hm_output_new(NULL, true);
 		unlink(B.sock_path);
 		c.mon = hm_monitor_new(B.sock_path, epfd);
 		if (!c.mon)
 			die("monitor socket %s: %s", B.sock_path, strerror(errno));
+		cl.binary = path == P_MONBIN;
+		cl.frame_len = HM_RECORD_WIRE_HDR_LEN + k->hops * HM_RECORD_WIRE_NODE_LEN;
 		pthread_create(&client, NULL, client_main, &cl);
 		/*
 		 * Flow control by what the client received, with fewer lines
@@ -479,18 +559,26 @@ static double run_ring(const struct trace_kind *k, enum path path, unsigned long
 		 */
 		if (!rate) {
 			p.consumed = &cl.lines;
-			p.window = HM_MONITOR_PENDING_MAX / 2 / (k->trace_type == 0xfff000 ? 2048 : 700);
+			p.window = HM_MONITOR_PENDING_MAX / 2 /
+				   (cl.binary ? HM_MON_FRAME_HDR_LEN + cl.frame_len :
+				    k->trace_type == 0xfff000 ? 2048 : 700);
 		}
-		/* Accept the client before the records come. */
-		while (!hm_monitor_stats(c.mon)->connected) {
+		/*
+		 * Accept the client (and read its request) before the records
+		 * come; then the forms hopmarkd's hm_batch_forms() would set.
+		 */
+		while (!hm_monitor_stats(c.mon)->connected ||
+		       hm_monitor_binary_clients(c.mon) != (unsigned int)cl.binary) {
 			n = epoll_wait(epfd, evs, 16, 100);
 			for (i = 0; i < n; i++)
 				if (evs[i].data.ptr != &ring_src &&
 				    hm_monitor_event(c.mon, evs[i].data.ptr, evs[i].events))
 					break;	/* a freed client may own a later entry */
 		}
+		hm_output_set_forms(c.out, hm_monitor_json_clients(c.mon) > 0,
+				    hm_monitor_binary_clients(c.mon) > 0);
 	}
-	if ((path == P_JSON || path == P_MONITOR) && !c.out)
+	if ((path == P_JSON || path == P_MONITOR || path == P_MONBIN) && !c.out)
 		die("output: %s", strerror(errno));
 	ring_buffer__consume(rb);
 	c.consumed = 0;
@@ -587,8 +675,9 @@ static double run_format_direct(const struct hopmark_ioam_record *rec, unsigned 
 {
 	struct hm_output *o = hm_output_new(NULL, true);
 	const char *buf;
+	const void *bin;
 	unsigned long i;
-	size_t len;
+	size_t len, bin_len;
 	double c0;
 
 	if (!o)
@@ -602,7 +691,7 @@ static double run_format_direct(const struct hopmark_ioam_record *rec, unsigned 
 		if (ret || i + 1 == total) {
 			if (line_bytes && !*line_bytes)
 				*line_bytes = hm_output_batch_bytes(o) / (i + 1);
-			hm_output_flush(o, &buf, &len);
+			hm_output_flush(o, &buf, &len, &bin, &bin_len);
 		}
 	}
 	c0 = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
@@ -775,7 +864,7 @@ int main(int argc, char **argv)
 		}
 		for (p = P_DECODE; p < P_MAX; p++) {
 			struct stats s = stats_of(rs->rate[p], rounds);
-			double rates[2] = { 2 * s.med, p == P_DECODE ? GOAL_BINARY : GOAL_JSON };
+			double rates[2] = { 2 * s.med, binary_path(p) ? GOAL_BINARY : GOAL_JSON };
 			double *loss[2] = { &rs->loss2x[p], &rs->loss_goal[p] };
 			double *offered[2] = { &rs->loss2x_rate[p], &rs->goal_rate[p] };
 			double *share[2] = { &rs->loss2x_cpu[p], &rs->goal_cpu[p] };
@@ -801,7 +890,7 @@ int main(int argc, char **argv)
 	       "loss runs: fraction lost, rate offered, consumer CPU time / wall time\n",
 	       B.ring_bytes, (unsigned long)(B.ring_bytes / REC_BYTES), rounds, total,
 	       B.cpu_prod, B.cpu_cons);
-	printf("%-6s %-16s %10s %22s %9s %24s %22s\n", "trace", "path", "ns/record",
+	printf("%-6s %-19s %10s %22s %9s %24s %22s\n", "trace", "path", "ns/record",
 	       "records/s per core", "vs json-c", "loss at 2x (rate, cpu)", "loss at goal (rate, cpu)");
 	for (ki = 0; ki < N_KINDS; ki++) {
 		struct result *rs = &res[ki];
@@ -822,7 +911,7 @@ int main(int argc, char **argv)
 				snprintf(lg, sizeof(lg), "%.1f %% %.0fk %.0f%%", 100 * rs->loss_goal[p],
 					 rs->goal_rate[p] / 1e3, 100 * rs->goal_cpu[p]);
 			}
-			printf("%-6s %-16s %10.0f %22s %8.1fx %24s %22s\n", kinds[ki].name,
+			printf("%-6s %-19s %10.0f %22s %8.1fx %24s %22s\n", kinds[ki].name,
 			       path_name[p], 1e9 / s.med, range, s.med / base.med, l2, lg);
 		}
 	}
@@ -833,9 +922,14 @@ int main(int argc, char **argv)
 	for (ki = 0; ki < N_KINDS; ki++)
 		if (strstr(want, kinds[ki].name))
 			printf(" %s %zu bytes,", kinds[ki].name, res[ki].line_bytes);
-	printf(" monitor client dropped as too slow in %d throughput and %d loss runs)\n",
+	printf(" binary frames %u bytes (4 hops);", HM_MON_FRAME_HDR_LEN + HM_RECORD_WIRE_HDR_LEN +
+	       4 * HM_RECORD_WIRE_NODE_LEN);
+	printf(" monitor client dropped as too slow in %d throughput and %d loss runs,"
+	       " binary in %d and %d)\n",
 	       res[0].dropped_slow[P_MONITOR] + res[1].dropped_slow[P_MONITOR],
-	       res[0].dropped_loss[P_MONITOR] + res[1].dropped_loss[P_MONITOR]);
+	       res[0].dropped_loss[P_MONITOR] + res[1].dropped_loss[P_MONITOR],
+	       res[0].dropped_slow[P_MONBIN] + res[1].dropped_slow[P_MONBIN],
+	       res[0].dropped_loss[P_MONBIN] + res[1].dropped_loss[P_MONBIN]);
 
 	if (json_path) {
 		FILE *f = fopen(json_path, "w");

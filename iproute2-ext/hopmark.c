@@ -76,7 +76,7 @@ static void usage(FILE *f)
 		"                      [ --rate RATE ] [ --pkt BYTES ] [ --sampling F ] | node | help\n"
 		"       hopmark int { set | watch | sample | report | enable | disable | show | help }\n"
 		"       hopmark postcard { set | watch | sample | export | enable | disable | template | show | help }\n"
-		"       hopmark monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
+		"       hopmark monitor [ file { PATH | - } | binary ] [ count N ] [ summary ]\n"
 		"       hopmark decode FILE.pcap [ summary ] [ int-dscp VALUE[/MASK] ] [ int-port PORT ] [ int-source-only WORDS ] [ report-port PORT ]\n"
 		"\n"
 		"Pins: %s/%s (bpffs from $%s, else %s).\n",

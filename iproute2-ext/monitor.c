@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * monitor.c - "hopmark monitor [file PATH] [count N] [summary]": the
- * traces this node, as decapsulating node, reports.
+ * monitor.c - "hopmark monitor [file PATH | binary] [count N] [summary]":
+ * the traces this node, as decapsulating node, reports.
  *
  * Source: hopmarkd's monitor socket ($HOPMARK_RUNDIR/hopmarkd.sock, default
  * /run/hopmark/hopmarkd.sock), which sends every record as one JSON line
- * (Documentation/json-record.rst). A BPF ring buffer has one consumer
+ * (Documentation/json-record.rst), or with "binary" as a binary frame
+ * (lib/common/monitor_proto.h, the record as lib/ioam/record_wire.h): the
+ * command asks for that stream and prints the same text or JSON lines from
+ * the decoded records, byte for byte what the JSON stream gives. A BPF ring buffer has one consumer
  * position, so while hopmarkd runs it alone reads hopmark_events; only when
  * no agent listens does the command read the pinned ring buffer itself.
  * With "file PATH" the JSON lines come from a file instead (hopmarkd -o
@@ -38,6 +41,9 @@
 #include <json-c/json.h>
 
 #include "hopmark_cli.h"
+#include "common/byteorder.h"
+#include "common/monitor_proto.h"
+#include "ioam/record_wire.h"
 #include "int/int_record.h"
 #include "postcard/postcard.h"
 
@@ -63,13 +69,15 @@ struct mon {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hopmark [ -j ] monitor [ file { PATH | - } ] [ count N ] [ summary ]\n"
+		"Usage: hopmark [ -j ] monitor [ file { PATH | - } | binary ] [ count N ] [ summary ]\n"
 		"       reads hopmarkd's socket $%s/%s (default %s/%s),\n"
 		"       or the pinned ring buffer %s when no hopmarkd runs;\n"
 		"       file: the JSON lines of PATH (hopmarkd -o PATH; - is standard\n"
 		"       input) to their end, complete unlike the socket, which drops\n"
 		"       clients that fall behind. Text: a table per record, then the\n"
 		"       per-hop summary; INT records (from hopmarkd only): a table each.\n"
+		"       binary: read hopmarkd's binary stream (records as binary frames,\n"
+		"       cheaper for the agent); the output is the same.\n"
 		"       -j: the JSON lines; with summary, then the\n"
 		"       summary as one last JSON line {\"summary\":{...}}.\n",
 		HM_RUNDIR_ENV, HM_SOCK_NAME, HM_RUNDIR_DEFAULT, HM_SOCK_NAME, HM_MAP_EVENTS);
@@ -188,6 +196,38 @@ static void handle_line(struct mon *m, const char *line)
 }
 
 /*
+ * A record of the binary stream: shown as the JSON stream's line for it is
+ * (hm_record_print_json() writes the agent's line byte for byte).
+ */
+static void handle_record(struct mon *m, const __u8 *buf, size_t len)
+{
+	struct hm_record r;
+	int err;
+
+	m->read++;
+	err = hm_record_wire_decode(buf, len, &r);
+	if (err) {
+		m->bad++;
+		fprintf(stderr, "hopmark: record %llu not shown: %s (binary record layout %d)\n",
+			(unsigned long long)m->read,
+			err == -EPROTO ? "its layout differs from this hopmark's" : strerror(-err),
+			HM_RECORD_WIRE_VERSION);
+		return;
+	}
+	m->seen++;
+	if (json) {
+		hm_record_print_json(stdout, &r);
+		fflush(stdout);
+		if (m->summary) {
+			hm_summary_add(m->sum, &r);
+			m->summed++;
+		}
+	} else {
+		show_record(m, &r);
+	}
+}
+
+/*
  * Read JSON record lines from @f (hopmarkd's -o file, or standard input)
  * to its end, or until N records or a signal.
  */
@@ -216,14 +256,69 @@ static int monitor_file(FILE *f, const char *name, struct mon *m)
 	return ret;
 }
 
-static int monitor_socket(int fd, struct mon *m)
+/*
+ * The frames of the binary stream in @buf (@used bytes): handled up to the
+ * last whole one. Return the bytes consumed, or -1 after an error (said).
+ */
+static ssize_t socket_frames(struct mon *m, const __u8 *buf, size_t used)
 {
-	char *buf = malloc(HM_LINE_MAX);
+	size_t off = 0;
+
+	while (!done(m) && used - off >= HM_MON_FRAME_HDR_LEN) {
+		__u32 len = hm_get_be32(buf + off);
+		__u16 type = hm_get_be16(buf + off + 4);
+		const __u8 *p = buf + off + HM_MON_FRAME_HDR_LEN;
+
+		if (len > HM_MON_FRAME_MAX || hm_get_be16(buf + off + 6)) {
+			hm_errf(0, "hopmarkd's binary stream is out of step (a frame of %u bytes, reserved 0x%04x)",
+				len, hm_get_be16(buf + off + 6));
+			return -1;
+		}
+		if (used - off - HM_MON_FRAME_HDR_LEN < len)
+			break;
+		off += HM_MON_FRAME_HDR_LEN + len;
+		if (type == HM_MON_FRAME_IOAM_RECORD) {
+			handle_record(m, p, len);
+		} else if (type == HM_MON_FRAME_JSON_LINE) {
+			char *line = malloc(len + 1);
+
+			if (!line) {
+				hm_errf(-ENOMEM, "monitor");
+				return -1;
+			}
+			memcpy(line, p, len);
+			while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+				len--;
+			line[len] = '\0';
+			handle_line(m, line);
+			free(line);
+		}
+		/* Another type: a later version's, skipped by its length. */
+	}
+	return off;
+}
+
+/*
+ * Read hopmarkd's socket: JSON lines, or with @binary the binary stream,
+ * asked for first. Lines before its acknowledgement are handled as lines
+ * (records the agent sent before it read the request); an agent that does
+ * not know the request goes on with lines, which show the same.
+ */
+static int monitor_socket(int fd, struct mon *m, bool binary)
+{
+	size_t cap = binary ? HM_MON_FRAME_HDR_LEN + HM_MON_FRAME_MAX + 1 : HM_LINE_MAX;
+	size_t ack_len = strlen(HM_MON_ACK_BINARY) - 1;
+	char *buf = malloc(cap);
+	bool frames = false;
 	size_t used = 0;
 	int ret = HM_EXIT_OK;
 
 	if (!buf)
 		return hm_errf(-ENOMEM, "monitor");
+	if (binary && send(fd, HM_MON_REQ_BINARY, strlen(HM_MON_REQ_BINARY), MSG_NOSIGNAL) < 0) {
+		free(buf);
+		return hm_errf(-errno, "asking hopmarkd for the binary stream");
+	}
 	while (!done(m)) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		char *nl, *start;
@@ -231,7 +326,7 @@ static int monitor_socket(int fd, struct mon *m)
 
 		if (poll(&p, 1, HM_POLL_MS) <= 0)
 			continue;	/* timeout or EINTR: check stop */
-		n = read(fd, buf + used, HM_LINE_MAX - 1 - used);
+		n = read(fd, buf + used, cap - 1 - used);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -243,20 +338,39 @@ static int monitor_socket(int fd, struct mon *m)
 			break;
 		}
 		used += n;
-		buf[used] = '\0';
 		start = buf;
-		while (!done(m) && (nl = strchr(start, '\n'))) {
+		while (!frames && !done(m) && (nl = memchr(start, '\n', buf + used - start))) {
 			*nl = '\0';
-			handle_line(m, start);
+			if (binary && (size_t)(nl - start) == ack_len &&
+			    !memcmp(start, HM_MON_ACK_BINARY, ack_len)) {
+				frames = true;
+			} else if (binary && !strncmp(start, HM_MON_ERROR_PFX,
+						      strlen(HM_MON_ERROR_PFX))) {
+				ret = hm_errf(0, "hopmarkd refused the binary stream: %s",
+					      start + strlen(HM_MON_ERROR_PFX));
+				goto out;
+			} else {
+				handle_line(m, start);
+			}
 			start = nl + 1;
+		}
+		if (frames) {
+			ssize_t k = socket_frames(m, (const __u8 *)start, buf + used - start);
+
+			if (k < 0) {
+				ret = HM_EXIT_FAIL;
+				break;
+			}
+			start += k;
 		}
 		used -= start - buf;
 		memmove(buf, start, used);
-		if (used == HM_LINE_MAX - 1) {
-			ret = hm_errf(0, "a line from hopmarkd exceeds %d bytes", HM_LINE_MAX);
+		if (used == cap - 1) {
+			ret = hm_errf(0, "a line from hopmarkd exceeds %zu bytes", cap - 1);
 			break;
 		}
 	}
+out:
 	free(buf);
 	return ret;
 }
@@ -345,7 +459,7 @@ static int connect_agent(char *path, size_t len)
 }
 
 /**
- * do_monitor() - "hopmark monitor [file PATH] [count N] [summary]"
+ * do_monitor() - "hopmark monitor [file PATH | binary] [count N] [summary]"
  * @argc: words after "monitor"
  * @argv: the words
  *
@@ -357,7 +471,7 @@ int do_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *file = NULL, *from;
-	bool ring = false;
+	bool ring = false, binary = false;
 	struct mon m = {};
 	char path[256];
 	int fd, ret;
@@ -373,6 +487,10 @@ int do_monitor(int argc, char **argv)
 			if (file)
 				duparg("file", *argv);
 			file = *argv;
+		} else if (matches(*argv, "binary")) {
+			if (binary)
+				duparg("binary", *argv);
+			binary = true;
 		} else if (matches(*argv, "summary")) {
 			/* Text output always ends with the summary. */
 			m.summary = true;
@@ -385,6 +503,8 @@ int do_monitor(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+	if (binary && file)
+		invarg("binary reads hopmarkd's socket: not with file", "binary");
 	/* No SA_RESTART: a signal ends poll() at once. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -410,7 +530,7 @@ int do_monitor(int argc, char **argv)
 	from = "hopmarkd";
 	fd = connect_agent(path, sizeof(path));
 	if (fd >= 0) {
-		ret = monitor_socket(fd, &m);
+		ret = monitor_socket(fd, &m, binary);
 		close(fd);
 	} else if (fd == -ENOENT || fd == -ECONNREFUSED) {
 		fprintf(stderr, "hopmark: no hopmarkd at %s: reading the ring buffer %s directly.\n",

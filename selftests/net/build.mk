@@ -28,6 +28,7 @@ NET_TESTS := \
 	selftests/net/test_pbt_mark.sh \
 	selftests/net/test_tc_chain.sh \
 	selftests/net/test_agent_output.sh \
+	selftests/net/test_monitor_binary.sh \
 	selftests/net/test_agent_single.sh \
 	selftests/net/test_transit_hook.sh \
 	selftests/net/test_budget.sh \
