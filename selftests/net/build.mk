@@ -43,7 +43,8 @@ NET_TESTS := \
 	selftests/net/test_pbt_e2e.sh \
 	selftests/net/test_collector_pg.sh \
 	selftests/net/test_collector_broker.sh \
-	selftests/net/test_collector_ipfix_out.sh
+	selftests/net/test_collector_ipfix_out.sh \
+	selftests/net/test_ipfix_refresh.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 
