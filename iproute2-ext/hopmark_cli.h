@@ -160,6 +160,20 @@ int budget_warn_int_md(const char *dev, __u32 mtu, __u16 bitmap, __u32 max_hops,
 
 /* utils.c */
 bool matches(const char *prefix, const char *word);
+
+/**
+ * struct hm_subcmd - one COMMAND of an OBJECT (hm_subcmd_run())
+ * @name:	its keyword, which may be abbreviated
+ * @func:	its handler, given the words after the keyword; returns an
+ *		exit status (%HM_EXIT_*)
+ */
+struct hm_subcmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+};
+
+int hm_subcmd_run(const char *object, const struct hm_subcmd *cmds, void (*usage)(FILE *f),
+		  int argc, char **argv);
 void __attribute__((noreturn)) invarg(const char *msg, const char *arg);
 void __attribute__((noreturn)) incomplete_command(const char *word);
 void __attribute__((noreturn)) duparg(const char *key, const char *arg);

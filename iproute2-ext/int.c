@@ -1122,6 +1122,19 @@ static int do_show(int argc, char **argv)
 	return HM_EXIT_OK;
 }
 
+static const struct hm_subcmd int_cmds[] = {
+	{ "set",	do_set },
+	{ "watch",	do_watch },
+	{ "sample",	do_sample },
+	{ "report",	do_report },
+	{ "enable",	do_enable },
+	{ "disable",	do_disable },
+	{ "drops",	do_drops },
+	{ "show",	do_show },
+	{ "list",	do_show },
+	{ NULL, NULL },
+};
+
 /**
  * do_int() - "hopmark int ...": INT domain settings, watchlist, sampling,
  * report destination, roles, drop reports
@@ -1132,30 +1145,5 @@ static int do_show(int argc, char **argv)
  */
 int do_int(int argc, char **argv)
 {
-	if (argc < 1) {
-		usage(stderr);
-		return HM_EXIT_USAGE;
-	}
-	if (matches(*argv, "help")) {
-		usage(stdout);
-		return HM_EXIT_OK;
-	}
-	if (matches(*argv, "set"))
-		return do_set(argc - 1, argv + 1);
-	if (matches(*argv, "watch"))
-		return do_watch(argc - 1, argv + 1);
-	if (matches(*argv, "sample"))
-		return do_sample(argc - 1, argv + 1);
-	if (matches(*argv, "report"))
-		return do_report(argc - 1, argv + 1);
-	if (matches(*argv, "enable"))
-		return do_enable(argc - 1, argv + 1);
-	if (matches(*argv, "disable"))
-		return do_disable(argc - 1, argv + 1);
-	if (matches(*argv, "drops"))
-		return do_drops(argc - 1, argv + 1);
-	if (matches(*argv, "show") || matches(*argv, "list"))
-		return do_show(argc - 1, argv + 1);
-	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark int help\".\n", *argv);
-	return HM_EXIT_USAGE;
+	return hm_subcmd_run("int", int_cmds, usage, argc, argv);
 }

@@ -798,6 +798,16 @@ static int do_show(int argc, char **argv)
 	return HM_EXIT_OK;
 }
 
+static const struct hm_subcmd pint_cmds[] = {
+	{ "enable",	do_enable },
+	{ "disable",	do_disable },
+	{ "set",	do_set },
+	{ "query",	do_query },
+	{ "show",	do_show },
+	{ "list",	do_show },
+	{ NULL, NULL },
+};
+
 /**
  * do_pint() - "hopmark pint ...": PINT roles, queries, settings, inference
  * @argc:	words after "pint"
@@ -807,24 +817,5 @@ static int do_show(int argc, char **argv)
  */
 int do_pint(int argc, char **argv)
 {
-	if (argc < 1) {
-		usage(stderr);
-		return HM_EXIT_USAGE;
-	}
-	if (matches(*argv, "help")) {
-		usage(stdout);
-		return HM_EXIT_OK;
-	}
-	if (matches(*argv, "enable"))
-		return do_enable(argc - 1, argv + 1);
-	if (matches(*argv, "disable"))
-		return do_disable(argc - 1, argv + 1);
-	if (matches(*argv, "set"))
-		return do_set(argc - 1, argv + 1);
-	if (matches(*argv, "query"))
-		return do_query(argc - 1, argv + 1);
-	if (matches(*argv, "show") || matches(*argv, "list"))
-		return do_show(argc - 1, argv + 1);
-	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark pint help\".\n", *argv);
-	return HM_EXIT_USAGE;
+	return hm_subcmd_run("pint", pint_cmds, usage, argc, argv);
 }

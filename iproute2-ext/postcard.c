@@ -607,6 +607,43 @@ static int progs_sync(__u32 ifindex, __u32 old, bool old_xdp, __u32 flags, bool 
 	return ret;
 }
 
+/*
+ * The words of "postcard enable" (@xdp_word given) and "postcard disable"
+ * (@xdp_word NULL): "dev DEV" into @dev, "role ROLE" into @flag, and for
+ * enable the word "xdp" into @xdp_word, each at most once. Any other word
+ * is refused with its command named (exit). Returns 1 when the word was
+ * "help" (the usage printed on stdout), else 0.
+ */
+static int dev_role_args(int argc, char **argv, const char *cmd, const char **dev,
+			 __u32 *flag, const char **xdp_word)
+{
+	while (argc > 0) {
+		if (matches(*argv, "dev")) {
+			NEXT_ARG();
+			if (*dev)
+				duparg("dev", *argv);
+			*dev = *argv;
+		} else if (matches(*argv, "role")) {
+			NEXT_ARG();
+			if (*flag)
+				duparg("role", *argv);
+			*flag = parse_role(*argv);
+		} else if (xdp_word && !strcmp(*argv, "xdp")) {
+			if (*xdp_word)
+				duparg("xdp", *argv);
+			*xdp_word = *argv;
+		} else if (matches(*argv, "help")) {
+			usage(stdout);
+			return 1;
+		} else {
+			unknown_arg(cmd, *argv);
+		}
+		argc--;
+		argv++;
+	}
+	return 0;
+}
+
 static int do_enable(int argc, char **argv)
 {
 	const char *dev = NULL, *xdp_word = NULL;
@@ -616,27 +653,8 @@ static int do_enable(int argc, char **argv)
 	bool had, old_xdp, xdp;
 	int fd, cfd, ret;
 
-	while (argc > 0) {
-		if (matches(*argv, "dev")) {
-			NEXT_ARG();
-			if (dev)
-				duparg("dev", *argv);
-			dev = *argv;
-		} else if (matches(*argv, "role")) {
-			NEXT_ARG();
-			if (flag)
-				duparg("role", *argv);
-			flag = parse_role(*argv);
-		} else if (!strcmp(*argv, "xdp")) {
-			if (xdp_word)
-				duparg("xdp", *argv);
-			xdp_word = *argv;
-		} else {
-			HELP_OR_UNKNOWN("postcard enable");
-		}
-		argc--;
-		argv++;
-	}
+	if (dev_role_args(argc, argv, "postcard enable", &dev, &flag, &xdp_word))
+		return HM_EXIT_OK;
 	if (!dev)
 		missing_arg("dev", "postcard enable");
 	if (!flag)
@@ -683,23 +701,8 @@ static int do_disable(int argc, char **argv)
 	bool xdp;
 	int ret;
 
-	while (argc > 0) {
-		if (matches(*argv, "dev")) {
-			NEXT_ARG();
-			if (dev)
-				duparg("dev", *argv);
-			dev = *argv;
-		} else if (matches(*argv, "role")) {
-			NEXT_ARG();
-			if (flag)
-				duparg("role", *argv);
-			flag = parse_role(*argv);
-		} else {
-			HELP_OR_UNKNOWN("postcard disable");
-		}
-		argc--;
-		argv++;
-	}
+	if (dev_role_args(argc, argv, "postcard disable", &dev, &flag, NULL))
+		return HM_EXIT_OK;
 	if (!dev)
 		missing_arg("dev", "postcard disable");
 	ifindex = get_ifindex_arg(dev);
@@ -1333,6 +1336,19 @@ static int do_show(int argc, char **argv)
 	return HM_EXIT_OK;
 }
 
+static const struct hm_subcmd postcard_cmds[] = {
+	{ "set",	do_set },
+	{ "watch",	do_watch },
+	{ "sample",	do_sample },
+	{ "export",	do_export },
+	{ "enable",	do_enable },
+	{ "disable",	do_disable },
+	{ "template",	do_template },
+	{ "show",	do_show },
+	{ "list",	do_show },
+	{ NULL, NULL },
+};
+
 /**
  * do_postcard() - "hopmark postcard ...": PBT-M marking settings, watchlist,
  * sampling, IPFIX export, per-flow templates, roles
@@ -1343,31 +1359,5 @@ static int do_show(int argc, char **argv)
  */
 int do_postcard(int argc, char **argv)
 {
-	if (argc < 1) {
-		usage(stderr);
-		return HM_EXIT_USAGE;
-	}
-	if (matches(*argv, "help")) {
-		usage(stdout);
-		return HM_EXIT_OK;
-	}
-	if (matches(*argv, "set"))
-		return do_set(argc - 1, argv + 1);
-	if (matches(*argv, "watch"))
-		return do_watch(argc - 1, argv + 1);
-	if (matches(*argv, "sample"))
-		return do_sample(argc - 1, argv + 1);
-	if (matches(*argv, "export"))
-		return do_export(argc - 1, argv + 1);
-	if (matches(*argv, "enable"))
-		return do_enable(argc - 1, argv + 1);
-	if (matches(*argv, "disable"))
-		return do_disable(argc - 1, argv + 1);
-	if (matches(*argv, "template"))
-		return do_template(argc - 1, argv + 1);
-	if (matches(*argv, "show") || matches(*argv, "list"))
-		return do_show(argc - 1, argv + 1);
-	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark postcard help\".\n",
-		*argv);
-	return HM_EXIT_USAGE;
+	return hm_subcmd_run("postcard", postcard_cmds, usage, argc, argv);
 }

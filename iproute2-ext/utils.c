@@ -186,6 +186,45 @@ bool matches(const char *prefix, const char *word)
 }
 
 /**
+ * hm_subcmd_run() - run the COMMAND of "hopmark OBJECT COMMAND ..." from
+ * the OBJECT's table
+ * @object:	the OBJECT's keyword, for the error ("hopmark OBJECT help")
+ * @cmds:	the COMMANDs, ended by a { NULL, NULL } entry; the first whose
+ *		keyword @argv[0] abbreviates (matches()) runs, so the table's
+ *		order decides what an abbreviation shared by two means
+ * @usage:	prints the OBJECT's usage to the stream given
+ * @argc:	words after OBJECT
+ * @argv:	the words
+ *
+ * No word: the usage on stderr, %HM_EXIT_USAGE. "help" (or an
+ * abbreviation of it, before the table): the usage on stdout,
+ * %HM_EXIT_OK. A word no keyword matches: an error naming it and the
+ * OBJECT's help, %HM_EXIT_USAGE.
+ *
+ * Return: the exit status of the COMMAND's handler, or the above.
+ */
+int hm_subcmd_run(const char *object, const struct hm_subcmd *cmds, void (*usage)(FILE *f),
+		  int argc, char **argv)
+{
+	const struct hm_subcmd *c;
+
+	if (argc < 1) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (matches(*argv, "help")) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	for (c = cmds; c->name; c++)
+		if (matches(*argv, c->name))
+			return c->func(argc - 1, argv + 1);
+	fprintf(stderr, "Error: command \"%s\" is unknown, try \"hopmark %s help\".\n",
+		*argv, object);
+	return HM_EXIT_USAGE;
+}
+
+/**
  * invarg() - report an invalid value and exit with %HM_EXIT_USAGE
  * @msg:	why the value is wrong
  * @arg:	the value as typed

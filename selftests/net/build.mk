@@ -44,7 +44,9 @@ NET_TESTS := \
 	selftests/net/test_pbt_e2e.sh \
 	selftests/net/test_collector_pg.sh \
 	selftests/net/test_collector_broker.sh \
-	selftests/net/test_collector_ipfix_out.sh
+	selftests/net/test_collector_ipfix_out.sh \
+	selftests/net/test_ipfix_refresh.sh \
+	selftests/net/test_pbt_template.sh
 
 HM_TESTS += $(addprefix $(CURDIR)/,$(NET_TESTS))
 

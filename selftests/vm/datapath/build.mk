@@ -20,10 +20,20 @@ HM_VM_DP_TESTS	:= $(CURDIR)/selftests/vm/datapath/datapath_6_1.t
 HM_TESTS	+= $(HM_VM_DP_TESTS)
 HM_TEST_DEPS	+= $(HM_KMOD) $(HM_DP_GENL)
 
+# The module's DEX and O-flag postcards through hopmarkd's IPFIX exporter
+# into hopmark-collector and ipfixDump (test_ipfix_module.py), in a VM of
+# its own: make ipfix-vm-check.
+HM_VM_IPFIX_TESTS := $(CURDIR)/selftests/vm/datapath/ipfix_6_1.t
+HM_TESTS	+= $(HM_VM_IPFIX_TESTS)
+HM_TEST_DEPS	+= $(HM_CLI) $(AGENT_BIN) $(COLL_BIN)
+
 $(HM_DP_GENL): selftests/vm/datapath/hm_dp_genl.c $(HM_GENL_NAMES)
 	mkdir -p $(dir $@)
 	$(CC) $(HM_CFLAGS) -o $@ $< $(filter %.c,$(HM_GENL_NAMES)) -lmnl
 
-.PHONY: datapath-vm-check
+.PHONY: datapath-vm-check ipfix-vm-check
 datapath-vm-check: $(HM_KMOD) $(HM_DP_GENL)
 	prove -v --timer $(HM_VM_DP_TESTS)
+
+ipfix-vm-check: $(HM_KMOD) $(HM_DP_GENL) $(HM_CLI) $(AGENT_BIN) $(COLL_BIN)
+	prove -v --timer $(HM_VM_IPFIX_TESTS)
