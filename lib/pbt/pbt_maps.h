@@ -40,6 +40,18 @@
 #define PBT_MAX_FLOWS		65536
 #define PBT_MAX_TEMPLATES	1024
 #define PBT_EVENTS_BYTES	(4 * 1024 * 1024)
+/*
+ * The datapath wakes hopmarkd once per 2^PBT_EVENTS_WAKEUP_SHIFT bytes of
+ * postcards waiting in pbt_events (the record that makes the waiting
+ * bytes cross a multiple of it forces the wakeup; the others are
+ * submitted with BPF_RB_NO_WAKEUP); hopmarkd reads what is left below
+ * that at least every HM_RING_POLL_MS (agent/hopmarkd.c). 32 KiB: about
+ * 100 records of struct pbt_record (header included) per wakeup, instead
+ * of one wakeup (an irq_work on the datapath's CPU and a context switch
+ * of the agent) per postcard.
+ */
+#define PBT_EVENTS_WAKEUP_SHIFT	15
+#define PBT_EVENTS_WAKEUP_BYTES	(1U << PBT_EVENTS_WAKEUP_SHIFT)
 
 /*
  * How a packet is marked (one bit, configured per domain, per family).
