@@ -230,6 +230,9 @@ static __always_inline __u32 pbt_frame_len(void *ctx, int xdp)
 
 #define B(s, o)		((s)->buf[(o) & 63])
 #define BW16(s, o)	((__u16)((__u16)B(s, o) << 8 | B(s, (o) + 1)))
+/* Octet / word @o of the IP header, which pbt_parse_body() reads after the Ethernet header. */
+#define BH(s, o)	B(s, P_L3 + (o))
+#define BHW16(s, o)	BW16(s, P_L3 + (o))
 
 /* ---------------- parsing ---------------- */
 
@@ -327,60 +330,65 @@ static __always_inline int pbt_parse_body(void *ctx, int xdp, struct pbt_scratch
 	p->csum = 0;
 	p->oct_n = 0;
 	flen = pbt_frame_len(ctx, xdp);
-	if (flen < P_L3 + HM_IPV4_HDR_LEN || pbt_load(ctx, xdp, 12, s->buf, 2))
+	if (flen < P_L3 + HM_IPV4_HDR_LEN)
 		return P_NOT_IP;
-	etype = BW16(s, 0);
+	/*
+	 * The Ethernet header and the longest IP header the frame can hold,
+	 * in one helper call (an IPv6 header past a shorter frame is
+	 * malformed, below).
+	 */
+	if (flen >= P_L3 + HM_IPV6_HDR_LEN) {
+		if (pbt_load(ctx, xdp, 0, s->buf, P_L3 + HM_IPV6_HDR_LEN))
+			return P_NOT_IP;
+	} else if (pbt_load(ctx, xdp, 0, s->buf, P_L3 + HM_IPV4_HDR_LEN)) {
+		return P_NOT_IP;
+	}
+	etype = BW16(s, 12);
 	p->avail = flen - P_L3;
 	if (etype == ETH_P_IP) {
-		if (pbt_load(ctx, xdp, P_L3, s->buf, HM_IPV4_HDR_LEN))
-			return P_MALFORMED;
 		p->family = 4;
-		if ((B(s, 0) >> 4) != 4)
+		if ((BH(s, 0) >> 4) != 4)
 			return P_MALFORMED;
-		p->l4off = (__u32)(B(s, 0) & 0x0f) * 4;
-		p->iplen = BW16(s, HM_IPV4_OFF_TOT_LEN);
+		p->l4off = (__u32)(BH(s, 0) & 0x0f) * 4;
+		p->iplen = BHW16(s, HM_IPV4_OFF_TOT_LEN);
 		if (p->l4off < HM_IPV4_HDR_LEN || p->iplen < p->l4off || p->iplen > p->avail)
 			return P_MALFORMED;
-		p->w0 = BW16(s, 0);
-		p->tos = B(s, HM_IPV4_OFF_TOS);
-		p->w_frag = BW16(s, HM_IPV4_OFF_FRAG);
-		p->ttl = B(s, HM_IPV4_OFF_TTL);
-		p->csum = BW16(s, HM_IPV4_OFF_CSUM);
-		p->ip_word = (__u32)BW16(s, HM_IPV4_OFF_ID) << 16 | p->iplen;
+		p->w0 = BHW16(s, 0);
+		p->tos = BH(s, HM_IPV4_OFF_TOS);
+		p->w_frag = BHW16(s, HM_IPV4_OFF_FRAG);
+		p->ttl = BH(s, HM_IPV4_OFF_TTL);
+		p->csum = BHW16(s, HM_IPV4_OFF_CSUM);
+		p->ip_word = (__u32)BHW16(s, HM_IPV4_OFF_ID) << 16 | p->iplen;
 		p->key.family = 4;
-		for (i = 0; i < 4; i++) {
-			p->key.saddr[i] = B(s, HM_IPV4_OFF_SADDR + i);
-			p->key.daddr[i] = B(s, HM_IPV4_OFF_DADDR + i);
-			p->daddr[i] = p->key.daddr[i];
-		}
+		__builtin_memcpy(p->key.saddr, &s->buf[P_L3 + HM_IPV4_OFF_SADDR], 4);
+		__builtin_memcpy(p->key.daddr, &s->buf[P_L3 + HM_IPV4_OFF_DADDR], 4);
+		__builtin_memcpy(p->daddr, p->key.daddr, 4);
 		for (i = 4; i < 16; i++)
 			p->daddr[i] = 0;
-		p->key.proto = B(s, HM_IPV4_OFF_PROTOCOL);
+		p->key.proto = BH(s, HM_IPV4_OFF_PROTOCOL);
 		if (p->w_frag & (HM_IPV4_F_MF | HM_IPV4_OFFSET_MASK))
 			return P_NO_L4;
-		return pbt_parse_l4(ctx, xdp, s, p, B(s, HM_IPV4_OFF_PROTOCOL));
+		return pbt_parse_l4(ctx, xdp, s, p, BH(s, HM_IPV4_OFF_PROTOCOL));
 	}
 	if (etype != ETH_P_IPV6)
 		return P_NOT_IP;
-	if (p->avail < HM_IPV6_HDR_LEN || pbt_load(ctx, xdp, P_L3, s->buf, HM_IPV6_HDR_LEN))
+	if (p->avail < HM_IPV6_HDR_LEN)
 		return P_MALFORMED;
 	p->family = 6;
-	if ((B(s, 0) >> 4) != 6)
+	if ((BH(s, 0) >> 4) != 6)
 		return P_MALFORMED;
-	p->iplen = HM_IPV6_HDR_LEN + BW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
+	p->iplen = HM_IPV6_HDR_LEN + BHW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
 	if (p->iplen > p->avail)
 		return P_MALFORMED;
-	p->w0 = BW16(s, 0);
+	p->w0 = BHW16(s, 0);
 	p->tos = (__u8)(p->w0 >> 4);
-	p->ttl = B(s, HM_IPV6_OFF_HOP_LIMIT);
-	p->ip_word = BW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
+	p->ttl = BH(s, HM_IPV6_OFF_HOP_LIMIT);
+	p->ip_word = BHW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
 	p->key.family = 6;
-	for (i = 0; i < 16; i++) {
-		p->key.saddr[i] = B(s, HM_IPV6_OFF_SADDR + i);
-		p->key.daddr[i] = B(s, HM_IPV6_OFF_DADDR + i);
-		p->daddr[i] = p->key.daddr[i];
-	}
-	nh = B(s, HM_IPV6_OFF_NEXTHDR);
+	__builtin_memcpy(p->key.saddr, &s->buf[P_L3 + HM_IPV6_OFF_SADDR], 16);
+	__builtin_memcpy(p->key.daddr, &s->buf[P_L3 + HM_IPV6_OFF_DADDR], 16);
+	__builtin_memcpy(p->daddr, p->key.daddr, 16);
+	nh = BH(s, HM_IPV6_OFF_NEXTHDR);
 	o = HM_IPV6_HDR_LEN;
 	for (i = 0; i < P_EXT_MAX; i++) {
 		if (nh != HM_NEXTHDR_HOP && nh != HM_NEXTHDR_DEST && nh != HM_NEXTHDR_ROUTING &&
@@ -824,9 +832,12 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 /* ---------------- postcards ---------------- */
 
 /*
- * pbt_queue_state() - hm_queue_state() (ioam_node.bpf.h) with the run's
- * CLOCK_MONOTONIC reading instead of a clock read of its own: a postcard
- * reads that clock once, for this and for the template's expiry.
+ * pbt_queue_state() - hm_queue_state() (ioam_node.bpf.h) with a
+ * CLOCK_MONOTONIC_COARSE reading (bpf_ktime_get_coarse_ns(): the time of
+ * the last tick, no clock source read) instead of a CLOCK_MONOTONIC read
+ * of its own. The reading's age is then judged up to one tick (1-10 ms)
+ * short, against qdepth_max_age_ns of 1 s by default, readings taken every
+ * --qdepth-interval.
  */
 static __always_inline int pbt_queue_state(__u32 ifindex, const struct hopmark_node_cfg *node,
 					   __u64 mono, struct hopmark_qdepth *qs)
@@ -871,9 +882,10 @@ static __always_inline int pbt_queue_state(__u32 ifindex, const struct hopmark_n
  * record's timestamp is also the ingress stamp (pbt_arrival).
  *
  * The record is written in place in the ring (reserve, fill, submit: no
- * copy). Two clock reads: CLOCK_TAI for the timestamp, CLOCK_MONOTONIC
- * once for the queue reading's age and the template's expiry (the maps'
- * clock). Wakeups go by batch: only the record that makes the bytes
+ * copy). One clock source read, CLOCK_TAI for the timestamp; the queue
+ * reading's age takes CLOCK_MONOTONIC_COARSE (pbt_queue_state()), and only
+ * a flow with a template reads CLOCK_MONOTONIC, for its expiry. Wakeups
+ * go by batch: only the record that makes the bytes
  * waiting cross a multiple of %PBT_EVENTS_WAKEUP_BYTES wakes hopmarkd
  * (one race lost between CPUs is made up at the next multiple), which
  * reads the rest every few ms.
@@ -890,7 +902,7 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 	struct hopmark_qdepth qs;
 	struct pbt_record *r;
 	__u32 zero = 0, n, fields = 0;
-	__u64 now, mono, avail, wake;
+	__u64 now, coarse, avail, wake;
 
 	if (xdp ? pbt_id_xdp(ctx, s) : pbt_id_tc(ctx, s)) {
 		pbt_count(ctr, PBT_CNT_ERR);
@@ -902,7 +914,7 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 		return;
 	}
 	now = pbt_now(node);
-	mono = bpf_ktime_get_ns();
+	coarse = bpf_ktime_get_coarse_ns();
 	__builtin_memset(r, 0, sizeof(*r));
 	r->ts_ns = now;
 	r->node_id = node && (node->flags & HM_NODE_F_ID) ? node->node_id : 0xffffff;
@@ -911,9 +923,9 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 	r->pkt_id = p->pkt_id;
 	r->qdepth = PBT_UNKNOWN32;
 	if (point == PBT_PT_EGRESS) {
-		if (pbt_queue_state(out_if, node, mono, &qs))
+		if (pbt_queue_state(out_if, node, coarse, &qs))
 			r->qdepth = qs.backlog_bytes;
-	} else if (pbt_queue_state(0, node, mono, &qs)) {
+	} else if (pbt_queue_state(0, node, coarse, &qs)) {
 		r->qdepth = qs.node_backlog_bytes;
 	}
 	r->point = point;
@@ -930,7 +942,8 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 
 	tpl = bpf_map_lookup_elem(&pbt_tpl, &p->key);
 	if (tpl) {
-		if (tpl->expires_ns && mono > tpl->expires_ns) {
+		/* Expiry to the ns, as hopmarkd removes it: a flow with a template reads the clock. */
+		if (tpl->expires_ns && bpf_ktime_get_ns() > tpl->expires_ns) {
 			pbt_count(ctr, PBT_CNT_TEMPLATE_EXPIRED);
 		} else {
 			pbt_count(ctr, PBT_CNT_TEMPLATE);
