@@ -51,12 +51,16 @@
 
 #include "hopmark.h"
 #include "common/hm_time.h"
+#include "common/ether.h"
 #include "ipv4/ipv4.h"
 #include "pint/pint_maps.h"
 #include "pint/pint_settings.h"
 #include "pint/pint_sink.h"
 #include "int/int_maps.h"
 #include "int/int_names.h"
+#include "pbt/pbt_maps.h"
+#include "pbt/pbt_names.h"
+#include "pbt/pbt_settings.h"
 #include "bpf_test.h"
 #include "bpf_cost.h"
 #include "bench/bpf_cost.skel.h"
@@ -117,12 +121,13 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 /* ---- the objects under test ---- */
 
 /* The objects of --obj-dir, then the bench's own (the calibration programs). */
-enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_INT, OBJ_MAX,
+enum cost_obj { OBJ_ENCAP, OBJ_TRANSIT, OBJ_DECAP, OBJ_PINT, OBJ_INT, OBJ_PBT, OBJ_MAX,
 		OBJ_BENCH = OBJ_MAX };
 
 static const char *const obj_names[OBJ_MAX + 1] = {
 	[OBJ_ENCAP] = "hopmark_encap", [OBJ_TRANSIT] = "hopmark_transit",
 	[OBJ_DECAP] = "hopmark_decap", [OBJ_PINT] = "pint", [OBJ_INT] = "hopmark_int",
+	[OBJ_PBT] = "hopmark_pbt",
 	[OBJ_BENCH] = "bpf_cost",
 };
 
@@ -158,7 +163,7 @@ static void use_set(struct cost_set *s)
 enum cost_hook { HOOK_XDP, HOOK_TC };
 
 /* Which counters a case must move (struct cost_case.fam). */
-enum cost_family { FAM_IOAM, FAM_PINT, FAM_INT };
+enum cost_family { FAM_IOAM, FAM_PINT, FAM_INT, FAM_PBT };
 
 /* PINT settings of a case (struct cost_case.pint). */
 enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
@@ -188,6 +193,9 @@ enum cost_pint { PINT_NONE, PINT_PATH8, PINT_ALL3 };
  * @base_ns:	per round: wrapper + no-op, ns per run
  * @ring:	the program writes a record to a ring buffer per run (ring_batch)
  * @int_bitmap:	INT cases: the domain's Instruction Bitmap (set_int())
+ * @pbt_roles:	PBT-M cases: %PBT_IF_F_* of @ifindex (set_pbt())
+ * @pbt_watch:	PBT-M cases: the head's watchlist has one rule the frame
+ *		does not match (set_pbt())
  * @batch:	records between two drains of the rings, 0: ring_batch
  * @lost:	ring buffer records lost (events_lost) over all rounds
  * @runs:	program runs over all rounds
@@ -212,6 +220,8 @@ struct cost_case {
 	bool			ring;
 	__u32			batch;
 	__u16			int_bitmap;
+	__u32			pbt_roles;
+	bool			pbt_watch;
 	double			prog_ns[COST_ROUNDS_MAX];
 	double			base_ns[COST_ROUNDS_MAX];
 	__u64			lost;
@@ -272,6 +282,7 @@ static void rings_open(void)
 	} r[] = {
 		{ OBJ_DECAP, HM_MAP_EVENTS, sizeof(struct hopmark_ioam_record) },
 		{ OBJ_PINT, PINT_MAP_EVENTS, sizeof(struct pint_record) },
+		{ OBJ_PBT, PBT_MAP_EVENTS, sizeof(struct pbt_record) },
 	};
 	unsigned int i;
 	int k, fd;
@@ -380,7 +391,7 @@ static void load_set(struct cost_set *set, bool create_maps)
 	for (i = 0; i < OBJ_MAX; i++) {
 		snprintf(path, sizeof(path), "%s/%s.bpf.o", set->dir, obj_names[i]);
 		/* A --before build older than INT has no hopmark_int: its rows are left out. */
-		if (i == OBJ_INT && !create_maps && access(path, F_OK))
+		if ((i == OBJ_INT || i == OBJ_PBT) && !create_maps && access(path, F_OK))
 			continue;
 		set->objs[i] = bpf_object__open_file(path, &oo);
 		if (!set->objs[i])
@@ -514,6 +525,17 @@ static int int_map(const char *name)
 	return bpf_map__fd(m);
 }
 
+/* A PBT-M map of the current build (hopmark_pbt.bpf.o). */
+static int pbt_map(const char *name)
+{
+	struct bpf_map *m = cur->objs[OBJ_PBT] ?
+			    bpf_object__find_map_by_name(cur->objs[OBJ_PBT], name) : NULL;
+
+	if (!m)
+		die("%s.bpf.o has no map %s", obj_names[OBJ_PBT], name);
+	return bpf_map__fd(m);
+}
+
 /* A PINT map of the current build, checked against this tree's struct when it has one. */
 static int pint_map(const char *name)
 {
@@ -623,6 +645,8 @@ static void set_int(__u16 bitmap)
 		hm_fail("int_ifcfg: %s", strerror(errno));
 }
 
+static void set_pbt(const struct cost_case *c);
+
 static void case_setup(const struct cost_case *c)
 {
 	use_set(c->set);
@@ -632,6 +656,8 @@ static void case_setup(const struct cost_case *c)
 		set_pint(c->pint);
 	if (c->fam == FAM_INT)
 		set_int(c->int_bitmap);
+	if (c->fam == FAM_PBT)
+		set_pbt(c);
 	case_rules(c);
 	if (setup_failed)
 		die("cannot configure the maps for %s", c->id);
@@ -639,9 +665,11 @@ static void case_setup(const struct cost_case *c)
 
 /* ---- counters ---- */
 
-#define COST_CNT_MAX	64	/* at least HM_CNT_MAX, PINT_CNT_MAX, INT_CNT_MAX */
+#define COST_CNT_MAX	64	/* at least HM_CNT_MAX, PINT_CNT_MAX, INT_CNT_MAX, PBT_CNT_MAX */
 _Static_assert(HM_CNT_MAX <= COST_CNT_MAX && PINT_CNT_MAX <= COST_CNT_MAX &&
-	       INT_CNT_MAX <= COST_CNT_MAX, "COST_CNT_MAX too small");
+	       INT_CNT_MAX <= COST_CNT_MAX && PBT_CNT_MAX <= COST_CNT_MAX,
+	       "COST_CNT_MAX too small");
+_Static_assert(PBT_CNT_MAX <= 32, "HM_BIT() of a PBT-M counter in struct cost_case.may");
 
 struct cost_counters {
 	__u64	cnt[COST_CNT_MAX];
@@ -660,6 +688,18 @@ static void counters_read(const struct cost_case *c, struct cost_counters *out)
 		for (i = 0; i < HM_CNT_MAX; i++)
 			out->cnt[i] = hc.cnt[i];
 		out->n = HM_CNT_MAX;
+	} else if (c->fam == FAM_PBT) {
+		struct pbt_link_stats *per = calloc(env.ncpus, sizeof(*per));
+		__u32 key = c->ifindex;
+
+		if (!per)
+			die("out of memory");
+		if (!bpf_map_lookup_elem(pbt_map(PBT_MAP_STATS), &key, per))
+			for (cpu = 0; cpu < env.ncpus; cpu++)
+				for (i = 0; i < PBT_CNT_MAX; i++)
+					out->cnt[i] += per[cpu].cnt[i];
+		free(per);
+		out->n = PBT_CNT_MAX;
 	} else if (c->fam == FAM_INT) {
 		struct int_link_stats *per = calloc(env.ncpus, sizeof(*per));
 		__u32 key = c->ifindex;
@@ -696,6 +736,8 @@ static const char *counter_name(const struct cost_case *c, int i)
 		return hopmark_counter_names[i];
 	if (c->fam == FAM_INT && i < INT_CNT_MAX)
 		return int_counter_names[i];
+	if (c->fam == FAM_PBT && i < PBT_CNT_MAX)
+		return pbt_counter_names[i];
 	snprintf(buf, sizeof(buf), "%s #%d", c->fam == FAM_PINT ? "pint" : "ioam", i);
 	return buf;
 }
@@ -724,6 +766,8 @@ static void counters_check(struct cost_case *c, const struct cost_counters *befo
 		c->lost += now.cnt[HM_CNT_EVENTS_LOST] - before->cnt[HM_CNT_EVENTS_LOST];
 	else if (c->fam == FAM_INT)
 		c->lost += now.cnt[INT_CNT_EVENTS_LOST] - before->cnt[INT_CNT_EVENTS_LOST];
+	else if (c->fam == FAM_PBT)
+		c->lost += now.cnt[PBT_CNT_EVENTS_LOST] - before->cnt[PBT_CNT_EVENTS_LOST];
 	else
 		c->lost += now.cnt[PINT_CNT_EVENTS_LOST] - before->cnt[PINT_CNT_EVENTS_LOST];
 }
@@ -872,7 +916,8 @@ static struct cost_case *add_case(const char *id, const char *prog, enum cost_ob
 	c->hook = hook;
 	c->ifindex = ifindex;
 	c->iif = iif;
-	c->fam = obj == OBJ_PINT ? FAM_PINT : obj == OBJ_INT ? FAM_INT : FAM_IOAM;
+	c->fam = obj == OBJ_PINT ? FAM_PINT : obj == OBJ_INT ? FAM_INT :
+		 obj == OBJ_PBT ? FAM_PBT : FAM_IOAM;
 	c->cnt = -1;
 	c->goal_ns = -1;
 	c->fd = p ? bpf_program__fd(p) : -1;
@@ -1053,6 +1098,171 @@ static const struct {
 	{ "calib.ktime_tai", "bench_tc_ktime_tai", "one bpf_ktime_get_tai_ns() to skb->mark" },
 	{ "calib.ktime_mono", "bench_tc_ktime_mono", "one bpf_ktime_get_ns() to skb->mark" },
 };
+
+/* ---- PBT-M (bpf/hopmark_pbt.bpf.c) ---- */
+
+/*
+ * The PBT-M domain of a PBT-M case, as `hopmark postcard` leaves it with
+ * its defaults (pbt_cfg_defaults()'s values, lib/pbt/pbt_settings.h:
+ * IPv4 reserved flag bit, IPv6 Traffic Class bit 0x04, every packet
+ * selected, no collector; that .c file's hm_fail() is not the selftests'),
+ * and @c->pbt_roles on @c->ifindex, no role on the other devices. With
+ * @c->pbt_watch the watchlist is one rule, UDP to 192.0.2.0/24, which the
+ * frames (to 10.0.9.2) do not match.
+ */
+static void set_pbt(const struct cost_case *c)
+{
+	const int devs[] = { env.if_in, env.if_out };
+	struct pbt_if_cfg ic = { .flags = c->pbt_roles };
+	struct pbt_domain_cfg d;
+	__u32 zero = 0, key;
+	unsigned int i;
+
+	memset(&d, 0, sizeof(d));
+	d.flags = PBT_DOM_F_CONFIGURED;
+	d.v4_mark = PBT_DEF_V4_MARK;
+	d.v6_mark = PBT_DEF_V6_MARK;
+	d.v4_tos_bit = PBT_DEF_TOS_BIT;
+	d.v6_tc_bit = PBT_DEF_TOS_BIT;
+	d.trig_hold_ns = PBT_DEF_HOLD_NS;
+	d.exp_port = HM_IPFIX_PORT;
+	d.exp_refresh_s = PBT_DEF_EXP_REFRESH_S;
+	d.sel.sample = HM_SAMPLE_ALL;
+	d.sel.sample_n = 1;
+	if (c->pbt_watch) {
+		d.sel.nr_rules = 1;
+		d.sel.rules[0].family = 4;
+		d.sel.rules[0].proto = HM_NH_UDP;
+		d.sel.rules[0].dst_plen = 24;
+		d.sel.rules[0].daddr[0] = 192;
+		d.sel.rules[0].daddr[2] = 2;
+	}
+	if (bpf_map_update_elem(pbt_map(PBT_MAP_CFG), &zero, &d, BPF_ANY))
+		hm_fail("%s: %s", PBT_MAP_CFG, strerror(errno));
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		struct pbt_if_cfg none = { 0 };
+
+		key = devs[i];
+		if (bpf_map_update_elem(pbt_map(PBT_MAP_IFCFG), &key,
+					devs[i] == c->ifindex ? &ic : &none, BPF_ANY))
+			hm_fail("%s: %s", PBT_MAP_IFCFG, strerror(errno));
+	}
+}
+
+/*
+ * @p with the domain's mark set: IPv4, the reserved flag bit (0x8000 of
+ * Flags + Fragment Offset) with the header checksum computed afresh; IPv6,
+ * Traffic Class bit 0x04 (0x40 of the header's second octet).
+ */
+static void frame_pbt_mark(struct pkt *p)
+{
+	__u16 c;
+
+	if (p->b[12] == 0x08 && p->b[13] == 0x00) {
+		p->b[HM_ETH_HLEN + HM_IPV4_OFF_FRAG] |= 0x80;
+		p->b[HM_ETH_HLEN + HM_IPV4_OFF_CSUM] = 0;
+		p->b[HM_ETH_HLEN + HM_IPV4_OFF_CSUM + 1] = 0;
+		c = pkt_csum16(p->b + HM_ETH_HLEN, HM_IPV4_HDR_LEN);
+		p->b[HM_ETH_HLEN + HM_IPV4_OFF_CSUM] = c >> 8;
+		p->b[HM_ETH_HLEN + HM_IPV4_OFF_CSUM + 1] = c;
+	} else {
+		p->b[HM_ETH_HLEN + 1] |= 0x40;
+	}
+}
+
+/*
+ * The PBT-M rows (issue 9's datapath, measured as issue 11 asks): what
+ * each role costs on an IPv4 and an IPv6 UDP frame. @prog, @hook and
+ * @roles name the program, its hook and the roles of the device it runs
+ * on; @marked: the frame arrives marked; @cnt the counter that must rise
+ * per run (-1: none may move), @may others that may.
+ */
+static const struct {
+	const char	*id, *prog, *what;
+	enum cost_hook	hook;
+	bool		ingress, v6, marked, ring, watch;
+	__u32		roles;
+	int		cnt;
+	__u32		may;
+	double		goal_ns;
+} pbt_cases[] = {
+	{ "pbt_head.ipv4", "hm_pbt_egress", "head: selected (sample all), mark set",
+	  HOOK_TC, false, false, false, false, false, PBT_IF_F_HEAD, PBT_CNT_MARKED, 0, -1 },
+	{ "pbt_head.ipv6", "hm_pbt_egress", "head: selected (sample all), mark set",
+	  HOOK_TC, false, true, false, false, false, PBT_IF_F_HEAD, PBT_CNT_MARKED, 0, -1 },
+	{ "pbt_head.not_watched", "hm_pbt_egress", "head: no watchlist rule matches, not marked",
+	  HOOK_TC, false, false, false, false, true, PBT_IF_F_HEAD, PBT_CNT_NOT_WATCHED, 0, -1 },
+	{ "pbt_ingress.ipv4", "hm_pbt_ingress", "marked: ingress postcard to the ring buffer",
+	  HOOK_TC, true, false, true, true, false, PBT_IF_F_INGRESS, PBT_CNT_POSTCARD_INGRESS,
+	  HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_ingress.ipv6", "hm_pbt_ingress", "marked: ingress postcard to the ring buffer",
+	  HOOK_TC, true, true, true, true, false, PBT_IF_F_INGRESS, PBT_CNT_POSTCARD_INGRESS,
+	  HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_xdp.ipv4", "hm_pbt_xdp", "marked: ingress postcard to the ring buffer",
+	  HOOK_XDP, true, false, true, true, false, PBT_IF_F_INGRESS, PBT_CNT_POSTCARD_INGRESS,
+	  HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_egress.ipv4", "hm_pbt_egress", "head + egress: mark set, egress postcard",
+	  HOOK_TC, false, false, false, true, false, PBT_IF_F_HEAD | PBT_IF_F_EGRESS,
+	  PBT_CNT_POSTCARD_EGRESS, HM_BIT(PBT_CNT_MARKED) | HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_egress.ipv6", "hm_pbt_egress", "head + egress: mark set, egress postcard",
+	  HOOK_TC, false, true, false, true, false, PBT_IF_F_HEAD | PBT_IF_F_EGRESS,
+	  PBT_CNT_POSTCARD_EGRESS, HM_BIT(PBT_CNT_MARKED) | HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_egress.transit_ipv4", "hm_pbt_egress", "marked: egress postcard",
+	  HOOK_TC, false, false, true, true, false, PBT_IF_F_EGRESS, PBT_CNT_POSTCARD_EGRESS,
+	  HM_BIT(PBT_CNT_EVENTS_LOST), -1 },
+	{ "pbt_end.ipv4", "hm_pbt_egress", "marked, end: mark cleared",
+	  HOOK_TC, false, false, true, false, false, PBT_IF_F_END, PBT_CNT_CLEARED, 0, -1 },
+	{ "pbt_end.ipv6", "hm_pbt_egress", "marked, end: mark cleared",
+	  HOOK_TC, false, true, true, false, false, PBT_IF_F_END, PBT_CNT_CLEARED, 0, -1 },
+	{ "pbt_ingress.not_marked", "hm_pbt_ingress", "not marked, ingress + end roles: not ours",
+	  HOOK_TC, true, false, false, false, false, PBT_IF_F_INGRESS | PBT_IF_F_END, -1, 0, 5 },
+	{ "pbt_xdp.not_marked", "hm_pbt_xdp", "not marked, ingress + end roles: not ours",
+	  HOOK_XDP, true, false, false, false, false, PBT_IF_F_INGRESS | PBT_IF_F_END, -1, 0, 5 },
+	{ "pbt_egress.not_marked", "hm_pbt_egress", "not marked, egress + end roles: not ours",
+	  HOOK_TC, false, false, false, false, false, PBT_IF_F_EGRESS | PBT_IF_F_END, -1, 0, 5 },
+	{ "pbt_egress.no_role", "hm_pbt_egress", "a device without PBT-M roles: not ours",
+	  HOOK_TC, false, false, false, false, false, 0, -1, 0, 5 },
+};
+#define N_PBT_CASES	(sizeof(pbt_cases) / sizeof(pbt_cases[0]))
+
+static void build_pbt_cases(void)
+{
+	struct cost_case *c, *in4 = NULL, *eg4 = NULL;
+	unsigned int i;
+
+	for (i = 0; i < N_PBT_CASES; i++) {
+		int dev = pbt_cases[i].ingress ? env.if_in : env.if_out;
+
+		/* tc egress: the packet arrived on env.if_in (the postcard's in_ifindex). */
+		c = add_case(pbt_cases[i].id, pbt_cases[i].prog, OBJ_PBT, pbt_cases[i].hook, dev,
+			     pbt_cases[i].hook == HOOK_XDP ? 0 : env.if_in);
+		if (pbt_cases[i].v6)
+			frame_v6_plain(&c->frame, NULL);
+		else
+			frame_v4(&c->frame, COST_HLIM, 0x1234);
+		if (pbt_cases[i].marked)
+			frame_pbt_mark(&c->frame);
+		snprintf(c->packet, sizeof(c->packet), "%s UDP, %s", pbt_cases[i].v6 ? "IPv6" : "IPv4",
+			 pbt_cases[i].what);
+		c->pbt_roles = pbt_cases[i].roles;
+		c->pbt_watch = pbt_cases[i].watch;
+		c->cnt = pbt_cases[i].cnt;
+		c->may = pbt_cases[i].may;
+		c->ring = pbt_cases[i].ring;
+		add_row(c, NULL, NULL, pbt_cases[i].goal_ns,
+			pbt_cases[i].goal_ns >= 0 ? "a packet that is not ours" : NULL);
+		if (!strcmp(c->id, "pbt_ingress.not_marked"))
+			in4 = c;
+		if (!strcmp(c->id, "pbt_egress.ipv4"))
+			eg4 = c;
+	}
+	/*
+	 * The router of bench/fwd_bench.sh's pbt mode: its arriving packets
+	 * are not marked (ingress + end roles look), it marks and sends an
+	 * egress postcard of each.
+	 */
+	add_row(in4, eg4, "pbt_router.ipv4", -1, NULL);
+}
 
 /* Issue 11's goals for transit, both halves (transit.* and transit_tc.*). */
 static const double transit_goal[N_TTS] = { -1, 25, 60, 100 };
@@ -1286,6 +1496,9 @@ static void build_cases(void)
 		snprintf(c->packet, sizeof(c->packet), "IPv4 UDP without INT");
 		add_row(c, NULL, NULL, 5, "a packet that is not ours");
 	}
+
+	if (cur->objs[OBJ_PBT] || cur == &sets[0])
+		build_pbt_cases();
 
 	/* What the wrapper's undoing of a size change adds to such rows. */
 	c = add_case("calib.tc_resize", "bench_tc_grow", OBJ_BENCH, HOOK_TC, env.if_enc, 0);

@@ -25,6 +25,11 @@ COST = os.path.join(BUILD, 'bench', 'bpf-cost')
 ROW = re.compile(r'^(\S+)\s+([+-]\d+\.\d)\s+([+-]\d+\.\d)\s+([+-]\d+\.\d)\s+(\d+\.\d)\s+(.*)$')
 
 TTS = ['tt800000', 'ttc00000', 'ttf80000', 'ttfff000']
+# The PBT-M rows (bpf/hopmark_pbt.bpf.c) Documentation/performance-postcards.rst cites.
+PBT = ['pbt_head.ipv4', 'pbt_head.ipv6', 'pbt_head.not_watched', 'pbt_ingress.ipv4',
+       'pbt_ingress.ipv6', 'pbt_xdp.ipv4', 'pbt_egress.ipv4', 'pbt_egress.ipv6',
+       'pbt_egress.transit_ipv4', 'pbt_end.ipv4', 'pbt_end.ipv6', 'pbt_ingress.not_marked',
+       'pbt_xdp.not_marked', 'pbt_egress.not_marked', 'pbt_egress.no_role', 'pbt_router.ipv4']
 CALIB = ['calib.tc_resize', 'calib.hash_lookup', 'calib.percpu_hash_lookup',
          'calib.array_lookup', 'calib.ktime_tai', 'calib.ktime_mono']
 
@@ -64,9 +69,9 @@ def main():
     # tc-ingress transit pair, and the calibration rows the performance
     # doc's reasons cite.
     need = (['transit_tcin.%s' % t for t in TTS + ['no_ioam']] +
-            ['transit_tc.%s' % t for t in TTS + ['no_ioam']] + CALIB)
+            ['transit_tc.%s' % t for t in TTS + ['no_ioam']] + CALIB + PBT)
     missing = [r for r in need if r not in rows]
-    ok(not missing, 'bpf-cost --list has the transit_tcin, transit_tc and calib rows',
+    ok(not missing, 'bpf-cost --list has the transit_tcin, transit_tc, calib and pbt rows',
        ['expected %d rows, missing: %s' % (len(need), ' '.join(missing))])
 
     with tempfile.TemporaryDirectory(prefix='hm-bench-') as out:

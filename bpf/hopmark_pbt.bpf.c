@@ -63,7 +63,10 @@ enum {
  * @oct:	the packet ID's octets after the IP headers (pbt_id.h)
  * @oct_n:	how many of them the packet has
  * @ip_word:	the packet ID's IP word (pbt_pkt_id())
- * @pkt_id:	packet ID (valid for %P_OK)
+ * @pkt_id:	packet ID (pbt_id_tc() / pbt_id_xdp(), for a postcard)
+ * @l4left:	octets of the packet from the upper-layer header on
+ * @id_po:	where the packet ID's last octets start in the upper-layer
+ *		header (pbt_id_payload_off())
  * @iplen:	IP packet length, octets (IPv4 Total Length, IPv6 40 + Payload Length)
  * @avail:	octets of the frame from the IP header on
  * @l4off:	offset of the upper-layer header from the IP header
@@ -86,6 +89,8 @@ struct pbt_pkt {
 	__u32			oct_n;
 	__u32			ip_word;
 	__u32			pkt_id;
+	__u32			l4left;
+	__u32			id_po;
 	__u32			iplen;
 	__u32			avail;
 	__u32			l4off;
@@ -126,33 +131,41 @@ struct {
 const struct pbt_link_stats pbt_stats_zero = {};
 
 /**
- * pbt_count() - count one PBT-M datapath action on an interface
- * @ifindex:	interface the action is accounted to
+ * struct pbt_ctr - the counters one run counts into
+ * @ifindex:	interface the actions are accounted to
+ * @st:		its pbt_stats entry once looked up, NULL before
+ *
+ * One lookup per run, at the first count (none for a packet that is not
+ * ours): a per-CPU hash lookup costs about as much as a clock read
+ * (bench/bpf-cost, calib.percpu_hash_lookup).
+ */
+struct pbt_ctr {
+	__u32			ifindex;
+	struct pbt_link_stats	*st;
+};
+
+/**
+ * pbt_count() - count one PBT-M datapath action
+ * @c:		the run's counters
  * @cnt:	enum pbt_counter
  *
- * Global function, verified once (see hm_count() in hm_common.bpf.h).
- * A full pbt_stats loses the count: nothing else can be done here.
- *
- * Return: 0.
+ * The interface's entry is created on first use; a full pbt_stats loses
+ * the count: nothing else can be done here.
  */
-__attribute__((noinline))
-int pbt_count(__u32 ifindex, __u32 cnt)
+static __always_inline void pbt_count(struct pbt_ctr *c, __u32 cnt)
 {
-	struct pbt_link_stats *st;
 	__u64 idx = cnt;
 
-	asm volatile("" : "+r"(idx));
-	if (idx >= PBT_CNT_MAX)
-		return 0;
-	st = bpf_map_lookup_elem(&pbt_stats, &ifindex);
-	if (!st) {
-		bpf_map_update_elem(&pbt_stats, &ifindex, &pbt_stats_zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&pbt_stats, &ifindex);
-		if (!st)
-			return 0;
+	if (!c->st) {
+		c->st = bpf_map_lookup_elem(&pbt_stats, &c->ifindex);
+		if (!c->st) {
+			bpf_map_update_elem(&pbt_stats, &c->ifindex, &pbt_stats_zero, BPF_NOEXIST);
+			c->st = bpf_map_lookup_elem(&pbt_stats, &c->ifindex);
+		}
 	}
-	st->cnt[idx]++;
-	return 0;
+	asm volatile("" : "+r"(idx));
+	if (c->st && idx < PBT_CNT_MAX)
+		c->st->cnt[idx]++;
 }
 
 static __always_inline struct pbt_domain_cfg *pbt_domain(void)
@@ -217,17 +230,21 @@ static __always_inline __u32 pbt_frame_len(void *ctx, int xdp)
 
 #define B(s, o)		((s)->buf[(o) & 63])
 #define BW16(s, o)	((__u16)((__u16)B(s, o) << 8 | B(s, (o) + 1)))
+/* Octet / word @o of the IP header, which pbt_parse_body() reads after the Ethernet header. */
+#define BH(s, o)	B(s, P_L3 + (o))
+#define BHW16(s, o)	BW16(s, P_L3 + (o))
 
 /* ---------------- parsing ---------------- */
 
 /*
- * pbt_parse_l4() - the flow key's ports and the packet ID's octets, from
- * the upper-layer header at @p->l4off (pbt_id.h says which octets).
+ * pbt_parse_l4() - the flow key's ports from the upper-layer header at
+ * @p->l4off, and where the packet ID's octets are (pbt_id.h says which;
+ * pbt_id_body() reads them when a postcard needs the ID).
  */
 static __always_inline int pbt_parse_l4(void *ctx, int xdp, struct pbt_scratch *s,
 					struct pbt_pkt *p, __u8 proto)
 {
-	__u32 o = p->l4off, left, n1, n2, po, i;
+	__u32 o = p->l4off, left, po;
 
 	p->key.proto = proto;
 	left = p->iplen > o ? p->iplen - o : 0;
@@ -238,12 +255,33 @@ static __always_inline int pbt_parse_l4(void *ctx, int xdp, struct pbt_scratch *
 		if (po < 20 || po > left)
 			return P_L4_BAD;
 	} else if (proto == HM_IPPROTO_UDP) {
-		if (left < 8)
+		if (left < 8 || pbt_load(ctx, xdp, P_L3 + o, s->buf, 4))
 			return P_L4_BAD;
 		po = PBT_ID_L4_OCTETS;
 	} else {
 		po = PBT_ID_L4_OCTETS;
 	}
+	p->l4left = left;
+	p->id_po = po;
+	if (proto == HM_IPPROTO_TCP || proto == HM_IPPROTO_UDP) {
+		__builtin_memcpy(&p->key.sport, &s->buf[0], 2);
+		__builtin_memcpy(&p->key.dport, &s->buf[2], 2);
+	}
+	return P_OK;
+}
+
+/*
+ * pbt_id_body() - the packet ID of a parsed packet (%P_OK): its octets
+ * after the IP headers (pbt_id.h), then pbt_pkt_id(). Only a postcard
+ * needs it: the head's selection and the end's clearing do not.
+ *
+ * Return: 0, or -1 when the octets cannot be read (the parse found them
+ * inside the packet: a helper failure).
+ */
+static __always_inline int pbt_id_body(void *ctx, int xdp, struct pbt_pkt *p)
+{
+	__u32 o = p->l4off, left = p->l4left, po = p->id_po, n1, n2, i;
+
 	for (i = 0; i < PBT_ID_OCTETS; i++)
 		p->oct[i] = 0;
 	n1 = left < PBT_ID_L4_OCTETS ? left : PBT_ID_L4_OCTETS;
@@ -251,17 +289,13 @@ static __always_inline int pbt_parse_l4(void *ctx, int xdp, struct pbt_scratch *
 	if (n2 > PBT_ID_OCTETS - PBT_ID_L4_OCTETS)
 		n2 = PBT_ID_OCTETS - PBT_ID_L4_OCTETS;
 	if (n1 && pbt_load(ctx, xdp, P_L3 + o, p->oct, hm_len_1_to(n1, PBT_ID_L4_OCTETS)))
-		return P_L4_BAD;
+		return -1;
 	if (n2 && pbt_load(ctx, xdp, P_L3 + o + po, &p->oct[PBT_ID_L4_OCTETS],
 			   hm_len_1_to(n2, PBT_ID_OCTETS - PBT_ID_L4_OCTETS)))
-		return P_L4_BAD;
+		return -1;
 	p->oct_n = n1 + n2;
-	if (proto == HM_IPPROTO_TCP || proto == HM_IPPROTO_UDP) {
-		__builtin_memcpy(&p->key.sport, &p->oct[0], 2);
-		__builtin_memcpy(&p->key.dport, &p->oct[2], 2);
-	}
 	p->pkt_id = pbt_pkt_id(&p->key, p->ip_word, p->oct, p->oct_n);
-	return P_OK;
+	return 0;
 }
 
 /**
@@ -296,60 +330,65 @@ static __always_inline int pbt_parse_body(void *ctx, int xdp, struct pbt_scratch
 	p->csum = 0;
 	p->oct_n = 0;
 	flen = pbt_frame_len(ctx, xdp);
-	if (flen < P_L3 + HM_IPV4_HDR_LEN || pbt_load(ctx, xdp, 12, s->buf, 2))
+	if (flen < P_L3 + HM_IPV4_HDR_LEN)
 		return P_NOT_IP;
-	etype = BW16(s, 0);
+	/*
+	 * The Ethernet header and the longest IP header the frame can hold,
+	 * in one helper call (an IPv6 header past a shorter frame is
+	 * malformed, below).
+	 */
+	if (flen >= P_L3 + HM_IPV6_HDR_LEN) {
+		if (pbt_load(ctx, xdp, 0, s->buf, P_L3 + HM_IPV6_HDR_LEN))
+			return P_NOT_IP;
+	} else if (pbt_load(ctx, xdp, 0, s->buf, P_L3 + HM_IPV4_HDR_LEN)) {
+		return P_NOT_IP;
+	}
+	etype = BW16(s, 12);
 	p->avail = flen - P_L3;
 	if (etype == ETH_P_IP) {
-		if (pbt_load(ctx, xdp, P_L3, s->buf, HM_IPV4_HDR_LEN))
-			return P_MALFORMED;
 		p->family = 4;
-		if ((B(s, 0) >> 4) != 4)
+		if ((BH(s, 0) >> 4) != 4)
 			return P_MALFORMED;
-		p->l4off = (__u32)(B(s, 0) & 0x0f) * 4;
-		p->iplen = BW16(s, HM_IPV4_OFF_TOT_LEN);
+		p->l4off = (__u32)(BH(s, 0) & 0x0f) * 4;
+		p->iplen = BHW16(s, HM_IPV4_OFF_TOT_LEN);
 		if (p->l4off < HM_IPV4_HDR_LEN || p->iplen < p->l4off || p->iplen > p->avail)
 			return P_MALFORMED;
-		p->w0 = BW16(s, 0);
-		p->tos = B(s, HM_IPV4_OFF_TOS);
-		p->w_frag = BW16(s, HM_IPV4_OFF_FRAG);
-		p->ttl = B(s, HM_IPV4_OFF_TTL);
-		p->csum = BW16(s, HM_IPV4_OFF_CSUM);
-		p->ip_word = (__u32)BW16(s, HM_IPV4_OFF_ID) << 16 | p->iplen;
+		p->w0 = BHW16(s, 0);
+		p->tos = BH(s, HM_IPV4_OFF_TOS);
+		p->w_frag = BHW16(s, HM_IPV4_OFF_FRAG);
+		p->ttl = BH(s, HM_IPV4_OFF_TTL);
+		p->csum = BHW16(s, HM_IPV4_OFF_CSUM);
+		p->ip_word = (__u32)BHW16(s, HM_IPV4_OFF_ID) << 16 | p->iplen;
 		p->key.family = 4;
-		for (i = 0; i < 4; i++) {
-			p->key.saddr[i] = B(s, HM_IPV4_OFF_SADDR + i);
-			p->key.daddr[i] = B(s, HM_IPV4_OFF_DADDR + i);
-			p->daddr[i] = p->key.daddr[i];
-		}
+		__builtin_memcpy(p->key.saddr, &s->buf[P_L3 + HM_IPV4_OFF_SADDR], 4);
+		__builtin_memcpy(p->key.daddr, &s->buf[P_L3 + HM_IPV4_OFF_DADDR], 4);
+		__builtin_memcpy(p->daddr, p->key.daddr, 4);
 		for (i = 4; i < 16; i++)
 			p->daddr[i] = 0;
-		p->key.proto = B(s, HM_IPV4_OFF_PROTOCOL);
+		p->key.proto = BH(s, HM_IPV4_OFF_PROTOCOL);
 		if (p->w_frag & (HM_IPV4_F_MF | HM_IPV4_OFFSET_MASK))
 			return P_NO_L4;
-		return pbt_parse_l4(ctx, xdp, s, p, B(s, HM_IPV4_OFF_PROTOCOL));
+		return pbt_parse_l4(ctx, xdp, s, p, BH(s, HM_IPV4_OFF_PROTOCOL));
 	}
 	if (etype != ETH_P_IPV6)
 		return P_NOT_IP;
-	if (p->avail < HM_IPV6_HDR_LEN || pbt_load(ctx, xdp, P_L3, s->buf, HM_IPV6_HDR_LEN))
+	if (p->avail < HM_IPV6_HDR_LEN)
 		return P_MALFORMED;
 	p->family = 6;
-	if ((B(s, 0) >> 4) != 6)
+	if ((BH(s, 0) >> 4) != 6)
 		return P_MALFORMED;
-	p->iplen = HM_IPV6_HDR_LEN + BW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
+	p->iplen = HM_IPV6_HDR_LEN + BHW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
 	if (p->iplen > p->avail)
 		return P_MALFORMED;
-	p->w0 = BW16(s, 0);
+	p->w0 = BHW16(s, 0);
 	p->tos = (__u8)(p->w0 >> 4);
-	p->ttl = B(s, HM_IPV6_OFF_HOP_LIMIT);
-	p->ip_word = BW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
+	p->ttl = BH(s, HM_IPV6_OFF_HOP_LIMIT);
+	p->ip_word = BHW16(s, HM_IPV6_OFF_PAYLOAD_LEN);
 	p->key.family = 6;
-	for (i = 0; i < 16; i++) {
-		p->key.saddr[i] = B(s, HM_IPV6_OFF_SADDR + i);
-		p->key.daddr[i] = B(s, HM_IPV6_OFF_DADDR + i);
-		p->daddr[i] = p->key.daddr[i];
-	}
-	nh = B(s, HM_IPV6_OFF_NEXTHDR);
+	__builtin_memcpy(p->key.saddr, &s->buf[P_L3 + HM_IPV6_OFF_SADDR], 16);
+	__builtin_memcpy(p->key.daddr, &s->buf[P_L3 + HM_IPV6_OFF_DADDR], 16);
+	__builtin_memcpy(p->daddr, p->key.daddr, 16);
+	nh = BH(s, HM_IPV6_OFF_NEXTHDR);
 	o = HM_IPV6_HDR_LEN;
 	for (i = 0; i < P_EXT_MAX; i++) {
 		if (nh != HM_NEXTHDR_HOP && nh != HM_NEXTHDR_DEST && nh != HM_NEXTHDR_ROUTING &&
@@ -399,6 +438,103 @@ int pbt_parse_xdp(struct xdp_md *x, struct pbt_scratch *s)
 	if (!x || !s)
 		return P_NOT_IP;
 	return pbt_parse_body(x, 1, s);
+}
+
+/* pbt_id_body() for tc and XDP: global functions, verified once each. */
+__attribute__((noinline))
+int pbt_id_tc(struct __sk_buff *skb, struct pbt_scratch *s)
+{
+	if (!skb || !s)
+		return -1;
+	return pbt_id_body(skb, 0, &s->p);
+}
+
+__attribute__((noinline))
+int pbt_id_xdp(struct xdp_md *x, struct pbt_scratch *s)
+{
+	if (!x || !s)
+		return -1;
+	return pbt_id_body(x, 1, &s->p);
+}
+
+/**
+ * pbt_quick_unmarked() - whether a packet is surely not ours, from its
+ *			  first octets alone
+ * @ctx:	packet
+ * @xdp:	@ctx is an xdp_md (a constant)
+ * @cfg:	domain
+ *
+ * For the interfaces that only look at marked packets (ingress, egress
+ * and end roles, no head): before the whole parse (a dozen helper calls
+ * and loops), the mark word is read in place. Yes when the frame is not
+ * IP (what pbt_parse_body() calls %P_NOT_IP), or is a well-formed IPv4
+ * header (the checks of pbt_parse_body()), or an IPv6 header without
+ * extension headers, whose mark bit is clear, with a mark bit the domain
+ * may use (pbt_mark_find() would say %M_NO): the whole path would then
+ * count nothing and change nothing. No, and the caller parses as before,
+ * for everything else: a set bit, a header it would count as malformed,
+ * an IPv6 extension header (the SRH O-flag, and their checks), a bad or
+ * Alternate Marking bit (counted), or headers outside the linear data.
+ *
+ * Return: 1 when nothing is to be done, 0 when the caller parses.
+ */
+static __always_inline int pbt_quick_unmarked(void *ctx, int xdp,
+					      const struct pbt_domain_cfg *cfg)
+{
+	__u32 flen = pbt_frame_len(ctx, xdp), ihl, len;
+	struct pbt_mark_loc loc;
+	__u8 *h, *end;
+	__u16 w;
+
+	if (xdp) {
+		h = (__u8 *)(long)((struct xdp_md *)ctx)->data;
+		end = (__u8 *)(long)((struct xdp_md *)ctx)->data_end;
+	} else {
+		h = (__u8 *)(long)((struct __sk_buff *)ctx)->data;
+		end = (__u8 *)(long)((struct __sk_buff *)ctx)->data_end;
+	}
+	if (flen < P_L3 + HM_IPV4_HDR_LEN)
+		return 1;
+	if (h + P_L3 + HM_IPV4_HDR_LEN > end)
+		return 0;
+	if (h[12] == 0x08 && h[13] == 0x00) {
+		if ((h[P_L3] >> 4) != 4)
+			return 0;
+		ihl = (__u32)(h[P_L3] & 0x0f) * 4;
+		len = (__u32)h[P_L3 + HM_IPV4_OFF_TOT_LEN] << 8 | h[P_L3 + HM_IPV4_OFF_TOT_LEN + 1];
+		if (ihl < HM_IPV4_HDR_LEN || len < ihl || len > flen - P_L3)
+			return 0;
+		loc = pbt_mark_v4_loc(cfg->v4_mark, cfg->v4_tos_bit);
+		if (!loc.mask || (cfg->v4_mark == PBT_V4_TOS && (cfg->v4_tos_bit & cfg->altmark_tos)))
+			return 0;
+		if (loc.off == PBT_LOC_IPV4_FRAG)
+			w = (__u16)h[P_L3 + 6] << 8 | h[P_L3 + 7];
+		else
+			w = (__u16)h[P_L3] << 8 | h[P_L3 + 1];
+		return !(w & loc.mask);
+	}
+	if (h[12] != 0x86 || h[13] != 0xdd)
+		return 1;
+	if (h + P_L3 + HM_IPV6_HDR_LEN > end || flen < P_L3 + HM_IPV6_HDR_LEN)
+		return 0;
+	if ((h[P_L3] >> 4) != 6)
+		return 0;
+	len = (__u32)h[P_L3 + HM_IPV6_OFF_PAYLOAD_LEN] << 8 | h[P_L3 + HM_IPV6_OFF_PAYLOAD_LEN + 1];
+	if (HM_IPV6_HDR_LEN + len > flen - P_L3)
+		return 0;
+	switch (h[P_L3 + HM_IPV6_OFF_NEXTHDR]) {
+	case HM_NEXTHDR_HOP:
+	case HM_NEXTHDR_DEST:
+	case HM_NEXTHDR_ROUTING:
+	case HM_NEXTHDR_AUTH:
+	case HM_NEXTHDR_FRAGMENT:
+		return 0;
+	}
+	loc = pbt_mark_v6_loc(cfg->v6_mark, cfg->v6_tc_bit, 0, 0);
+	if (!loc.mask || (cfg->v6_tc_bit & cfg->altmark_tos))
+		return 0;
+	w = (__u16)h[P_L3] << 8 | h[P_L3 + 1];
+	return !(w & loc.mask);
 }
 
 /* ---------------- the mark ---------------- */
@@ -455,7 +591,10 @@ static __always_inline int pbt_mark_find(const struct pbt_domain_cfg *cfg,
  *
  * IPv4: the word and the header checksum, updated incrementally (RFC
  * 1624 eqn. 3), so that the header's one's complement sum, and with it
- * the checksum of a CHECKSUM_COMPLETE skb, does not change.
+ * the checksum of a CHECKSUM_COMPLETE skb, does not change. The reserved
+ * flag bit's word and the checksum go in one store of octets 6-11 (TTL
+ * and Protocol written back as they are): one helper call, and the packet
+ * never holds one without the other.
  *
  * Return: 0, or the helper's negative error (the packet is then as the
  * helper left it: unchanged for a refused store).
@@ -466,7 +605,25 @@ static __always_inline long pbt_mark_write(void *ctx, int xdp, struct pbt_pkt *p
 	__u16 nw = pbt_mark_word(word, loc->mask, set), nc;
 	long err;
 
-	if (loc->csum) {
+	if (loc->csum && loc->off == PBT_LOC_IPV4_FRAG) {
+		__u8 w6[6];
+
+		nc = pbt_csum_replace16(p->csum, word, nw);
+		w6[0] = nw >> 8;
+		w6[1] = (__u8)nw;
+		w6[2] = p->ttl;
+		w6[3] = p->key.proto;
+		w6[4] = nc >> 8;
+		w6[5] = (__u8)nc;
+		if (xdp)
+			err = bpf_xdp_store_bytes(ctx, P_L3 + PBT_LOC_IPV4_FRAG, w6, 6);
+		else
+			err = bpf_skb_store_bytes(ctx, P_L3 + PBT_LOC_IPV4_FRAG, w6, 6,
+						  BPF_F_RECOMPUTE_CSUM);
+		if (err)
+			return err;
+		p->csum = nc;
+	} else if (loc->csum) {
 		nc = pbt_csum_replace16(p->csum, word, nw);
 		err = pbt_store16(ctx, xdp, P_L3 + PBT_IPV4_OFF_CSUM, nc);
 		if (err)
@@ -611,19 +768,28 @@ static __always_inline int pbt_is_routed(const struct pbt_pkt *p)
 __attribute__((noinline))
 int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex, __u32 segs)
 {
-	struct pbt_flow_state *fs, nfs = {};
+	struct pbt_flow_state *fs = NULL, nfs = {};
 	struct hopmark_qdepth qs;
-	__u64 now = bpf_ktime_get_ns();
 	struct hm_flow_key k;
-	int trig = 0, cond;
+	int trig = 0, cond, flow;
+	__u64 now = 0;
 
 	if (!cfg || !p)
 		return PBT_CNT_ERR;
 	if (hm_sel_watch(&cfg->sel, &p->key) < 0)
 		return PBT_CNT_NOT_WATCHED;
+	/*
+	 * The clock and the flow's state only where a stage needs them:
+	 * triggers and interval sampling (pbt_flows), the meter (the clock).
+	 * Sampling all, 1:N packets or 1:N flows reads neither.
+	 */
+	flow = cfg->trig_flags || cfg->sel.sample == PBT_SAMPLE_INTERVAL;
+	if (flow || cfg->meter_rate)
+		now = bpf_ktime_get_ns();
 	/* On the stack: Linux 6.1's map helpers take no key in a global function's memory. */
 	__builtin_memcpy(&k, &p->key, sizeof(k));
-	fs = bpf_map_lookup_elem(&pbt_flows, &k);
+	if (flow)
+		fs = bpf_map_lookup_elem(&pbt_flows, &k);
 	if (cfg->trig_flags) {
 		cond = (cfg->trig_flags & PBT_TRIG_CE) && (p->tos & PBT_ECN_MASK) == PBT_ECN_MASK;
 		if (!cond && (cfg->trig_flags & PBT_TRIG_QDEPTH) &&
@@ -646,7 +812,8 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 	if (cfg->sel.sample == PBT_SAMPLE_INTERVAL) {
 		if (fs && fs->last_mark_ns && now - fs->last_mark_ns < cfg->interval_ns)
 			return PBT_CNT_NOT_SAMPLED;
-	} else if (!hm_sel_sampled(&cfg->sel, &k, bpf_get_prandom_u32())) {
+	} else if (!hm_sel_sampled(&cfg->sel, &p->key, cfg->sel.sample == HM_SAMPLE_PACKET ?
+				   bpf_get_prandom_u32() : 0)) {
 		return PBT_CNT_NOT_SAMPLED;
 	}
 	if (!pbt_meter_take(cfg, segs, now))
@@ -664,13 +831,40 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
 
 /* ---------------- postcards ---------------- */
 
+/*
+ * pbt_queue_state() - hm_queue_state() (ioam_node.bpf.h) with a
+ * CLOCK_MONOTONIC_COARSE reading (bpf_ktime_get_coarse_ns(): the time of
+ * the last tick, no clock source read) instead of a CLOCK_MONOTONIC read
+ * of its own. The reading's age is then judged up to one tick (1-10 ms)
+ * short, against qdepth_max_age_ns of 1 s by default, readings taken every
+ * --qdepth-interval.
+ */
+static __always_inline int pbt_queue_state(__u32 ifindex, const struct hopmark_node_cfg *node,
+					   __u64 mono, struct hopmark_qdepth *qs)
+{
+	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
+
+	if (!q || !node)
+		return 0;
+	*qs = *q;
+	if (mono > qs->updated_ns && mono - qs->updated_ns > node->qdepth_max_age_ns)
+		return 0;
+	return 1;
+}
+
+/*
+ * Ring buffer slot of a record: BPF_RINGBUF_HDR_SZ (8) before it, 8-byte
+ * aligned (what BPF_RB_AVAIL_DATA counts per record).
+ */
+#define PBT_REC_SLOT	((sizeof(struct pbt_record) + 8 + 7) / 8 * 8)
+
 /**
  * pbt_postcard() - hand one postcard to hopmarkd (pbt_events)
  * @ctx:	packet
  * @xdp:	@ctx is an xdp_md (a constant)
- * @s:		scratch: the parsed packet
+ * @s:		scratch: the parsed packet (%P_OK)
  * @cfg:	domain
- * @ifindex:	interface the program runs on (counters)
+ * @ctr:	the run's counters
  * @point:	%PBT_PT_INGRESS or %PBT_PT_EGRESS
  * @in_if:	arrival interface (0: sent by this node)
  * @out_if:	departure interface (0: unknown, at ingress)
@@ -686,9 +880,18 @@ int pbt_head_select(struct pbt_domain_cfg *cfg, struct pbt_pkt *p, __u32 ifindex
  * connected), the sojourn from this CPU's pbt_arrival stamp of the same
  * packet ID and arrival interface; each missing one is counted. The
  * record's timestamp is also the ingress stamp (pbt_arrival).
+ *
+ * The record is written in place in the ring (reserve, fill, submit: no
+ * copy). One clock source read, CLOCK_TAI for the timestamp; the queue
+ * reading's age takes CLOCK_MONOTONIC_COARSE (pbt_queue_state()), and only
+ * a flow with a template reads CLOCK_MONOTONIC, for its expiry. Wakeups
+ * go by batch: only the record that makes the bytes
+ * waiting cross a multiple of %PBT_EVENTS_WAKEUP_BYTES wakes hopmarkd
+ * (one race lost between CPUs is made up at the next multiple), which
+ * reads the rest every few ms.
  */
 static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch *s,
-					 const struct pbt_domain_cfg *cfg, __u32 ifindex,
+					 const struct pbt_domain_cfg *cfg, struct pbt_ctr *ctr,
 					 __u32 point, __u32 in_if, __u32 out_if, __u32 rflags,
 					 __u32 mark, __u8 tosbit)
 {
@@ -699,13 +902,19 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 	struct hopmark_qdepth qs;
 	struct pbt_record *r;
 	__u32 zero = 0, n, fields = 0;
-	__u64 now = pbt_now(node), mono;
+	__u64 now, coarse, avail, wake;
 
-	r = bpf_ringbuf_reserve(&pbt_events, sizeof(*r), 0);
-	if (!r) {
-		pbt_count(ifindex, PBT_CNT_EVENTS_LOST);
+	if (xdp ? pbt_id_xdp(ctx, s) : pbt_id_tc(ctx, s)) {
+		pbt_count(ctr, PBT_CNT_ERR);
 		return;
 	}
+	r = bpf_ringbuf_reserve(&pbt_events, sizeof(*r), 0);
+	if (!r) {
+		pbt_count(ctr, PBT_CNT_EVENTS_LOST);
+		return;
+	}
+	now = pbt_now(node);
+	coarse = bpf_ktime_get_coarse_ns();
 	__builtin_memset(r, 0, sizeof(*r));
 	r->ts_ns = now;
 	r->node_id = node && (node->flags & HM_NODE_F_ID) ? node->node_id : 0xffffff;
@@ -714,9 +923,9 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 	r->pkt_id = p->pkt_id;
 	r->qdepth = PBT_UNKNOWN32;
 	if (point == PBT_PT_EGRESS) {
-		if (hm_queue_state(out_if, node, &qs))
+		if (pbt_queue_state(out_if, node, coarse, &qs))
 			r->qdepth = qs.backlog_bytes;
-	} else if (hm_queue_state(0, node, &qs)) {
+	} else if (pbt_queue_state(0, node, coarse, &qs)) {
 		r->qdepth = qs.node_backlog_bytes;
 	}
 	r->point = point;
@@ -733,11 +942,11 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 
 	tpl = bpf_map_lookup_elem(&pbt_tpl, &p->key);
 	if (tpl) {
-		mono = bpf_ktime_get_ns();
-		if (tpl->expires_ns && mono > tpl->expires_ns) {
-			pbt_count(ifindex, PBT_CNT_TEMPLATE_EXPIRED);
+		/* Expiry to the ns, as hopmarkd removes it: a flow with a template reads the clock. */
+		if (tpl->expires_ns && bpf_ktime_get_ns() > tpl->expires_ns) {
+			pbt_count(ctr, PBT_CNT_TEMPLATE_EXPIRED);
 		} else {
-			pbt_count(ifindex, PBT_CNT_TEMPLATE);
+			pbt_count(ctr, PBT_CNT_TEMPLATE);
 			r->tpl_id = tpl->id;
 			fields = tpl->fields & PBT_FLD_ALL;
 		}
@@ -787,7 +996,7 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 				__builtin_memcpy(r->nexthop, fib.ipv6_dst, 16);
 		} else {
 			fields &= ~PBT_FLD_NEXTHOP;
-			pbt_count(ifindex, PBT_CNT_NO_NEXTHOP);
+			pbt_count(ctr, PBT_CNT_NO_NEXTHOP);
 		}
 	}
 	if (fields & PBT_FLD_SOJOURN) {
@@ -798,7 +1007,7 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 					(__u32)(now - a->ts_ns);
 		} else {
 			fields &= ~PBT_FLD_SOJOURN;
-			pbt_count(ifindex, PBT_CNT_NO_SOJOURN);
+			pbt_count(ctr, PBT_CNT_NO_SOJOURN);
 		}
 	}
 	r->tpl_fields = fields;
@@ -810,9 +1019,13 @@ static __always_inline void pbt_postcard(void *ctx, int xdp, struct pbt_scratch 
 			a->ts_ns = now;
 		}
 	}
-	bpf_ringbuf_submit(r, 0);
-	pbt_count(ifindex, point == PBT_PT_INGRESS ? PBT_CNT_POSTCARD_INGRESS :
-						    PBT_CNT_POSTCARD_EGRESS);
+	/* This record is reserved already: the waiting bytes include its slot. */
+	avail = bpf_ringbuf_query(&pbt_events, BPF_RB_AVAIL_DATA);
+	wake = avail >= PBT_REC_SLOT &&
+	       avail >> PBT_EVENTS_WAKEUP_SHIFT != (avail - PBT_REC_SLOT) >> PBT_EVENTS_WAKEUP_SHIFT;
+	bpf_ringbuf_submit(r, wake ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	pbt_count(ctr, point == PBT_PT_INGRESS ? PBT_CNT_POSTCARD_INGRESS :
+					       PBT_CNT_POSTCARD_EGRESS);
 }
 
 /* ---------------- the programs ---------------- */
@@ -856,10 +1069,12 @@ static __always_inline __u32 pbt_parse_cnt(int ret)
  * packet gets an ingress postcard (flow key needed: a fragment or a
  * truncated TCP/UDP header gets none, counted), then, with END, its mark
  * cleared (whatever follows its IP headers: a mark never goes further).
- * Not IP: nothing. Malformed IP headers: untouched, counted.
+ * Not IP: nothing. Malformed IP headers: untouched, counted. A packet
+ * pbt_quick_unmarked() clears is left at once.
  */
 static __always_inline void pbt_arrive(void *ctx, int xdp, __u32 ifindex)
 {
+	struct pbt_ctr ctr = { .ifindex = ifindex };
 	struct pbt_domain_cfg *cfg;
 	struct pbt_mark_loc loc;
 	struct pbt_if_cfg *ifc;
@@ -873,9 +1088,11 @@ static __always_inline void pbt_arrive(void *ctx, int xdp, __u32 ifindex)
 		return;
 	cfg = pbt_domain();
 	if (!cfg) {
-		pbt_count(ifindex, PBT_CNT_NOT_CONFIGURED);
+		pbt_count(&ctr, PBT_CNT_NOT_CONFIGURED);
 		return;
 	}
+	if (pbt_quick_unmarked(ctx, xdp, cfg))
+		return;
 	s = pbt_scratch_get();
 	if (!s)
 		return;
@@ -883,34 +1100,34 @@ static __always_inline void pbt_arrive(void *ctx, int xdp, __u32 ifindex)
 	if (ret == P_NOT_IP)
 		return;
 	if (ret == P_MALFORMED) {
-		pbt_count(ifindex, PBT_CNT_MALFORMED);
+		pbt_count(&ctr, PBT_CNT_MALFORMED);
 		return;
 	}
 	m = pbt_mark_find(cfg, &s->p, &loc, &word);
 	if (m == M_BAD_BIT || m == M_ALTMARK) {
-		pbt_count(ifindex, m == M_BAD_BIT ? PBT_CNT_BAD_BIT : PBT_CNT_ALTMARK);
+		pbt_count(&ctr, m == M_BAD_BIT ? PBT_CNT_BAD_BIT : PBT_CNT_ALTMARK);
 		return;
 	}
 	if (m != M_YES)
 		return;
 	if (!xdp && pbt_is_gso(ctx)) {
 		rflags |= PBT_REC_F_GSO;
-		pbt_count(ifindex, PBT_CNT_GSO);
+		pbt_count(&ctr, PBT_CNT_GSO);
 	}
 	if (ifc->flags & PBT_IF_F_END)
 		rflags |= PBT_REC_F_END;
 	if (ifc->flags & PBT_IF_F_INGRESS) {
 		if (ret == P_OK)
-			pbt_postcard(ctx, xdp, s, cfg, ifindex, PBT_PT_INGRESS, ifindex, 0, rflags,
+			pbt_postcard(ctx, xdp, s, cfg, &ctr, PBT_PT_INGRESS, ifindex, 0, rflags,
 				     pbt_mark_kind(cfg, &s->p, &loc), pbt_tos_bit(&s->p, &loc));
 		else
-			pbt_count(ifindex, pbt_parse_cnt(ret));
+			pbt_count(&ctr, pbt_parse_cnt(ret));
 	}
 	if (ifc->flags & PBT_IF_F_END) {
 		if (pbt_mark_write(ctx, xdp, &s->p, &loc, word, 0))
-			pbt_count(ifindex, PBT_CNT_ERR);
+			pbt_count(&ctr, PBT_CNT_ERR);
 		else
-			pbt_count(ifindex, PBT_CNT_CLEARED);
+			pbt_count(&ctr, PBT_CNT_CLEARED);
 	}
 }
 
@@ -956,7 +1173,8 @@ int hm_pbt_ingress(struct __sk_buff *skb)
  * (counted). Then a marked packet gets an egress postcard with
  * %PBT_IF_F_EGRESS, and its mark cleared with %PBT_IF_F_END. A GSO skb is
  * marked, postcarded and cleared as one: its segments copy its IP header
- * and SRH, mark included; the meter charges gso_segs packets.
+ * and SRH, mark included; the meter charges gso_segs packets. Without
+ * the head role, a packet pbt_quick_unmarked() clears is left at once.
  *
  * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
@@ -964,6 +1182,7 @@ SEC("tc")
 int hm_pbt_egress(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, rflags = 0, segs;
+	struct pbt_ctr ctr = { .ifindex = ifindex };
 	struct pbt_domain_cfg *cfg;
 	struct pbt_mark_loc loc;
 	struct pbt_if_cfg *ifc;
@@ -976,58 +1195,60 @@ int hm_pbt_egress(struct __sk_buff *skb)
 		return TC_ACT_UNSPEC;
 	cfg = pbt_domain();
 	if (!cfg) {
-		pbt_count(ifindex, PBT_CNT_NOT_CONFIGURED);
+		pbt_count(&ctr, PBT_CNT_NOT_CONFIGURED);
 		return TC_ACT_UNSPEC;
 	}
+	if (!(ifc->flags & PBT_IF_F_HEAD) && pbt_quick_unmarked(skb, 0, cfg))
+		return TC_ACT_UNSPEC;
 	s = pbt_scratch_get();
 	if (!s)
 		return TC_ACT_UNSPEC;
 	ret = pbt_parse_tc(skb, s);
 	if (ret == P_NOT_IP) {
 		if (ifc->flags & PBT_IF_F_HEAD)
-			pbt_count(ifindex, PBT_CNT_UNSUPPORTED);
+			pbt_count(&ctr, PBT_CNT_UNSUPPORTED);
 		return TC_ACT_UNSPEC;
 	}
 	if (ret == P_MALFORMED) {
-		pbt_count(ifindex, PBT_CNT_MALFORMED);
+		pbt_count(&ctr, PBT_CNT_MALFORMED);
 		return TC_ACT_UNSPEC;
 	}
 	m = pbt_mark_find(cfg, &s->p, &loc, &word);
 	if (m == M_BAD_BIT || m == M_ALTMARK) {
-		pbt_count(ifindex, m == M_BAD_BIT ? PBT_CNT_BAD_BIT : PBT_CNT_ALTMARK);
+		pbt_count(&ctr, m == M_BAD_BIT ? PBT_CNT_BAD_BIT : PBT_CNT_ALTMARK);
 		return TC_ACT_UNSPEC;
 	}
 	gso = pbt_is_gso(skb);
 	if (gso)
 		rflags |= PBT_REC_F_GSO;
 	if ((ifc->flags & PBT_IF_F_HEAD) && m == M_YES) {
-		pbt_count(ifindex, PBT_CNT_ALREADY_MARKED);
+		pbt_count(&ctr, PBT_CNT_ALREADY_MARKED);
 	} else if (ifc->flags & PBT_IF_F_HEAD) {
 		if (ret != P_OK) {
-			pbt_count(ifindex, pbt_parse_cnt(ret));
+			pbt_count(&ctr, pbt_parse_cnt(ret));
 			return TC_ACT_UNSPEC;
 		}
 		if (pbt_is_export(cfg, &s->p)) {
-			pbt_count(ifindex, PBT_CNT_EXPORT);
+			pbt_count(&ctr, PBT_CNT_EXPORT);
 			return TC_ACT_UNSPEC;
 		}
 		if (!pbt_is_routed(&s->p)) {
-			pbt_count(ifindex, PBT_CNT_NOT_UNICAST);
+			pbt_count(&ctr, PBT_CNT_NOT_UNICAST);
 			return TC_ACT_UNSPEC;
 		}
 		segs = skb->gso_segs > 1 ? skb->gso_segs : 1;
 		sel = pbt_head_select(cfg, &s->p, ifindex, segs);
 		if (!(sel & SEL_MARK)) {
-			pbt_count(ifindex, sel);
+			pbt_count(&ctr, sel);
 			return TC_ACT_UNSPEC;
 		}
 		if (pbt_mark_write(skb, 0, &s->p, &loc, word, 1)) {
-			pbt_count(ifindex, PBT_CNT_ERR);
+			pbt_count(&ctr, PBT_CNT_ERR);
 			return TC_ACT_UNSPEC;
 		}
-		pbt_count(ifindex, PBT_CNT_MARKED);
+		pbt_count(&ctr, PBT_CNT_MARKED);
 		if (sel & SEL_MARK_TRIGGERED)
-			pbt_count(ifindex, PBT_CNT_TRIGGERED);
+			pbt_count(&ctr, PBT_CNT_TRIGGERED);
 		word = pbt_mark_word(word, loc.mask, 1);
 		rflags |= PBT_REC_F_HEAD;
 		m = M_YES;
@@ -1035,20 +1256,20 @@ int hm_pbt_egress(struct __sk_buff *skb)
 	if (m != M_YES)
 		return TC_ACT_UNSPEC;
 	if (gso)
-		pbt_count(ifindex, PBT_CNT_GSO);
+		pbt_count(&ctr, PBT_CNT_GSO);
 	if (ifc->flags & PBT_IF_F_EGRESS) {
 		if (ret == P_OK)
-			pbt_postcard(skb, 0, s, cfg, ifindex, PBT_PT_EGRESS, skb->ingress_ifindex,
+			pbt_postcard(skb, 0, s, cfg, &ctr, PBT_PT_EGRESS, skb->ingress_ifindex,
 				     ifindex, rflags | ((ifc->flags & PBT_IF_F_END) ? PBT_REC_F_END : 0),
 				     pbt_mark_kind(cfg, &s->p, &loc), pbt_tos_bit(&s->p, &loc));
 		else
-			pbt_count(ifindex, pbt_parse_cnt(ret));
+			pbt_count(&ctr, pbt_parse_cnt(ret));
 	}
 	if (ifc->flags & PBT_IF_F_END) {
 		if (pbt_mark_write(skb, 0, &s->p, &loc, word, 0))
-			pbt_count(ifindex, PBT_CNT_ERR);
+			pbt_count(&ctr, PBT_CNT_ERR);
 		else
-			pbt_count(ifindex, PBT_CNT_CLEARED);
+			pbt_count(&ctr, PBT_CNT_CLEARED);
 	}
 	return TC_ACT_UNSPEC;
 }

@@ -40,6 +40,21 @@
 #define PBT_MAX_FLOWS		65536
 #define PBT_MAX_TEMPLATES	1024
 #define PBT_EVENTS_BYTES	(4 * 1024 * 1024)
+/*
+ * The datapath wakes hopmarkd once per 2^PBT_EVENTS_WAKEUP_SHIFT bytes of
+ * postcards waiting in pbt_events (the record that makes the waiting
+ * bytes cross a multiple of it forces the wakeup; the others are
+ * submitted with BPF_RB_NO_WAKEUP); hopmarkd reads what is left below
+ * that at least every HM_RING_POLL_MS (agent/hopmarkd.c). 256 KiB: about
+ * 780 records of struct pbt_record (336 octets with its header) per
+ * wakeup, 16 per ring of PBT_EVENTS_BYTES, instead of one wakeup per
+ * postcard while the agent keeps up: a wakeup is an irq_work, whose
+ * self-IPI costs about 3 us of the datapath's CPU in a VM (bench/bpf-cost
+ * under perf: native_write_msr from bpf_ringbuf_submit), and a context
+ * switch of the agent.
+ */
+#define PBT_EVENTS_WAKEUP_SHIFT	18
+#define PBT_EVENTS_WAKEUP_BYTES	(1U << PBT_EVENTS_WAKEUP_SHIFT)
 
 /*
  * How a packet is marked (one bit, configured per domain, per family).
