@@ -251,9 +251,7 @@ static void t_tin_stale_occupancy(const struct hm_test *t)
 
 static void mod_no_occupancy(struct hm_ioam6_node_values *v)
 {
-	__u32 k = 0;
-
-	bpf_map_delete_elem(env.fd_qdepth, &k);
+	hm_del_qdepth(0);
 	v->buffer_occupancy = HM_IOAM_U32_UNAVAILABLE;
 }
 

@@ -37,11 +37,18 @@ configure()
 }
 # What the maps hold: "ifname:id ..." and "prefix@dev ...".
 links() { x "$HOPMARK" -j link show | "$PY" -c 'import json, sys; print(" ".join("%s:%s" % (l["ifname"], l["id"]) for l in json.load(sys.stdin)))'; }
-# The ifindexes hopmark_qdepth holds (hopmarkd's qdisc readings).
+# The ifindexes hopmark_qdepth holds (hopmarkd's qdisc readings): an array,
+# whose entries without a reading have updated_ns 0.
 qkeys() {
 	bpftool -j map dump pinned "$BPFFS/tc/globals/hopmark_qdepth" | "$PY" -c '
 import json, sys
-print(" ".join(str(k) for k in sorted(e.get("formatted", e)["key"] for e in json.load(sys.stdin))))'
+def read(e):
+    f = e.get("formatted")
+    if f:
+        return f["key"], f["value"]["updated_ns"]
+    b = lambda l: bytes(int(x, 16) for x in l)
+    return int.from_bytes(b(e["key"]), "little"), int.from_bytes(b(e["value"])[16:24], "little")
+print(" ".join(str(k) for k, t in sorted(read(e) for e in json.load(sys.stdin)) if t))'
 }
 rules() { x "$HOPMARK" -j ioam encap show | "$PY" -c 'import json, sys; print(" ".join("%s@%s" % (r["prefix"], r["dev"]) for r in json.load(sys.stdin)))'; }
 
