@@ -136,8 +136,10 @@ static void hm_map_shape(char *buf, size_t len, __u32 type, __u32 max_entries, _
 {
 	const char *t = libbpf_bpf_map_type_str(type);
 
-	snprintf(buf, len, "%s of %u entries of %u bytes", t ? t : "map", max_entries,
-		 value_size);
+	if (!t)
+		t = "map";
+	snprintf(buf, len, "%s %s of %u entries of %u bytes", strchr("aeiou", t[0]) ? "an" : "a",
+		 t, max_entries, value_size);
 }
 
 /* See bpf_pin.h. */
@@ -178,7 +180,7 @@ int hm_maps_check_obj(struct bpf_object *obj, const char *pin_dir, char *why, si
 			     bpf_map__value_size(m));
 		if (why)
 			snprintf(why, len,
-				 "the pinned %s is a %s, and this hopmark needs a %s (the pin was made by another hopmark version): it is not replaced, since the programs attached now use it; detach hopmark's programs, remove the old pins (rm %s/hopmark_*) and configure again",
+				 "the pinned %s is %s, and this hopmark needs %s (the pin was made by another hopmark version): it is not replaced, since the programs attached now use it; detach hopmark's programs, remove the old pins (rm %s/hopmark_*) and configure again",
 				 path, have, want, pin_dir);
 		return -ESTALE;
 	}
