@@ -45,7 +45,8 @@ struct hm_events_lost {
 
 /*
  * Read every interface's events_lost summed over the CPUs into @out (room
- * for HM_MAX_IFACES, the map's size).
+ * for HM_MAX_IFINDEX, the array's size): the interfaces whose counters are
+ * not all zero.
  * Return the number of entries, or negative errno.
  */
 static int hm_events_lost_read(struct hm_lost_entry *out)
@@ -65,7 +66,7 @@ static int hm_events_lost_read(struct hm_lost_entry *out)
 		close(fd);
 		return -ENOMEM;
 	}
-	while (n < HM_MAX_IFACES && !bpf_map_get_next_key(fd, prev, &next)) {
+	while (n < HM_MAX_IFINDEX && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals))
@@ -74,7 +75,9 @@ static int hm_events_lost_read(struct hm_lost_entry *out)
 		out[n].lost = 0;
 		for (i = 0; i < ncpu; i++)
 			out[n].lost += vals[i].cnt[HM_CNT_EVENTS_LOST];
-		n++;
+		/* Every index of the array: an interface that lost nothing is left out. */
+		if (out[n].lost)
+			n++;
 	}
 	free(vals);
 	close(fd);
@@ -88,7 +91,7 @@ long long hm_events_lost_total(void)
 	long long sum = 0;
 	int i, n;
 
-	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
+	cur = calloc(HM_MAX_IFINDEX, sizeof(*cur));
 	if (!cur)
 		return -1;
 	n = hm_events_lost_read(cur);
@@ -119,7 +122,7 @@ void hm_events_lost_check(struct hm_events_lost *el, bool report)
 	__u64 delta = 0, total = 0;
 	int i, j, n;
 
-	cur = calloc(HM_MAX_IFACES, sizeof(*cur));
+	cur = calloc(HM_MAX_IFINDEX, sizeof(*cur));
 	if (!cur)
 		return;
 	n = hm_events_lost_read(cur);

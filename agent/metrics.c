@@ -170,9 +170,10 @@ static const char *const no_metric[1];
 /**
  * struct dp_table - one datapath's per-interface counter map
  * @what:	the family names' component ("ioam" -> hopmark_ioam_*)
- * @stats_map:	per-CPU hash ifindex -> counters
- * @cfg_map:	hash of the interfaces with a role (ifindex keys): their
- *		counters are shown, zero until the map has an entry
+ * @stats_map:	per-CPU hash or array ifindex -> counters
+ * @cfg_map:	hash (or, for IOAM, array) of the interfaces with a role
+ *		(ifindex keys): their counters are shown, zero until the
+ *		map has an entry
  * @n:		counters per interface
  * @names:	their names
  * @metric:	their metric names where they differ from @names (NULL
@@ -235,7 +236,11 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Append the keys of a hash keyed by __u32; returns the new count. */
+/*
+ * Append the keys of a map keyed by __u32; returns the new count. Of the
+ * IOAM arrays, which have every index, only the interfaces in use: the
+ * set entries of hopmark_ifcfg, the counters that are not all zero.
+ */
 static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int max)
 {
 	struct bpf_map_info info = {};
@@ -244,6 +249,16 @@ static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int m
 
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || info.key_size != sizeof(__u32))
 		return n;
+	if (info.type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		err = hm_stats_ifindexes(fd, keys + n, max - n);
+		return err < 0 ? n : n + err;
+	}
+	if (info.type == BPF_MAP_TYPE_ARRAY) {
+		if (strcmp(info.name, HM_MAP_IFCFG))
+			return n;
+		err = hm_ifcfg_ifindexes(fd, keys + n, max - n);
+		return err < 0 ? n : n + err;
+	}
 	err = bpf_map_get_next_key(fd, NULL, &next);
 	while (!err && n < max) {
 		keys[n++] = next;

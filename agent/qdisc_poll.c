@@ -274,8 +274,10 @@ static int hm_reading_cmp(const void *a, const void *b)
 }
 
 /*
- * Delete the entries of interfaces absent from this dump (removed, moved
- * to another namespace, or down: a down interface has no queue). The sweep
+ * Clear the entries of interfaces absent from this dump (removed, moved
+ * to another namespace, or down: a down interface has no queue); the map
+ * is an array, so hm_map_delete_if() writes zeros (updated_ns 0: no
+ * reading). The sweep
  * walks the whole map, so it runs when the set of interfaces changed and
  * otherwise once per HM_QDISC_SWEEP_NS, which also clears what an earlier
  * agent or a hand-made update left.
@@ -323,6 +325,9 @@ int hm_qdisc_poll_run(struct hm_qdisc_poll *qp)
 	qsort(qp->cur, qp->n_cur, sizeof(*qp->cur), hm_reading_cmp);
 	for (i = 0; i < qp->n_cur; i++) {
 		key = qp->cur[i].ifindex;
+		/* Beyond the array (HM_MAX_IFINDEX): not an interface of ours. */
+		if (key >= HM_MAX_IFINDEX)
+			continue;
 		val.backlog_bytes = qp->cur[i].backlog;
 		val.qlen = qp->cur[i].qlen;
 		if (bpf_map_update_elem(qp->qdepth_fd, &key, &val, BPF_ANY))

@@ -1367,6 +1367,16 @@ static void build_cases(void)
 	frame_v6_plain(&c->frame, dst_no_rule);
 	snprintf(c->packet, sizeof(c->packet), "IPv6 UDP to a destination without a rule");
 	add_row(c, NULL, NULL, 5, "a packet that is not ours");
+	/*
+	 * The same program on an interface no rule sends packets out of
+	 * (env.if_out: no HM_IF_F_ENCAP), the covered destination: what
+	 * hm_encap costs the interfaces it is attached to without rules.
+	 */
+	c = add_case("encap.no_rule_dev", "hm_encap", OBJ_ENCAP, HOOK_TC, env.if_out, 0);
+	frame_v6_plain(&c->frame, NULL);
+	snprintf(c->packet, sizeof(c->packet),
+		 "IPv6 UDP out of a device without encap rules (the rule is on another)");
+	add_row(c, NULL, NULL, 5, "a packet that is not ours");
 
 	/* IOAM decap on its own device (tc ingress), 4 filled slots, ring buffer. */
 	for (i = 1; i < N_TTS; i += 2) {
@@ -1528,6 +1538,8 @@ static void case_rules(const struct cost_case *c)
 		set_encap_rule(0xc00000, 32);
 	else if (!strcmp(c->id, "encap.ttfff000_240B"))
 		set_encap_rule(0xfff000, 240);
+	else if (!strcmp(c->id, "encap.no_rule_dev"))
+		set_encap_rule(0xc00000, 32);	/* covers the destination, on env.if_enc */
 }
 
 /* ---- statistics ---- */

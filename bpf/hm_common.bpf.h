@@ -70,36 +70,20 @@ static __always_inline struct hm_scratch *hm_scratch_get(void)
  * @ifindex:	interface the action is accounted to
  * @cnt:	enum hopmark_counter
  *
- * hopmark_stats is a per-CPU hash: the entry is created on first use, so
- * interfaces that never saw hopmark traffic have none. When the map is full
- * the event is not counted (nothing else can be done from the datapath).
- * A global function: verified once, and its zeroed value does not take
- * stack space in every caller.
- *
- * Return: 0.
+ * hopmark_stats is a per-CPU array indexed by ifindex: one lookup the JIT
+ * inlines and one increment of this CPU's copy. An ifindex of
+ * %HM_MAX_IFINDEX or more has no entry and is not counted (such an
+ * interface is not ours, hopmark_maps.h).
  */
-/* Initial value of a hopmark_stats entry (read-only data, not stack). */
-const struct hopmark_link_stats hm_stats_zero = {};
-
-__attribute__((noinline))
-int hm_count(__u32 ifindex, __u32 cnt)
+static __always_inline void hm_count(__u32 ifindex, __u32 cnt)
 {
 	struct hopmark_link_stats *st;
 
-	__u64 idx = cnt;
-
-	asm volatile("" : "+r"(idx));
-	if (idx >= HM_CNT_MAX)
-		return 0;
+	if (cnt >= HM_CNT_MAX)
+		return;
 	st = bpf_map_lookup_elem(&hopmark_stats, &ifindex);
-	if (!st) {
-		bpf_map_update_elem(&hopmark_stats, &ifindex, &hm_stats_zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&hopmark_stats, &ifindex);
-		if (!st)
-			return 0;
-	}
-	st->cnt[idx]++;
-	return 0;
+	if (st)
+		st->cnt[cnt]++;
 }
 
 /*
@@ -149,18 +133,31 @@ static __always_inline struct hopmark_node_cfg *hm_node_cfg(void)
 	return bpf_map_lookup_elem(&hopmark_node, &zero);
 }
 
-/** hm_if_cfg() - settings of interface @ifindex, NULL when none */
+/**
+ * hm_if_cfg() - settings of interface @ifindex, NULL when none
+ *
+ * NULL for an entry without %HM_IF_F_PRESENT and for an ifindex beyond
+ * the array (%HM_MAX_IFINDEX): the interface is not ours.
+ */
 static __always_inline struct hopmark_if_cfg *hm_if_cfg(__u32 ifindex)
 {
-	return bpf_map_lookup_elem(&hopmark_ifcfg, &ifindex);
+	struct hopmark_if_cfg *c = bpf_map_lookup_elem(&hopmark_ifcfg, &ifindex);
+
+	return c && (c->flags & HM_IF_F_PRESENT) ? c : NULL;
 }
 
-/** hm_ns_cfg() - a known IOAM-Namespace (RFC 9197 §5), NULL when unknown */
+/**
+ * hm_ns_cfg() - a known IOAM-Namespace (RFC 9197 §5), NULL when unknown
+ *
+ * hopmark_ns is indexed by the namespace ID; an entry without
+ * %HM_NS_F_KNOWN (and 0xffff, beyond the array) is unknown.
+ */
 static __always_inline struct hopmark_ns_cfg *hm_ns_cfg(__u16 ns_id)
 {
 	__u32 key = ns_id;
+	struct hopmark_ns_cfg *ns = bpf_map_lookup_elem(&hopmark_ns, &key);
 
-	return bpf_map_lookup_elem(&hopmark_ns, &key);
+	return ns && (ns->flags & HM_NS_F_KNOWN) ? ns : NULL;
 }
 
 /**

@@ -432,8 +432,10 @@ undo:
  * hm_encap() - insert the IOAM trace selected by hopmark_encap
  * @skb: IPv6 packet on tc egress
  *
- * Destination looked up in hopmark_encap (longest prefix); the rule
- * applies on its interface (or any when 0), to @freq_k of every @freq_n
+ * Only on interfaces with %HM_IF_F_ENCAP (a rule sends packets out of
+ * them; the others' packets leave after one array lookup). Destination
+ * looked up in hopmark_encap (longest prefix); the rule applies on its
+ * interface (or any flagged one when 0), to @freq_k of every @freq_n
  * packets. Not encapsulated, and counted: fragments (HM_CNT_FRAGMENT),
  * packets already carrying an IOAM option or too large to grow
  * (HM_CNT_ENCAP_ERR), non-GSO packets that would exceed the egress MTU
@@ -456,11 +458,20 @@ int hm_encap(struct __sk_buff *skb)
 	__u32 ifindex = skb->ifindex, size, tt;
 	struct hopmark_encap_key key = {};
 	struct hopmark_encap_cfg *rule;
+	struct hopmark_if_cfg *ifc;
 	struct hm_scratch *s;
 	__u8 *fh, nexthdr;
 	__u64 c;
 
 	if (skb->protocol != bpf_htons(ETH_P_IPV6) || skb->len < HM_OFF_HBH)
+		return TC_ACT_UNSPEC;
+	/*
+	 * The cheap test first: an array lookup tells whether any rule sends
+	 * packets out of this interface (%HM_IF_F_ENCAP), before the copy
+	 * and the longest-prefix lookup.
+	 */
+	ifc = hm_if_cfg(ifindex);
+	if (!ifc || !(ifc->flags & HM_IF_F_ENCAP))
 		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)

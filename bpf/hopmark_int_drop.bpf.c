@@ -490,10 +490,15 @@ static __always_inline void hm_drop_md(struct int_record *rec, __u32 bitmap, __u
 	__u32 n = 0;
 	__u64 now;
 
+	/* hopmark_ifcfg is an array: an entry is set only with HM_IF_F_PRESENT. */
 	if (in_if)
 		ic = bpf_map_lookup_elem(&hopmark_ifcfg, &in_if);
+	if (ic && !(ic->flags & HM_IF_F_PRESENT))
+		ic = NULL;
 	if (out_if)
 		oc = bpf_map_lookup_elem(&hopmark_ifcfg, &out_if);
+	if (oc && !(oc->flags & HM_IF_F_PRESENT))
+		oc = NULL;
 	if (bits & (INT_BM_QUEUE | INT_BM_BUFFER)) {
 		node = bpf_map_lookup_elem(&hopmark_node, &zero);
 		q = bpf_map_lookup_elem(&hopmark_qdepth, &out_if);

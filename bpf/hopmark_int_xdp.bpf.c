@@ -134,6 +134,9 @@ int x_md_words(struct x_scratch *s, __u32 bm, __u32 hop_ml, __u32 in_if)
 	m = s->md;
 	node = bpf_map_lookup_elem(&hopmark_node, &zero);
 	ic = bpf_map_lookup_elem(&hopmark_ifcfg, &in_if);
+	/* hopmark_ifcfg is an array: an entry is set only with HM_IF_F_PRESENT. */
+	if (ic && !(ic->flags & HM_IF_F_PRESENT))
+		ic = NULL;
 	now = bpf_ktime_get_tai_ns();
 	if (node)
 		now -= (__u64)node->tai_offset_ns;

@@ -23,16 +23,23 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } hopmark_node SEC(".maps");
 
+/*
+ * The maps indexed by ifindex and by IOAM-Namespace are arrays: a lookup
+ * is a bounds check and an address computation that the JIT inlines, where
+ * a hash lookup hashes the key and walks a bucket (Documentation/
+ * performance.rst, calib rows). A pinned map of an older layout (a hash of
+ * the same name) is refused by hm_maps_create() and by libbpf, naming it.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, HM_MAX_IFACES);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HM_MAX_IFINDEX);
 	__type(key, __u32);			/* ifindex */
 	__type(value, struct hopmark_if_cfg);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } hopmark_ifcfg SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, HM_MAX_NAMESPACES);
 	__type(key, __u32);			/* IOAM-Namespace ID */
 	__type(value, struct hopmark_ns_cfg);
@@ -49,16 +56,16 @@ struct {
 } hopmark_encap SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, HM_MAX_IFACES + 1);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HM_MAX_IFINDEX);
 	__type(key, __u32);			/* ifindex, 0 = node total */
 	__type(value, struct hopmark_qdepth);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } hopmark_qdepth SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, HM_MAX_IFACES);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, HM_MAX_IFINDEX);
 	__type(key, __u32);			/* ifindex */
 	__type(value, struct hopmark_link_stats);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);

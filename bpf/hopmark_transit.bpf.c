@@ -484,6 +484,9 @@ int hm_transit_out(struct __sk_buff *skb)
 		return TC_ACT_UNSPEC;
 	if (hm_ioam_fast_hbh(data, data_end) == HM_FAST_NOT_HBH)
 		return TC_ACT_UNSPEC;
+	/* Beyond the maps' ifindex bound: not ours (hopmark_maps.h). */
+	if (skb->ifindex >= HM_MAX_IFINDEX)
+		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)
 		return TC_ACT_UNSPEC;

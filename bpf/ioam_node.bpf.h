@@ -156,7 +156,7 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
 	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!q || !node)
+	if (!q || !node || !q->updated_ns)
 		return 0;
 	*qs = *q;
 	if (now > qs->updated_ns && now - qs->updated_ns > node->qdepth_max_age_ns)
@@ -222,7 +222,7 @@ static __always_inline void hm_node_values_for(struct hm_ioam6_node_values *v,
 /**
  * hm_if_ids() - short and wide IOAM interface IDs of @ifindex
  *
- * No hopmark_ifcfg entry (or @ifindex 0): unavailable, 0xffff and
+ * No hopmark_ifcfg entry, hm_if_cfg() (or @ifindex 0): unavailable, 0xffff and
  * 0xffffffff (§4.4.2.2, §4.4.2.10).
  */
 static __always_inline void hm_if_ids(__u32 ifindex, __u16 *id, __u32 *wide)

@@ -26,9 +26,6 @@
 #define HM_EXIT_FAIL	1
 #define HM_EXIT_USAGE	2
 
-/* Largest IOAM-Namespace ID a command takes; 0xffff means unavailable. */
-#define HM_NS_ID_MAX	0xfffe
-
 /* Global options. */
 extern int json;		/* -j: JSON output */
 extern int pretty;		/* -p: pretty JSON */
@@ -238,6 +235,7 @@ int map_read_existing(const char *name, void *val);
 bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size);
 void map_restore_elem(int fd, const void *key, const void *old, bool had);
 int map_delete_ifindex(int fd, const char *name, __u32 ifindex);
+__u32 ifindex_check(const char *dev, __u32 ifindex);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);
 int node_get(struct hopmark_node_cfg *cfg);

@@ -159,7 +159,7 @@ static int encap_add(int argc, char **argv)
 	}
 	if (freq)
 		parse_freq(freq, &cfg.freq_k, &cfg.freq_n);
-	cfg.ifindex = get_ifindex_arg(dev);
+	cfg.ifindex = ifindex_check(dev, get_ifindex_arg(dev));
 
 	err = maps_prepare();
 	if (err)

@@ -13,7 +13,11 @@
 
 #include "hopmark_cli.h"
 
-/* 0xffff is reserved for "unavailable"; ip ioam takes 0..65534 as well. */
+/*
+ * hopmark_ns is an array indexed by the IOAM-Namespace ID (0..65534, 0xffff
+ * being "unavailable", as ip ioam takes them): a configured namespace is an
+ * entry with HM_NS_F_KNOWN, deleting one writes zeros.
+ */
 
 static void usage(FILE *f)
 {
@@ -34,9 +38,10 @@ static __u32 parse_ns(const char *arg)
 static int ns_add(int argc, char **argv)
 {
 	struct hopmark_ns_cfg cfg = {
+		.flags = HM_NS_F_KNOWN,
 		.data = HM_IOAM_U32_UNAVAILABLE,
 		.data_wide = HM_IOAM_U64_UNAVAILABLE,
-	};
+	}, old;
 	bool have_id = false;
 	__u32 id = 0;
 	int fd, err = 0;
@@ -75,21 +80,17 @@ static int ns_add(int argc, char **argv)
 	fd = map_open_existing(HM_MAP_NS);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	if (bpf_map_update_elem(fd, &id, &cfg, BPF_NOEXIST)) {
-		if (errno == EEXIST)
-			err = hm_errf(0, "IOAM-Namespace %u already exists (del it first)", id);
-		else if (errno == E2BIG)
-			err = hm_errf(0, "cannot add IOAM-Namespace %u: the table holds %u namespaces",
-				      id, HM_MAX_NAMESPACES);
-		else
-			err = hm_errf(-errno, "cannot add IOAM-Namespace %u", id);
-	}
+	if (!bpf_map_lookup_elem(fd, &id, &old) && (old.flags & HM_NS_F_KNOWN))
+		err = hm_errf(0, "IOAM-Namespace %u already exists (del it first)", id);
+	else if (bpf_map_update_elem(fd, &id, &cfg, BPF_ANY))
+		err = hm_errf(-errno, "cannot add IOAM-Namespace %u", id);
 	close(fd);
 	return err;
 }
 
 static int ns_del(int argc, char **argv)
 {
+	struct hopmark_ns_cfg cfg;
 	__u32 id;
 	int fd, err = 0;
 
@@ -105,29 +106,49 @@ static int ns_del(int argc, char **argv)
 	fd = map_open_existing(HM_MAP_NS);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	if (bpf_map_delete_elem(fd, &id)) {
-		if (errno == ENOENT)
-			err = hm_errf(0, "IOAM-Namespace %u does not exist", id);
-		else
-			err = hm_errf(-errno, "cannot delete IOAM-Namespace %u", id);
-	}
+	if (bpf_map_lookup_elem(fd, &id, &cfg) || !(cfg.flags & HM_NS_F_KNOWN))
+		err = hm_errf(0, "IOAM-Namespace %u does not exist", id);
+	else if ((err = hm_map_zero_elem(fd, &id)))
+		err = hm_errf(err, "cannot delete IOAM-Namespace %u", id);
 	close(fd);
 	return err;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/*
+ * Every entry of hopmark_ns into @cfg (HM_MAX_NAMESPACES of them), in
+ * batches; one lookup per entry where the kernel has no batch operation.
+ * Return: 0, or -1 with errno set.
+ */
+static int ns_read_all(int fd, struct hopmark_ns_cfg *cfg)
 {
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	static __u32 keys[HM_MAX_NAMESPACES];
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 batch = 0, count, done = 0, id;
+	int err;
 
-	return x < y ? -1 : x > y;
+	while (done < HM_MAX_NAMESPACES) {
+		count = HM_MAX_NAMESPACES - done;
+		err = bpf_map_lookup_batch(fd, done ? &batch : NULL, &batch, keys + done,
+					   cfg + done, &count, &opts);
+		if (err && errno != ENOENT)
+			break;
+		done += count;
+		if (err)
+			return 0;	/* ENOENT: the end of the array */
+	}
+	if (done >= HM_MAX_NAMESPACES)
+		return 0;
+	for (id = 0; id < HM_MAX_NAMESPACES; id++)
+		if (bpf_map_lookup_elem(fd, &id, &cfg[id]))
+			return -1;
+	return 0;
 }
 
 static int ns_show(int argc, char **argv)
 {
-	__u32 keys[HM_MAX_NAMESPACES], key, next;
-	struct hopmark_ns_cfg cfg;
-	unsigned int n = 0, i;
-	int fd, err;
+	struct hopmark_ns_cfg *cfg;
+	__u32 id;
+	int fd;
 
 	if (argc > 0) {
 		if (matches(*argv, "help")) {
@@ -139,28 +160,33 @@ static int ns_show(int argc, char **argv)
 	fd = map_open_existing(HM_MAP_NS);
 	if (fd < 0)
 		return HM_EXIT_FAIL;
-	err = bpf_map_get_next_key(fd, NULL, &next);
-	while (!err && n < HM_MAX_NAMESPACES) {
-		keys[n++] = next;
-		key = next;
-		err = bpf_map_get_next_key(fd, &key, &next);
+	/* The whole array in one read (1 MiB), instead of 65535 lookups. */
+	cfg = calloc(HM_MAX_NAMESPACES, sizeof(*cfg));
+	if (!cfg) {
+		close(fd);
+		return hm_errf(-ENOMEM, "cannot read %s", HM_MAP_NS);
 	}
-	qsort(keys, n, sizeof(keys[0]), cmp_u32);
+	if (ns_read_all(fd, cfg)) {
+		free(cfg);
+		close(fd);
+		return hm_errf(-errno, "cannot read %s", HM_MAP_NS);
+	}
 
 	new_json_obj();
-	for (i = 0; i < n; i++) {
-		if (bpf_map_lookup_elem(fd, &keys[i], &cfg))
+	for (id = 0; id < HM_MAX_NAMESPACES; id++) {
+		if (!(cfg[id].flags & HM_NS_F_KNOWN))
 			continue;
 		open_json_object(NULL);
-		print_uint(PRINT_ANY, "namespace", "namespace %llu", keys[i]);
-		if (cfg.flags & HM_NS_F_DATA)
-			print_uint(PRINT_ANY, "data", " [data %llu]", cfg.data);
-		if (cfg.flags & HM_NS_F_DATA_WIDE)
-			print_uint(PRINT_ANY, "wide", " [wide %llu]", cfg.data_wide);
+		print_uint(PRINT_ANY, "namespace", "namespace %llu", id);
+		if (cfg[id].flags & HM_NS_F_DATA)
+			print_uint(PRINT_ANY, "data", " [data %llu]", cfg[id].data);
+		if (cfg[id].flags & HM_NS_F_DATA_WIDE)
+			print_uint(PRINT_ANY, "wide", " [wide %llu]", cfg[id].data_wide);
 		print_nl();
 		close_json_object();
 	}
 	delete_json_obj();
+	free(cfg);
 	close(fd);
 	return HM_EXIT_OK;
 }

@@ -78,7 +78,7 @@ static const char *parse_dev(int argc, char **argv, const char *cmd, bool ingres
 
 static int transit_enable(const char *dev)
 {
-	__u32 ifindex = get_ifindex_arg(dev);
+	__u32 ifindex = ifindex_check(dev, get_ifindex_arg(dev));
 	enum hm_role in, other;
 	int err;
 
@@ -122,7 +122,7 @@ static int transit_disable(const char *dev)
 
 static int decap_enable(const char *dev)
 {
-	__u32 ifindex = get_ifindex_arg(dev);
+	__u32 ifindex = ifindex_check(dev, get_ifindex_arg(dev));
 	int err;
 
 	err = maps_prepare();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * link.c - "hopmark link": per-interface IOAM settings (hopmark_ifcfg):
+ * link.c - "hopmark link": per-interface IOAM settings (hopmark_ifcfg, an
+ * array indexed by ifindex whose set entries have HM_IF_F_PRESENT):
  * the short and wide interface IDs (RFC 9197 §4.4.2.2, §4.4.2.10), the
  * roles enabled on the interface, which programs run on it, and with -s
  * the datapath counters of hopmark_stats summed over all CPUs.
@@ -67,7 +68,7 @@ static int link_set(int argc, char **argv)
 	}
 	if (!dev)
 		missing_arg("dev", "link set");
-	ifindex = get_ifindex_arg(dev);
+	ifindex = ifindex_check(dev, get_ifindex_arg(dev));
 
 	err = maps_prepare();
 	if (err)
@@ -84,6 +85,7 @@ static int link_set(int argc, char **argv)
 		cfg.if_id = id;
 	if (have_wide)
 		cfg.if_id_wide = wide;
+	cfg.flags |= HM_IF_F_PRESENT;
 	err = 0;
 	if (bpf_map_update_elem(fd, &ifindex, &cfg, BPF_ANY))
 		err = hm_errf(-errno, "cannot write %s for %s", HM_MAP_IFCFG, dev);
@@ -309,7 +311,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static int link_show(int argc, char **argv)
 {
-	__u32 keys[HM_MAX_IFACES + PBT_MAX_IFACES], key, next, filter = 0, pflags;
+	__u32 keys[HM_MAX_IFINDEX + PBT_MAX_IFACES], filter = 0, pflags;
 	struct hopmark_if_cfg cfg;
 	unsigned int n = 0, i, j, m, base;
 	bool pxdp;
@@ -354,13 +356,15 @@ static int link_show(int argc, char **argv)
 		}
 		keys[n++] = filter;
 	} else {
-		/* Walk the hash, then print in ifindex order. */
-		err = bpf_map_get_next_key(fd, NULL, &next);
-		while (!err && n < HM_MAX_IFACES) {
-			keys[n++] = next;
-			key = next;
-			err = bpf_map_get_next_key(fd, &key, &next);
+		/* The array's set entries, in ifindex order. */
+		err = hm_ifcfg_ifindexes(fd, keys, HM_MAX_IFINDEX);
+		if (err < 0) {
+			close(fd);
+			if (stats_fd >= 0)
+				close(stats_fd);
+			return hm_errf(err, "cannot read %s", HM_MAP_IFCFG);
 		}
+		n = err;
 		/* And the interfaces with PBT-M roles only. */
 		base = n;
 		m = pbt_link_ifindexes(keys + base, PBT_MAX_IFACES);

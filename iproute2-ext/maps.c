@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -94,6 +95,12 @@ int maps_prepare(void)
 		if (err < 0)
 			hm_errf(err, "warning: cannot forget the settings of deleted interfaces");
 		return 0;
+	}
+	if (err == -ESTALE) {
+		char why[PATH_MAX + 512];
+
+		if (hm_maps_check_pins(why, sizeof(why)) == -ESTALE)
+			return hm_errf(0, "%s", why);
 	}
 	ip_netns_exec_name(netns, sizeof(netns));
 	if (err == -ENODEV && netns[0] && bpffs_under_sys())
@@ -264,9 +271,38 @@ void map_restore_elem(int fd, const void *key, const void *old, bool had)
  */
 int map_delete_ifindex(int fd, const char *name, __u32 ifindex)
 {
-	if (bpf_map_delete_elem(fd, &ifindex) && errno != ENOENT)
-		return hm_errf(-errno, "cannot delete %s[%u]", name, ifindex);
-	return 0;
+	int err;
+
+	if (!bpf_map_delete_elem(fd, &ifindex) || errno == ENOENT)
+		return 0;
+	/* An array's entries cannot be deleted: zeros are "no entry". */
+	if (errno == EINVAL) {
+		err = hm_map_zero_elem(fd, &ifindex);
+		if (!err || err == -E2BIG)
+			return 0;
+		errno = -err;
+	}
+	return hm_errf(-errno, "cannot delete %s[%u]", name, ifindex);
+}
+
+/**
+ * ifindex_check() - refuse an interface the IOAM maps cannot hold
+ * @dev:	the device as typed
+ * @ifindex:	its ifindex
+ *
+ * hopmark_ifcfg, hopmark_qdepth and hopmark_stats are arrays indexed by
+ * ifindex below %HM_MAX_IFINDEX (lib/common/hopmark_maps.h); the datapath
+ * leaves the packets of a higher ifindex alone.
+ *
+ * Return: @ifindex; exits with %HM_EXIT_FAIL naming both numbers otherwise.
+ */
+__u32 ifindex_check(const char *dev, __u32 ifindex)
+{
+	if (ifindex < HM_MAX_IFINDEX)
+		return ifindex;
+	hm_errf(0, "%s has ifindex %u, and hopmark's IOAM maps hold ifindex 1..%u (HM_MAX_IFINDEX %u, Documentation/datapath.rst): give the device a lower index (ip link set dev %s netns ... / ip link add ... index N)",
+		dev, ifindex, HM_MAX_IFINDEX - 1, HM_MAX_IFINDEX, dev);
+	exit(HM_EXIT_FAIL);
 }
 
 /**
@@ -334,16 +370,20 @@ int prog_uses_pinned_maps(__u32 prog_id)
  * ifcfg_get() - an interface's settings, defaults when it has no entry
  * @fd:		hopmark_ifcfg fd
  * @ifindex:	interface
- * @cfg:	output; without an entry: flags 0 and unavailable IDs
+ * @cfg:	output; without an entry (%HM_IF_F_PRESENT clear): flags 0 and
+ *		unavailable IDs
  *
  * Return: 1 if an entry exists, 0 if not, negative errno on failure.
  */
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg)
 {
-	if (!bpf_map_lookup_elem(fd, &ifindex, cfg))
-		return 1;
-	if (errno != ENOENT)
+	/* An array: an index without HM_IF_F_PRESENT, or beyond it, is no entry. */
+	if (!bpf_map_lookup_elem(fd, &ifindex, cfg)) {
+		if (cfg->flags & HM_IF_F_PRESENT)
+			return 1;
+	} else if (errno != ENOENT) {
 		return -errno;
+	}
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->if_id = HM_IOAM_U16_UNAVAILABLE;
 	cfg->if_id_wide = HM_IOAM_U32_UNAVAILABLE;
@@ -356,7 +396,9 @@ int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg)
  * @set:	flags to set
  * @clear:	flags to clear
  *
- * Creates the entry (with unavailable IDs) if needed.
+ * Creates the entry (with unavailable IDs) if needed. An ifindex the maps
+ * cannot hold (%HM_MAX_IFINDEX) is -E2BIG: the callers first refuse it
+ * with ifindex_check().
  *
  * Return: 0 or negative errno.
  */
@@ -374,7 +416,7 @@ int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear)
 		return 0;
 	}
 	if (err >= 0) {
-		cfg.flags = (cfg.flags | set) & ~clear;
+		cfg.flags = ((cfg.flags | set) & ~clear) | HM_IF_F_PRESENT;
 		err = bpf_map_update_elem(fd, &ifindex, &cfg, BPF_ANY) ? -errno : 0;
 	}
 	close(fd);

@@ -614,6 +614,10 @@ print(d["stats"][sys.argv[1]])' "$3"
 # `bpftool map update pinned`. Values are the structs of lib/common/hopmark_maps.h
 # in host (little-endian) byte order, written out byte by byte.
 
+# HM_IF_F_PRESENT of lib/common/hopmark_maps.h: hopmark_ifcfg is an array,
+# an entry without it is no entry.
+HM_IF_F_PRESENT=0x8000
+
 # hm_hex FMT ARGS... - struct.pack("<FMT") as bpftool's "hex" byte list.
 hm_hex()
 {
@@ -650,13 +654,17 @@ hm_stock_node()
 	hm_map_update "$node" hopmark_node "$(hm_hex I 0)" \
 		"$(hm_hex IIQqQ 3 "$(hm_node_id "$node")" "$(hm_node_id_wide "$node")" \
 			"$tai" 1000000000)" || return
+	# HM_NS_F_KNOWN | HM_NS_F_DATA | HM_NS_F_DATA_WIDE
 	hm_map_update "$node" hopmark_ns "$(hm_hex I $HM_NS_ID)" \
-		"$(hm_hex IIQ 3 "$(hm_ns_data "$node")" "$(hm_ns_data_wide "$node")")" || return
+		"$(hm_hex IIQ 0x80000003 "$(hm_ns_data "$node")" "$(hm_ns_data_wide "$node")")" ||
+		return
 	for ent in ${ifflags//,/ }; do
 		ifc=${ent%=*}
 		fl=${ent#*=}
+		# The flags given, and HM_IF_F_PRESENT (the arrays' "entry is set").
 		hm_map_update "$node" hopmark_ifcfg "$(hm_hex I "$(hm_ifindex "$node" "$ifc")")" \
-			"$(hm_hex HHI "$fl" "$(hm_if_id "$ifc")" "$(hm_if_id_wide "$ifc")")" || return
+			"$(hm_hex HHI $((fl | HM_IF_F_PRESENT)) "$(hm_if_id "$ifc")" \
+				"$(hm_if_id_wide "$ifc")")" || return
 	done
 }
 

@@ -131,6 +131,82 @@ int hm_events_fit_pin(struct bpf_object *obj, const char *pin_dir)
 	return err;
 }
 
+/* "an array of 1024 entries of 8 bytes" */
+static void hm_map_shape(char *buf, size_t len, __u32 type, __u32 max_entries, __u32 value_size)
+{
+	const char *t = libbpf_bpf_map_type_str(type);
+
+	if (!t)
+		t = "map";
+	snprintf(buf, len, "%s %s of %u entries of %u bytes", strchr("aeiou", t[0]) ? "an" : "a",
+		 t, max_entries, value_size);
+}
+
+/* See bpf_pin.h. */
+int hm_maps_check_obj(struct bpf_object *obj, const char *pin_dir, char *why, size_t len)
+{
+	char path[PATH_MAX], have[96], want[96];
+	struct bpf_map_info info;
+	struct bpf_map *m;
+	__u32 ilen;
+	int fd;
+
+	bpf_object__for_each_map(m, obj) {
+		if (strncmp(bpf_map__name(m), "hopmark_", 8) ||
+		    bpf_map__type(m) == BPF_MAP_TYPE_RINGBUF)
+			continue;	/* not pinned, or sized to fit its pin */
+		if (snprintf(path, sizeof(path), "%s/%s", pin_dir, bpf_map__name(m)) >=
+		    (int)sizeof(path))
+			return -ENAMETOOLONG;
+		fd = bpf_obj_get(path);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			return -errno;
+		}
+		memset(&info, 0, sizeof(info));
+		ilen = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &ilen)) {
+			close(fd);
+			return -errno;
+		}
+		close(fd);
+		if (info.type == bpf_map__type(m) && info.key_size == bpf_map__key_size(m) &&
+		    info.value_size == bpf_map__value_size(m) &&
+		    info.max_entries == bpf_map__max_entries(m))
+			continue;
+		hm_map_shape(have, sizeof(have), info.type, info.max_entries, info.value_size);
+		hm_map_shape(want, sizeof(want), bpf_map__type(m), bpf_map__max_entries(m),
+			     bpf_map__value_size(m));
+		if (why)
+			snprintf(why, len,
+				 "the pinned %s is %s, and this hopmark needs %s (the pin was made by another hopmark version): it is not replaced, since the programs attached now use it; detach hopmark's programs, remove the old pins (rm %s/hopmark_*) and configure again",
+				 path, have, want, pin_dir);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/* See bpf_pin.h. */
+int hm_maps_check_pins(char *why, size_t len)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct hopmark_maps *skel;
+	char dir[PATH_MAX];
+	int err;
+
+	err = hm_pin_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	opts.pin_root_path = dir;
+	skel = hopmark_maps__open_opts(&opts);
+	if (!skel)
+		return errno ? -errno : -EINVAL;
+	err = hm_maps_check_obj(skel->obj, dir, why, len);
+	hopmark_maps__destroy(skel);
+	return err;
+}
+
 /**
  * hm_maps_create() - create and pin every hopmark map if missing
  *
@@ -142,9 +218,13 @@ int hm_events_fit_pin(struct bpf_object *obj, const char *pin_dir)
  * (LIBBPF_PIN_BY_NAME). The skeleton is destroyed afterwards; the pins
  * keep the maps alive. Mounts nothing: the bpffs must be mounted.
  *
+ * A pinned map of another layout (type, key or value size, entries: e.g.
+ * the hash hopmark_ifcfg of a hopmark before the arrays) is refused, not
+ * replaced: hm_maps_check_pins() names it.
+ *
  * Return: 0 or negative errno: -ENODEV if hm_bpffs_root() is not a bpffs;
- * -errno of statfs(2) or mkdir(2); libbpf's error when an existing pin is
- * incompatible with the map definition (-EINVAL) or loading fails.
+ * -errno of statfs(2) or mkdir(2); -ESTALE when an existing pin has
+ * another layout (hm_maps_check_pins()); libbpf's error when loading fails.
  */
 int hm_maps_create(void)
 {
@@ -186,6 +266,8 @@ int hm_maps_create(void)
 	if (!err)
 		err = hm_events_fit_pin(skel->obj, dir);
 	if (!err)
+		err = hm_maps_check_obj(skel->obj, dir, NULL, 0);
+	if (!err)
 		err = hopmark_maps__load(skel);
 	hopmark_maps__destroy(skel);
 	return err;
@@ -199,24 +281,99 @@ static bool hm_ifindex_gone(__u32 ifindex)
 	return ifindex && !if_indextoname(ifindex, name) && errno == ENXIO;
 }
 
-/* See hopmark.h. */
+/* Bytes of one entry as the syscalls read it (per-CPU: one value per CPU). */
+static long hm_map_entry_bytes(const struct bpf_map_info *info)
+{
+	int ncpu;
+
+	if (info->type != BPF_MAP_TYPE_PERCPU_ARRAY && info->type != BPF_MAP_TYPE_PERCPU_HASH)
+		return info->value_size;
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	return (long)ncpu * ((info->value_size + 7) & ~7U);
+}
+
+static bool hm_map_is_array(const struct bpf_map_info *info)
+{
+	return info->type == BPF_MAP_TYPE_ARRAY || info->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+}
+
+/* See bpf_pin.h. */
+int hm_map_zero_elem(int fd, const void *key)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	void *zero;
+	long size;
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	size = hm_map_entry_bytes(&info);
+	if (size < 0)
+		return size;
+	zero = calloc(1, size);
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map_update_elem(fd, key, zero, BPF_EXIST) ? -errno : 0;
+	free(zero);
+	return err;
+}
+
+/* Whether the entry at @key of an array reads as all zeroes (or cannot be read). */
+static bool hm_array_elem_zero(int fd, const void *key, __u8 *buf, long size)
+{
+	long i;
+
+	if (bpf_map_lookup_elem(fd, key, buf))
+		return true;
+	for (i = 0; i < size; i++)
+		if (buf[i])
+			return false;
+	return true;
+}
+
+/* See bpf_pin.h. */
 int hm_map_delete_if(int fd, size_t key_size,
 		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx)
 {
-	__u8 *walk, *last, *next, *del = NULL, *d;
+	__u8 *walk, *last, *next, *del = NULL, *d, *val = NULL;
 	size_t n = 0, cap = 0, i;
 	int deleted = 0, err = 0;
+	struct bpf_map_info info;
+	__u32 ilen = sizeof(info);
 	void *prev = NULL;
+	bool array;
+	long vsize = 0;
 
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		return -errno;
+	/* An array has every index: "deleting" writes zeros over a set entry. */
+	array = hm_map_is_array(&info);
+	if (array) {
+		vsize = hm_map_entry_bytes(&info);
+		if (vsize < 0)
+			return vsize;
+		val = malloc(vsize);
+		if (!val)
+			return -ENOMEM;
+	}
 	walk = malloc(2 * key_size);
-	if (!walk)
+	if (!walk) {
+		free(val);
 		return -ENOMEM;
+	}
 	last = walk;
 	next = walk + key_size;
 	/* Deleting while walking would restart the walk: collect first. */
 	while (!bpf_map_get_next_key(fd, prev, next)) {
 		memcpy(last, next, key_size);
 		prev = last;
+		if (array && hm_array_elem_zero(fd, last, val, vsize))
+			continue;
 		if (!doomed(fd, last, ctx))
 			continue;
 		if (n == cap) {
@@ -231,12 +388,61 @@ int hm_map_delete_if(int fd, size_t key_size,
 		}
 		memcpy(del + n++ * key_size, last, key_size);
 	}
-	for (i = 0; i < n; i++)
-		if (!bpf_map_delete_elem(fd, del + i * key_size))
+	for (i = 0; i < n; i++) {
+		if (array ? !hm_map_zero_elem(fd, del + i * key_size) :
+			    !bpf_map_delete_elem(fd, del + i * key_size))
 			deleted++;
+	}
 	free(del);
 	free(walk);
+	free(val);
 	return err ? err : deleted;
+}
+
+/* See bpf_pin.h. */
+int hm_ifcfg_ifindexes(int fd, __u32 *out, unsigned int max)
+{
+	struct hopmark_if_cfg cfg;
+	unsigned int n = 0;
+	__u32 i;
+
+	for (i = 1; i < HM_MAX_IFINDEX && n < max; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &cfg)) {
+			if (errno == ENOENT)
+				break;	/* a smaller map of another build */
+			return -errno;
+		}
+		if (cfg.flags & HM_IF_F_PRESENT)
+			out[n++] = i;
+	}
+	return n;
+}
+
+/* See bpf_pin.h. */
+int hm_stats_ifindexes(int fd, __u32 *out, unsigned int max)
+{
+	struct bpf_map_info info;
+	__u32 ilen = sizeof(info), i;
+	unsigned int n = 0;
+	long size;
+	__u8 *val;
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		return -errno;
+	if (!hm_map_is_array(&info) || info.key_size != sizeof(__u32))
+		return -EINVAL;
+	size = hm_map_entry_bytes(&info);
+	if (size < 0)
+		return size;
+	val = malloc(size);
+	if (!val)
+		return -ENOMEM;
+	for (i = 1; i < info.max_entries && n < max; i++)
+		if (!hm_array_elem_zero(fd, &i, val, size))
+			out[n++] = i;
+	free(val);
+	return n;
 }
 
 /* The entry's key is an ifindex that names no device. */

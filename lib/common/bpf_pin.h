@@ -59,6 +59,36 @@ int hm_maps_create(void);
 struct bpf_object;
 
 /**
+ * hm_maps_check_obj() - whether an object's hopmark maps fit their pins
+ * @obj:	opened, not yet loaded BPF object
+ * @pin_dir:	the pin directory its maps are reused from
+ * @why:	output, when not NULL: which pin does not fit, what it is, what
+ *		is needed and what to do
+ * @len:	size of @why
+ *
+ * libbpf reuses a pin of the same type, key and value size and entries,
+ * and refuses any other with a warning of its own. hopmark refuses it
+ * too, before loading, with a message that names the map: the pin is not
+ * replaced, because programs attached now (of the version that made it)
+ * keep using it, and the settings it holds would silently stop applying.
+ * hopmark_events is left out: hm_events_fit_pin() gives it its pin's size.
+ *
+ * Return: 0 when every pinned hopmark map fits (or none is pinned),
+ * -ESTALE when one does not, negative errno when one cannot be read.
+ */
+int hm_maps_check_obj(struct bpf_object *obj, const char *pin_dir, char *why, size_t len);
+
+/**
+ * hm_maps_check_pins() - hm_maps_check_obj() for the maps-only object on
+ *			  this node's pin directory (hm_pin_dir())
+ * @why:	output, see hm_maps_check_obj()
+ * @len:	size of @why
+ *
+ * Return: as hm_maps_check_obj().
+ */
+int hm_maps_check_pins(char *why, size_t len);
+
+/**
  * hm_events_bytes() - the size hm_maps_create() gives a new hopmark_events
  *
  * Return: $HOPMARK_EVENTS_BYTES when set (decimal bytes, a power of two
@@ -89,11 +119,47 @@ int hm_events_fit_pin(struct bpf_object *obj, const char *pin_dir);
  *
  * The keys are collected over the whole walk and deleted after it, since a
  * deletion during bpf_map_get_next_key() iteration restarts a hash walk.
+ * In an array (BPF_MAP_TYPE_ARRAY, PERCPU_ARRAY: every index exists, none
+ * can be deleted) only entries that are not all zero are offered to
+ * @doomed, and "deleting" one writes zeros over it (hm_map_zero_elem()).
  *
- * Return: number of entries deleted, or -ENOMEM (nothing deleted then).
+ * Return: number of entries deleted, or negative errno (-ENOMEM: nothing
+ * deleted then).
  */
 int hm_map_delete_if(int fd, size_t key_size,
 		     bool (*doomed)(int fd, const void *key, void *ctx), void *ctx);
+
+/**
+ * hm_map_zero_elem() - write zeros over one entry of a map
+ * @fd:		the map (an array: its entries cannot be deleted)
+ * @key:	the entry
+ *
+ * Per-CPU maps get zeros on every CPU.
+ *
+ * Return: 0 or negative errno (-E2BIG for an index beyond the array).
+ */
+int hm_map_zero_elem(int fd, const void *key);
+
+/**
+ * hm_ifcfg_ifindexes() - the interfaces that have hopmark settings
+ * @fd:		hopmark_ifcfg
+ * @out:	output, ascending ifindexes whose entry has %HM_IF_F_PRESENT
+ * @max:	room in @out
+ *
+ * Return: entries written, or negative errno.
+ */
+int hm_ifcfg_ifindexes(int fd, __u32 *out, unsigned int max);
+
+/**
+ * hm_stats_ifindexes() - the interfaces whose counters are not all zero
+ * @fd:		a per-CPU array of counters indexed by ifindex (hopmark_stats)
+ * @out:	output, ascending ifindexes
+ * @max:	room in @out
+ *
+ * Return: entries written, or negative errno (-EINVAL for a map that is
+ * not an array keyed by __u32).
+ */
+int hm_stats_ifindexes(int fd, __u32 *out, unsigned int max);
 
 /**
  * hm_prune_gone_ifaces() - forget the settings of deleted interfaces
@@ -103,8 +169,10 @@ int hm_map_delete_if(int fd, size_t key_size,
  * namespace, every entry of hopmark_ifcfg, hopmark_stats, pint_ifcfg,
  * pint_stats, pint_txrate, pbt_ifcfg and pbt_stats whose ifindex names no device
  * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
- * to such an ifindex, so that the maps (HM_MAX_IFACES entries) do not fill
- * up as containers' interfaces come and go. Maps not created yet are
+ * to such an ifindex, so that the hashes do not fill up as containers'
+ * interfaces come and go, and a new interface that gets a gone one's
+ * ifindex does not inherit its settings and counters (the arrays
+ * hopmark_ifcfg and hopmark_stats get zeros). Maps not created yet are
  * skipped.
  *
  * Return: number of entries deleted, or negative errno when a map exists

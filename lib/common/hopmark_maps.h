@@ -32,8 +32,26 @@
 #define HM_MAP_STATS		"hopmark_stats"
 #define HM_MAP_EVENTS		"hopmark_events"
 
-#define HM_MAX_IFACES		256
-#define HM_MAX_NAMESPACES	64
+/*
+ * hopmark_ifcfg, hopmark_qdepth and hopmark_stats are arrays indexed by
+ * ifindex, so that one lookup of a few instructions returns an interface's
+ * settings or counters (a hash lookup costs the datapath about 30 ns, an
+ * array one about 1, Documentation/performance.rst): an interface whose
+ * ifindex is HM_MAX_IFINDEX or more cannot be configured (the CLI refuses
+ * it, naming the ifindex and this bound) and its packets are not ours
+ * (forwarded unchanged, not counted). ifindexes are allocated per network
+ * namespace from 1 up, so the bound is reached only where interfaces have
+ * come and gone a thousand times in one namespace.
+ */
+#define HM_MAX_IFINDEX		1024
+/*
+ * hopmark_ns is an array indexed by the 16-bit IOAM-Namespace ID, 0..65534
+ * (0xffff is reserved for "unavailable", as ip ioam does): 1 MiB, one
+ * lookup per packet. An index without %HM_NS_F_KNOWN is an unknown
+ * IOAM-Namespace.
+ */
+#define HM_NS_ID_MAX		0xfffe
+#define HM_MAX_NAMESPACES	(HM_NS_ID_MAX + 1)
 #define HM_MAX_ENCAP_ROUTES	256
 /*
  * hopmark_events' size, bytes, as compiled into the objects: 16 MiB hold
@@ -88,10 +106,17 @@ struct hopmark_node_cfg {
  * @if_id:	short interface ID (RFC 9197 §4.4.2.2), default 0xffff
  * @if_id_wide:	wide interface ID (RFC 9197 §4.4.2.10), default 0xffffffff
  *
- * No entry: hopmark is off on the interface and its IDs are unavailable.
- * %HM_IF_F_TRANSIT is the counterpart of Linux's ioam6_enabled sysctl:
- * IOAM data arriving on the interface is processed; without it the packet
- * is left untouched.
+ * hopmark_ifcfg is an array (every index exists): an entry without
+ * %HM_IF_F_PRESENT is "no entry", hopmark is off on the interface and its
+ * IDs are unavailable whatever the other fields hold; removing an
+ * interface's settings writes zeros. %HM_IF_F_TRANSIT is the counterpart
+ * of Linux's ioam6_enabled sysctl: IOAM data arriving on the interface is
+ * processed; without it the packet is left untouched. %HM_IF_F_ENCAP is
+ * set while a hopmark_encap rule sends packets out of the interface
+ * (`hopmark ioam encap add ... dev DEV` sets it, the deletion of DEV's
+ * last rule clears it): hm_encap leaves the packets of an interface
+ * without it before the rule lookup, so a rule with @ifindex 0 ("any")
+ * applies on the interfaces that have the flag.
  */
 struct hopmark_if_cfg {
 	__u16	flags;
@@ -100,15 +125,19 @@ struct hopmark_if_cfg {
 };
 #define HM_IF_F_TRANSIT		(1U << 0)	/* process IOAM arriving here */
 #define HM_IF_F_DECAP		(1U << 1)	/* decapsulate and report here */
-#define HM_IF_F_ENCAP		(1U << 2)	/* encapsulation may leave here */
+#define HM_IF_F_ENCAP		(1U << 2)	/* encap rules send packets out here */
+#define HM_IF_F_PRESENT		(1U << 15)	/* the entry is set (see above) */
 
 /**
  * struct hopmark_ns_cfg - a known IOAM-Namespace (hopmark_ns[namespace id])
- * @flags:	%HM_NS_F_DATA / %HM_NS_F_DATA_WIDE when the data is set
+ * @flags:	%HM_NS_F_KNOWN for a configured IOAM-Namespace, and
+ *		%HM_NS_F_DATA / %HM_NS_F_DATA_WIDE when the data is set
  * @data:	namespace specific data, short (RFC 9197 §4.4.2.6)
  * @data_wide:	namespace specific data, wide (RFC 9197 §4.4.2.11)
  *
- * The key is the 16-bit IOAM-Namespace in host order, widened to __u32.
+ * The key is the 16-bit IOAM-Namespace in host order, widened to __u32,
+ * the index of an array of %HM_MAX_NAMESPACES entries: an entry without
+ * %HM_NS_F_KNOWN is an unknown IOAM-Namespace (deleting one writes zeros).
  * A transit node leaves traces of unknown namespaces untouched (counted).
  */
 struct hopmark_ns_cfg {
@@ -118,6 +147,7 @@ struct hopmark_ns_cfg {
 };
 #define HM_NS_F_DATA		(1U << 0)
 #define HM_NS_F_DATA_WIDE	(1U << 1)
+#define HM_NS_F_KNOWN		(1U << 31)
 
 /**
  * struct hopmark_encap_key - LPM key of hopmark_encap: destination prefix
@@ -172,7 +202,9 @@ struct hopmark_encap_cfg {
  * queue depth and buffer occupancy, taken from one entry at egress, are
  * always one snapshot (buffer occupancy >= queue depth). Key 0 holds the
  * node totals alone (@backlog_bytes == @node_backlog_bytes), for hooks
- * that do not know the egress interface (XDP at ingress).
+ * that do not know the egress interface (XDP at ingress). An array of
+ * %HM_MAX_IFINDEX entries: @updated_ns 0 is no reading (an interface
+ * without a queue, or gone: the agent writes zeros).
  */
 struct hopmark_qdepth {
 	__u32	backlog_bytes;
@@ -185,8 +217,10 @@ struct hopmark_qdepth {
 /**
  * enum hopmark_counter - counted datapath actions (hopmark_stats)
  *
- * hopmark_stats is a per-CPU hash keyed by ifindex (__u32) whose value is
- * struct hopmark_link_stats; `hopmark link show -s` sums the CPUs.
+ * hopmark_stats is a per-CPU array indexed by ifindex (__u32, below
+ * %HM_MAX_IFINDEX) whose value is struct hopmark_link_stats; `hopmark link
+ * show -s` sums the CPUs. An interface's counters are zeroed when the
+ * interface is gone (hm_prune_gone_ifaces()).
  * Names for display are in hopmark_counter_names[] (lib/common/stats_names.c).
  */
 enum hopmark_counter {

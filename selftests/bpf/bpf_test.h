@@ -141,6 +141,7 @@ void hm_del_ifcfg(int ifindex);
 void hm_set_ns(__u32 ns, __u32 flags, __u32 data, __u64 data_wide);
 void hm_del_ns(__u32 ns);
 void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns);
+void hm_del_qdepth(__u32 key);
 void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg);
 bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg);
 /*

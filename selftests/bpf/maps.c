@@ -45,31 +45,45 @@ void hm_set_node(__u32 flags, __u32 node_id, __u64 node_id_wide, __s64 tai_offse
 	map_update(env.fd_node, &k, &n, HM_MAP_NODE);
 }
 
+/*
+ * An entry as the CLI writes it: with HM_IF_F_PRESENT (hopmark_ifcfg is an
+ * array, hopmark_maps.h; a --before build of bench/ with the older hash
+ * ignores the flag).
+ */
 void hm_set_ifcfg(int ifindex, __u16 flags, __u16 id, __u32 id_wide)
 {
-	struct hopmark_if_cfg c = { .flags = flags, .if_id = id, .if_id_wide = id_wide };
+	struct hopmark_if_cfg c = {
+		.flags = flags | HM_IF_F_PRESENT, .if_id = id, .if_id_wide = id_wide,
+	};
 	__u32 k = ifindex;
 
 	map_update(env.fd_ifcfg, &k, &c, HM_MAP_IFCFG);
 }
 
+/* No entry: zeros in the array (a hash of an older build: deleted). */
+static void map_clear(int fd, __u32 key)
+{
+	if (bpf_map_delete_elem(fd, &key) && errno == EINVAL)
+		hm_map_zero_elem(fd, &key);
+}
+
 void hm_del_ifcfg(int ifindex)
 {
-	__u32 k = ifindex;
-
-	bpf_map_delete_elem(env.fd_ifcfg, &k);
+	map_clear(env.fd_ifcfg, ifindex);
 }
 
 void hm_set_ns(__u32 ns, __u32 flags, __u32 data, __u64 data_wide)
 {
-	struct hopmark_ns_cfg c = { .flags = flags, .data = data, .data_wide = data_wide };
+	struct hopmark_ns_cfg c = {
+		.flags = flags | HM_NS_F_KNOWN, .data = data, .data_wide = data_wide,
+	};
 
 	map_update(env.fd_ns, &ns, &c, HM_MAP_NS);
 }
 
 void hm_del_ns(__u32 ns)
 {
-	bpf_map_delete_elem(env.fd_ns, &ns);
+	map_clear(env.fd_ns, ns);
 }
 
 void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns)
@@ -81,6 +95,11 @@ void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_n
 	};
 
 	map_update(env.fd_qdepth, &key, &q, HM_MAP_QDEPTH);
+}
+
+void hm_del_qdepth(__u32 key)
+{
+	map_clear(env.fd_qdepth, key);
 }
 
 void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg)

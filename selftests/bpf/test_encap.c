@@ -821,6 +821,30 @@ static void t_enc_any_if(const struct hm_test *t)
 	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
 }
 
+/*
+ * hm_encap's first test: an interface without HM_IF_F_ENCAP (no rule sends
+ * packets out of it) is left before the rule lookup, even under a rule for
+ * any interface: untouched, nothing counted, the rule's packet counter
+ * unchanged. @t->arg 1: the interface has no hopmark_ifcfg entry at all.
+ */
+static void t_enc_if_without_encap_flag(const struct hm_test *t)
+{
+	struct hopmark_encap_cfg cfg;
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, 0, 1, 1);
+	if (t->arg)
+		hm_del_ifcfg(env.if_enc);
+	else
+		hm_set_ifcfg(env.if_enc, HM_IF_F_TRANSIT, HM_T_ENC_ID, HM_T_ENC_ID_WIDE);
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_untouched(&in, 0, 0);
+	if (!hm_get_encap(prefix_b48, 48, &cfg))
+		hm_fail("the rule is gone");
+	else
+		CHECK_EQ("rule packet counter", 0, cfg.counter);
+}
+
 /* Longest prefix wins: a /64 with a small trace under the /48. */
 static void t_enc_lpm(const struct hm_test *t)
 {
@@ -940,6 +964,8 @@ void register_encap_tests(void)
 	hm_add_test(t_enc_link_scope, 6, "encap_icmpv6_after_nd_types_inserted");
 	hm_add_test(t_enc_other_if, 0, "encap_rule_for_other_interface_untouched");
 	hm_add_test(t_enc_any_if, 0, "encap_rule_for_any_interface_applies");
+	hm_add_test(t_enc_if_without_encap_flag, 0, "encap_leaves_interface_without_encap_flag");
+	hm_add_test(t_enc_if_without_encap_flag, 1, "encap_leaves_interface_without_settings");
 	hm_add_test(t_enc_lpm, 0, "encap_longest_prefix_rule_wins");
 	hm_add_test(t_enc_ipv4, 0, "encap_passes_ipv4");
 	hm_add_test(t_enc_truncated, 0, "encap_truncated_at_every_length");

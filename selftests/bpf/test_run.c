@@ -230,17 +230,16 @@ void hm_check_ts(__u32 type, const __u8 *slot, __u64 t0, __u64 t1, __s64 shift,
 
 /* ---- maps (the setters are in maps.c) ---- */
 
+static bool any_entry(int fd, const void *key, void *ctx)
+{
+	return true;
+}
+
+/* Every entry deleted (the arrays' entries zeroed, hm_map_delete_if()). */
 static void map_clear(int fd, size_t key_size)
 {
-	__u8 key[64], next[64];
-
-	if (fd < 0)
-		return;
-	while (bpf_map_get_next_key(fd, NULL, next) == 0) {
-		memcpy(key, next, key_size);
-		if (bpf_map_delete_elem(fd, key))
-			break;
-	}
+	if (fd >= 0)
+		hm_map_delete_if(fd, key_size, any_entry, NULL);
 }
 
 /* ---- ring buffer ---- */

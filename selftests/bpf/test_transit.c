@@ -11,6 +11,7 @@
  * hopmark_ifcfg, POSIX time in seconds + microseconds, leaves the egress
  * fields unavailable; the egress half completes them on its own slot.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,9 +252,7 @@ static void t_tin_stale_occupancy(const struct hm_test *t)
 
 static void mod_no_occupancy(struct hm_ioam6_node_values *v)
 {
-	__u32 k = 0;
-
-	bpf_map_delete_elem(env.fd_qdepth, &k);
+	hm_del_qdepth(0);
 	v->buffer_occupancy = HM_IOAM_U32_UNAVAILABLE;
 }
 
@@ -296,6 +295,44 @@ static void t_tin_if_no_entry(const struct hm_test *t)
 	trace_init(&ts, HM_T_NS, 0xfff000, 4, 1);
 	pkt_std_trace(&p, &ts, 64);
 	check_tin_untouched(&p, 0, 0);
+}
+
+/*
+ * hopmark_ifcfg is an array: an entry with HM_IF_F_TRANSIT but without
+ * HM_IF_F_PRESENT is no entry, and the interface is not ours.
+ */
+static void t_tin_if_not_present(const struct hm_test *t)
+{
+	struct hopmark_if_cfg c = { .flags = HM_IF_F_TRANSIT, .if_id = HM_T_IN_ID };
+	struct trace_spec ts;
+	struct pkt p;
+	__u32 k = env.if_in;
+
+	if (bpf_map_update_elem(env.fd_ifcfg, &k, &c, BPF_ANY))
+		hm_fail("setup: %s: %s", HM_MAP_IFCFG, strerror(errno));
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 1);
+	pkt_std_trace(&p, &ts, 64);
+	check_tin_untouched(&p, 0, 0);
+}
+
+/*
+ * hopmark_ns is an array: an entry carrying data but not HM_NS_F_KNOWN is
+ * an unknown IOAM-Namespace (untouched, counted), as is a deleted one.
+ */
+static void t_tin_ns_not_known(const struct hm_test *t)
+{
+	struct hopmark_ns_cfg c = { .flags = HM_NS_F_DATA, .data = HM_T_NS_DATA };
+	struct trace_spec ts;
+	struct pkt p;
+	__u32 k = HM_T_NS;
+
+	if (t->arg)
+		hm_del_ns(HM_T_NS);
+	else if (bpf_map_update_elem(env.fd_ns, &k, &c, BPF_ANY))
+		hm_fail("setup: %s: %s", HM_MAP_NS, strerror(errno));
+	trace_init(&ts, HM_T_NS, 0xfff000, 4, 1);
+	pkt_std_trace(&p, &ts, 64);
+	check_tin_untouched(&p, HM_BIT(HM_CNT_UNKNOWN_NS), 0);
 }
 
 /* No room: Overflow flag set, data unchanged (RFC 9197 §4.4.1). */
@@ -1160,6 +1197,9 @@ void register_transit_tests(void)
 	hm_add_test(t_tin_overflow_snapshot, 0, "transit_in_sets_overflow_when_no_room_for_snapshot");
 	hm_add_test(t_tin_overflow_seen, 0, "transit_in_leaves_overflowed_trace_untouched");
 	hm_add_test(t_tin_unknown_ns, 0, "transit_in_ignores_unknown_namespace");
+	hm_add_test(t_tin_if_not_present, 0, "transit_in_ignores_ifcfg_entry_without_present_flag");
+	hm_add_test(t_tin_ns_not_known, 0, "transit_in_namespace_entry_without_known_flag_is_unknown");
+	hm_add_test(t_tin_ns_not_known, 1, "transit_in_deleted_namespace_is_unknown");
 	hm_add_test(t_tin_nodelen_mismatch, 14, "transit_in_rejects_nodelen_too_small");
 	hm_add_test(t_tin_nodelen_mismatch, 16, "transit_in_rejects_nodelen_too_large");
 	hm_add_test(t_tin_nodelen_mismatch, 0, "transit_in_rejects_nodelen_zero");

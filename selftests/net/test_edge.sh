@@ -85,7 +85,7 @@ encap_size $HM_TRACE_SIZE || echo "# encap size $HM_TRACE_SIZE failed"
 # counterpart of net.ipv6.conf.r1-a.ioam6_enabled=0.
 IFX=$(hm_ifindex r1 r1-a)
 hm_map_update r1 hopmark_ifcfg "$(hm_hex I "$IFX")" \
-	"$(hm_hex HHI 0 "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
+	"$(hm_hex HHI $((0 | HM_IF_F_PRESENT)) "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
 L=$(nlines); OK1=$(hm_counter r1 r1-a transit_ok)
 hm_on a ping -6 -c 3 -i 0.1 -q $HM_B_ADDR >/dev/null
 hm_wait_lines "$JS" $((L + 3)); new_recs "$L"
@@ -96,7 +96,7 @@ hm_check "ioam_disabled_on_ingress_not_counted_as_written" 0 \
 hm_check "ioam_disabled_on_ingress_remaining_len" "[15, 15, 15]" \
 	"$(recs_q '[r["remaining_len"] for r in recs]')"
 hm_map_update r1 hopmark_ifcfg "$(hm_hex I "$IFX")" \
-	"$(hm_hex HHI 1 "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
+	"$(hm_hex HHI $((1 | HM_IF_F_PRESENT)) "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
 
 # -------------------------------------------------- encap past the MTU
 # Without the lowered route MTU a 1448-byte packet + 256 > 1500.

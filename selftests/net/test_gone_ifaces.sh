@@ -7,7 +7,8 @@
 # the next configuring `hopmark` command deletes them, and so does a
 # running hopmarkd within its one-second tick; its qdisc poller drops the
 # device's hopmark_qdepth entry too. Interfaces that still exist keep
-# their settings.
+# their settings. A device whose ifindex is beyond the maps' bound
+# (HM_MAX_IFINDEX) is refused by name.
 #
 # One throwaway network namespace with veth pairs and its own bpffs
 # (TC_BPF_MNT); commands run under `nsenter --net`.
@@ -37,11 +38,18 @@ configure()
 }
 # What the maps hold: "ifname:id ..." and "prefix@dev ...".
 links() { x "$HOPMARK" -j link show | "$PY" -c 'import json, sys; print(" ".join("%s:%s" % (l["ifname"], l["id"]) for l in json.load(sys.stdin)))'; }
-# The ifindexes hopmark_qdepth holds (hopmarkd's qdisc readings).
+# The ifindexes hopmark_qdepth holds (hopmarkd's qdisc readings): an array,
+# whose entries without a reading have updated_ns 0.
 qkeys() {
 	bpftool -j map dump pinned "$BPFFS/tc/globals/hopmark_qdepth" | "$PY" -c '
 import json, sys
-print(" ".join(str(k) for k in sorted(e.get("formatted", e)["key"] for e in json.load(sys.stdin))))'
+def read(e):
+    f = e.get("formatted")
+    if f:
+        return f["key"], f["value"]["updated_ns"]
+    b = lambda l: bytes(int(x, 16) for x in l)
+    return int.from_bytes(b(e["key"]), "little"), int.from_bytes(b(e["value"])[16:24], "little")
+print(" ".join(str(k) for k, t in sorted(read(e) for e in json.load(sys.stdin)) if t))'
 }
 rules() { x "$HOPMARK" -j ioam encap show | "$PY" -c 'import json, sys; print(" ".join("%s@%s" % (r["prefix"], r["dev"]) for r in json.load(sys.stdin)))'; }
 
@@ -80,5 +88,18 @@ wait "$AGENT"
 AGENT=
 hm_check "agent_counts_it" 1 "$(grep -c 'ifaces_pruned 2 ' "$HM_TMP/agent.log")"
 sed "s/^/# /" "$HM_TMP/agent.log"
+
+# ---- the ifindex bound: the IOAM maps are arrays of HM_MAX_IFINDEX (1024)
+# entries; a device above it is refused, naming its ifindex and the bound.
+x ip link add hi0 index 1500 type veth peer name hi0p && x ip link set hi0 up ||
+	echo "# cannot create hi0 with ifindex 1500"
+for cmd in "link set dev hi0 id 7" "ioam transit enable dev hi0" \
+	   "ioam encap add 2001:db8:15::/64 dev hi0 ns 123 trace-type 0xf00000 size 32"; do
+	OUT=$(x "$HOPMARK" $cmd 2>&1)
+	RC=$?
+	hm_check "cli_refuses_ifindex_beyond_bound: $cmd" "1|1" \
+		"$RC|$(grep -c 'hi0 has ifindex 1500, and hopmark.s IOAM maps hold ifindex 1\.\.1023 (HM_MAX_IFINDEX 1024' <<<"$OUT")"
+done
+hm_check "refused_interface_left_out_of_maps" "g1:11|2001:db8:11::/64@g1" "$(links)|$(rules)"
 hm_log "g0 was ifindex $G0, g2 ifindex $G2"
 hm_done

@@ -80,7 +80,7 @@ hm_check "stock_recipe_after_disable_egress_filter" 1 \
 	"$(hm_on r1 tc filter show dev r1-a egress | grep -c 'hopmark_transit.bpf.o:\[tc\].* name hm_transit_out')"
 # disable cleared the transit flag: set it again, the stock way.
 hm_map_update r1 hopmark_ifcfg "$(hm_hex I "$(hm_ifindex r1 r1-a)")" \
-	"$(hm_hex HHI 1 "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
+	"$(hm_hex HHI $((1 | HM_IF_F_PRESENT)) "$(hm_if_id r1-a)" "$(hm_if_id_wide r1-a)")"
 OK0=$(hm_counter r1 r1-a transit_ok)
 L=$(wc -l <"$HM_TMP/b.json")
 hm_on a ping -6 -c 3 -i 0.1 -q $HM_B_ADDR >/dev/null
