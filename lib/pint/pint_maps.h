@@ -31,7 +31,15 @@
 #define PINT_MAP_EVENTS		"pint_events"
 #define PINT_MAP_TXRATE		"pint_txrate"
 
-#define PINT_MAX_IFACES		256
+/*
+ * pint_ifcfg, pint_stats and pint_txrate are arrays indexed by ifindex (one
+ * lookup is an address computation, no hash): an interface takes part in
+ * PINT only if its ifindex is below PINT_IFINDEX_LIMIT. `hopmark pint
+ * enable` refuses one at or above it, naming both; the programs find no
+ * entry for it, so its packets are not ours (forwarded unchanged, not
+ * counted). An entry whose flags are 0 is an interface without a role.
+ */
+#define PINT_IFINDEX_LIMIT	1024
 #define PINT_EVENTS_BYTES	(256 * 1024)
 /*
  * The sink wakes its reader once per this many bytes of records that wait
@@ -129,7 +137,8 @@ struct pint_domain_cfg {
 
 /**
  * struct pint_if_cfg - PINT role of an interface (pint_ifcfg[ifindex])
- * @flags:	%PINT_IF_F_*
+ * @flags:	%PINT_IF_F_*; 0: no role (the array's entry of every other
+ *		interface)
  * @pad:	zero
  * @rate_bps:	link capacity in bits/s, for the latency estimate and HPCC's
  *		U (0: unknown; latency and utilisation then write 0)
@@ -151,8 +160,10 @@ struct pint_if_cfg {
  * @last_ns:		length of the last complete window, ns
  *
  * The window is the domain's base RTT (at least 100 us); the rate term of
- * U is last_bytes over what the link carries in last_ns. Updated without
- * locks: a race between CPUs at a window's end loses a few bytes.
+ * U is last_bytes over what the link carries in last_ns. @win_start_ns 0:
+ * no window yet (the array's initial entry, or zeroed by the CLI or the
+ * prune of a deleted interface); the first packet starts one. Updated
+ * without locks: a race between CPUs at a window's end loses a few bytes.
  */
 struct pint_txrate {
 	__u64	win_start_ns;
