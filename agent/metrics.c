@@ -170,9 +170,10 @@ static const char *const no_metric[1];
 /**
  * struct dp_table - one datapath's per-interface counter map
  * @what:	the family names' component ("ioam" -> hopmark_ioam_*)
- * @stats_map:	per-CPU hash ifindex -> counters
- * @cfg_map:	hash of the interfaces with a role (ifindex keys): their
- *		counters are shown, zero until the map has an entry
+ * @stats_map:	per-CPU hash or array ifindex -> counters
+ * @cfg_map:	hash or array of the interfaces with a role (ifindex keys):
+ *		their counters are shown, zero until the map has an entry
+ *		(an array's entries that are all zeroes are not interfaces)
  * @n:		counters per interface
  * @names:	their names
  * @metric:	their metric names where they differ from @names (NULL
@@ -235,7 +236,41 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Append the keys of a hash keyed by __u32; returns the new count. */
+/*
+ * Append the indexes of an array map's entries that are not all zeroes (an
+ * array has every index: pint_ifcfg and pint_stats are arrays indexed by
+ * ifindex, whose zero entries are interfaces PINT has never seen).
+ */
+static unsigned int array_keys(int fd, const struct bpf_map_info *info, __u32 *keys,
+			       unsigned int n, unsigned int max)
+{
+	size_t size = info->value_size, i;
+	__u32 key;
+	__u8 *val;
+	int ncpu;
+
+	if (info->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		ncpu = libbpf_num_possible_cpus();
+		if (ncpu <= 0)
+			return n;
+		size = ((size + 7) & ~(size_t)7) * ncpu;
+	}
+	val = malloc(size);
+	if (!val)
+		return n;
+	for (key = 0; key < info->max_entries && n < max; key++) {
+		if (bpf_map_lookup_elem(fd, &key, val))
+			continue;
+		for (i = 0; i < size && !val[i]; i++)
+			;
+		if (i < size)
+			keys[n++] = key;
+	}
+	free(val);
+	return n;
+}
+
+/* Append the keys of a map keyed by __u32 (hash, or array: array_keys()); returns the new count. */
 static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int max)
 {
 	struct bpf_map_info info = {};
@@ -244,6 +279,8 @@ static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int m
 
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || info.key_size != sizeof(__u32))
 		return n;
+	if (info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY)
+		return array_keys(fd, &info, keys, n, max);
 	err = bpf_map_get_next_key(fd, NULL, &next);
 	while (!err && n < max) {
 		keys[n++] = next;

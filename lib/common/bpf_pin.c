@@ -256,16 +256,65 @@ static bool hm_rule_ifindex_gone(int fd, const void *key, void *ctx)
 	return !bpf_map_lookup_elem(fd, key, &rule) && hm_ifindex_gone(rule.ifindex);
 }
 
+/*
+ * An array indexed by ifindex (pint_ifcfg, pint_stats, pint_txrate) has an
+ * entry for every index, which cannot be deleted: the entry of a gone
+ * interface that is not all zeroes is zeroed (what a fresh entry is).
+ * Return: entries zeroed, or negative errno.
+ */
+static int hm_prune_array(int fd, const struct bpf_map_info *info)
+{
+	size_t size = info->value_size, i;
+	int ncpu, zeroed = 0, err = 0;
+	__u8 *val, *zero;
+	__u32 key;
+
+	if (info->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		ncpu = libbpf_num_possible_cpus();
+		if (ncpu <= 0)
+			return ncpu ? ncpu : -EINVAL;
+		size = ((size + 7) & ~(size_t)7) * ncpu;
+	}
+	val = malloc(size);
+	zero = calloc(1, size);
+	if (!val || !zero) {
+		free(val);
+		free(zero);
+		return -ENOMEM;
+	}
+	for (key = 1; key < info->max_entries && !err; key++) {
+		if (bpf_map_lookup_elem(fd, &key, val))
+			continue;
+		for (i = 0; i < size && !val[i]; i++)
+			;
+		if (i == size || !hm_ifindex_gone(key))
+			continue;
+		if (bpf_map_update_elem(fd, &key, zero, BPF_ANY))
+			err = -errno;
+		else
+			zeroed++;
+	}
+	free(val);
+	free(zero);
+	return err ? err : zeroed;
+}
+
 /* Prune map @name with @doomed; a map not created yet has nothing to prune. */
 static int hm_prune_map(const char *name, size_t key_size,
 			bool (*doomed)(int fd, const void *key, void *ctx))
 {
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
 	int fd, ret;
 
 	fd = hm_map_open(name);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
-	ret = hm_map_delete_if(fd, key_size, doomed, NULL);
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.key_size == sizeof(__u32) &&
+	    (info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY))
+		ret = hm_prune_array(fd, &info);
+	else
+		ret = hm_map_delete_if(fd, key_size, doomed, NULL);
 	close(fd);
 	return ret;
 }

@@ -104,10 +104,13 @@ int hm_map_delete_if(int fd, size_t key_size,
  * pint_stats, pint_txrate, pbt_ifcfg and pbt_stats whose ifindex names no device
  * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
  * to such an ifindex, so that the maps (HM_MAX_IFACES entries) do not fill
- * up as containers' interfaces come and go. Maps not created yet are
+ * up as containers' interfaces come and go. In a map that is an array
+ * indexed by ifindex (pint_ifcfg, pint_stats, pint_txrate) such an entry,
+ * if not all zeroes, is zeroed instead, so that a new device given the
+ * ifindex starts without its role or counters. Maps not created yet are
  * skipped.
  *
- * Return: number of entries deleted, or negative errno when a map exists
+ * Return: number of entries deleted or zeroed, or negative errno when a map exists
  * but cannot be read.
  */
 int hm_prune_gone_ifaces(void);
