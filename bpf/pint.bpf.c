@@ -682,9 +682,10 @@ int hm_pint_source(struct __sk_buff *skb)
 	__u32 ifindex = skb->ifindex, mtu_len = 0;
 	struct pint_link_stats *st = NULL;
 	struct pint_domain_cfg *cfg;
+	__u64 out[(HM_IPV6_HDR_LEN + PINT_IP6_HBH_LEN) / 8];
 	struct pint_pkt p;
 	__u8 hbh[PINT_IP6_HBH_LEN];
-	__u8 ip[3];
+	__u8 ip[3], *o;
 	__u16 plen;
 	int ret;
 
@@ -723,20 +724,42 @@ int hm_pint_source(struct __sk_buff *skb)
 		pint_count(st, PINT_CNT_ERR);
 		return TC_ACT_UNSPEC;
 	}
-	hbh[0] = p.ip[6];
-	hbh[1] = 0;
-	hbh[2] = PINT_IP6_OPT_TYPE;
-	hbh[3] = PINT_IP6_OPT_DATA_LEN;
-	hbh[4] = 0;
-	hbh[5] = 0;
-	hbh[6] = 0;
-	hbh[7] = 0;
 	plen = p.plen + PINT_IP6_HBH_LEN;
-	ip[0] = plen >> 8;
-	ip[1] = plen;
-	ip[2] = HM_NEXTHDR_HOP;
-	if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
-	    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
+	if (hm_pint_general_only) {
+		hbh[0] = p.ip[6];
+		hbh[1] = 0;
+		hbh[2] = PINT_IP6_OPT_TYPE;
+		hbh[3] = PINT_IP6_OPT_DATA_LEN;
+		hbh[4] = 0;
+		hbh[5] = 0;
+		hbh[6] = 0;
+		hbh[7] = 0;
+		ip[0] = plen >> 8;
+		ip[1] = plen;
+		ip[2] = HM_NEXTHDR_HOP;
+		if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
+		    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
+			pint_count(st, PINT_CNT_ERR);
+			return TC_ACT_UNSPEC;
+		}
+		pint_count(st, PINT_CNT_SRC_OK);
+		return TC_ACT_UNSPEC;
+	}
+	/*
+	 * One store instead of two: the IPv6 header as parsed, its Payload
+	 * Length and Next Header changed, followed by the Hop-by-Hop header
+	 * (digest 0, count 0), over the room just made after it.
+	 */
+	__builtin_memcpy(out, p.ip, HM_IPV6_HDR_LEN);
+	out[HM_IPV6_HDR_LEN / 8] = 0;
+	o = (__u8 *)out;
+	o[HM_IPV6_HDR_LEN] = p.ip[6];
+	o[HM_IPV6_HDR_LEN + 2] = PINT_IP6_OPT_TYPE;
+	o[HM_IPV6_HDR_LEN + 3] = PINT_IP6_OPT_DATA_LEN;
+	o[4] = plen >> 8;
+	o[5] = plen;
+	o[6] = HM_NEXTHDR_HOP;
+	if (bpf_skb_store_bytes(skb, P_IP_OFF, out, sizeof(out), BPF_F_RECOMPUTE_CSUM)) {
 		pint_count(st, PINT_CNT_ERR);
 		return TC_ACT_UNSPEC;
 	}
@@ -838,9 +861,10 @@ int hm_pint_sink(struct __sk_buff *skb)
 	__u32 ifindex = skb->ifindex, hops;
 	struct pint_link_stats *st = NULL;
 	struct pint_domain_cfg *cfg;
-	struct pint_record rec = {};
+	struct pint_record *rec;
 	struct pint_pkt p;
-	__u64 avail, flags;
+	__u64 avail, flags, rsz;
+	__u32 qset;
 	__u16 plen;
 	__u8 ip[3];
 	int ret, err = 0;
@@ -872,23 +896,36 @@ int hm_pint_sink(struct __sk_buff *skb)
 		return TC_ACT_UNSPEC;
 	}
 
-	rec.rx_ns = bpf_ktime_get_ns();
-	rec.pid = p.pid;
-	rec.digest = p.digest;
-	rec.ifindex = ifindex;
-	rec.hops = hops;
-	rec.family = p.family;
-	rec.proto = p.proto;
-	rec.qset = pint_qset(cfg, p.pid);
-	rec.sport = p.sport;
-	rec.dport = p.dport;
+	qset = pint_qset(cfg, p.pid);
+	/*
+	 * The record is written where the reader will find it (reserve,
+	 * then submit once the packet is done), not built on the stack and
+	 * copied by bpf_ringbuf_output(). Sent even when the removal fails.
+	 */
+	rec = bpf_ringbuf_reserve(&pint_events, sizeof(*rec), 0);
+	if (rec) {
+		__builtin_memset(rec, 0, sizeof(*rec));
+		rec->rx_ns = bpf_ktime_get_ns();
+		rec->pid = p.pid;
+		rec->digest = p.digest;
+		rec->ifindex = ifindex;
+		rec->hops = hops;
+		rec->family = p.family;
+		rec->proto = p.proto;
+		rec->qset = qset;
+		rec->sport = p.sport;
+		rec->dport = p.dport;
+		if (p.family == 4) {
+			__builtin_memcpy(rec->saddr, &p.ip[12], 4);
+			__builtin_memcpy(rec->daddr, &p.ip[16], 4);
+		} else {
+			__builtin_memcpy(rec->saddr, &p.ip[8], 16);
+			__builtin_memcpy(rec->daddr, &p.ip[24], 16);
+		}
+	}
 	if (p.family == 4) {
-		__builtin_memcpy(rec.saddr, &p.ip[12], 4);
-		__builtin_memcpy(rec.daddr, &p.ip[16], 4);
 		err = pint_ip4_write(skb, &p, 0, p.ttl);
 	} else {
-		__builtin_memcpy(rec.saddr, &p.ip[8], 16);
-		__builtin_memcpy(rec.daddr, &p.ip[24], 16);
 		err = bpf_skb_adjust_room(skb, -PINT_IP6_HBH_LEN, BPF_ADJ_ROOM_NET, 0);
 		if (!err) {
 			plen = p.plen - PINT_IP6_HBH_LEN;
@@ -902,11 +939,18 @@ int hm_pint_sink(struct __sk_buff *skb)
 		pint_count(st, PINT_CNT_ERR);
 	else
 		pint_count(st, PINT_CNT_SINK_OK);
-
-	avail = bpf_ringbuf_query(&pint_events, BPF_RB_AVAIL_DATA);
-	flags = (avail + sizeof(rec) + BPF_RINGBUF_HDR_SZ) >> PINT_EVENTS_WAKEUP_SHIFT !=
-		avail >> PINT_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	if (bpf_ringbuf_output(&pint_events, &rec, sizeof(rec), flags))
+	if (!rec) {
 		pint_count(st, PINT_CNT_EVENTS_LOST);
+		return TC_ACT_UNSPEC;
+	}
+	/*
+	 * The data waiting now includes this record: wake the reader only if
+	 * it makes the waiting bytes cross a multiple of the batch size.
+	 */
+	avail = bpf_ringbuf_query(&pint_events, BPF_RB_AVAIL_DATA);
+	rsz = sizeof(*rec) + BPF_RINGBUF_HDR_SZ;
+	flags = avail >= rsz && (avail - rsz) >> PINT_EVENTS_WAKEUP_SHIFT !=
+		avail >> PINT_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	bpf_ringbuf_submit(rec, flags);
 	return TC_ACT_UNSPEC;
 }
