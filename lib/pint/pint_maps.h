@@ -254,10 +254,28 @@ struct pint_record {
 #define PINT_PID_L4_LEN		20
 #define PINT_PID_L4_SHORT	8
 
-/* pint_le32() - octets @p[0..3] as a little-endian word */
-static inline __u32 pint_le32(const __u8 *p)
+/*
+ * The packet-ID functions are inlined everywhere: in BPF, where clang would
+ * otherwise make pint_pid_v4() a function of its own, the callers' buffers
+ * are then known to be word-aligned and pint_le32() becomes one load.
+ */
+#define PINT_PID_INLINE	inline __attribute__((always_inline))
+
+/*
+ * pint_le32() - octets @p[0..3] as a little-endian word: on a little-endian
+ * target the word as it lies (one load where the alignment is known, BPF
+ * included), else assembled octet by octet. The same value either way.
+ */
+static PINT_PID_INLINE __u32 pint_le32(const __u8 *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__u32 w;
+
+	__builtin_memcpy(&w, p, sizeof(w));
+	return w;
+#else
 	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
+#endif
 }
 
 /**
@@ -268,7 +286,7 @@ static inline __u32 pint_le32(const __u8 *p)
  *
  * Return: the hash after U[0..4] and @extra.
  */
-static inline __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
+static PINT_PID_INLINE __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
 {
 	h = pint_hash32(h, pint_le32(l4), pint_le32(l4 + 4));
 	h = pint_hash32(h, pint_le32(l4 + 8), pint_le32(l4 + 12));
@@ -285,7 +303,7 @@ static inline __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
  *
  * Return: the 32-bit packet ID.
  */
-static inline __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto,
+static PINT_PID_INLINE __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto,
 				__u16 tot_len, const __u8 *l4)
 {
 	__u32 h = pint_hash32(PINT_PID_SEED, pint_le32(saddr), pint_le32(daddr));
@@ -307,7 +325,7 @@ static inline __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto
  *
  * Return: the 32-bit packet ID.
  */
-static inline __u32 pint_pid_v6(const __u8 *saddr, const __u8 *daddr, __u8 nh,
+static PINT_PID_INLINE __u32 pint_pid_v6(const __u8 *saddr, const __u8 *daddr, __u8 nh,
 				__u16 len, __u32 flow, const __u8 *l4)
 {
 	__u32 h = PINT_PID_SEED;
