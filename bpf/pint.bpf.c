@@ -897,32 +897,6 @@ int hm_pint_sink(struct __sk_buff *skb)
 	}
 
 	qset = pint_qset(cfg, p.pid);
-	/*
-	 * The record is written where the reader will find it (reserve,
-	 * then submit once the packet is done), not built on the stack and
-	 * copied by bpf_ringbuf_output(). Sent even when the removal fails.
-	 */
-	rec = bpf_ringbuf_reserve(&pint_events, sizeof(*rec), 0);
-	if (rec) {
-		__builtin_memset(rec, 0, sizeof(*rec));
-		rec->rx_ns = bpf_ktime_get_ns();
-		rec->pid = p.pid;
-		rec->digest = p.digest;
-		rec->ifindex = ifindex;
-		rec->hops = hops;
-		rec->family = p.family;
-		rec->proto = p.proto;
-		rec->qset = qset;
-		rec->sport = p.sport;
-		rec->dport = p.dport;
-		if (p.family == 4) {
-			__builtin_memcpy(rec->saddr, &p.ip[12], 4);
-			__builtin_memcpy(rec->daddr, &p.ip[16], 4);
-		} else {
-			__builtin_memcpy(rec->saddr, &p.ip[8], 16);
-			__builtin_memcpy(rec->daddr, &p.ip[24], 16);
-		}
-	}
 	if (p.family == 4) {
 		err = pint_ip4_write(skb, &p, 0, p.ttl);
 	} else {
@@ -939,9 +913,35 @@ int hm_pint_sink(struct __sk_buff *skb)
 		pint_count(st, PINT_CNT_ERR);
 	else
 		pint_count(st, PINT_CNT_SINK_OK);
+	/*
+	 * The record (sent even when the removal failed) is written where the
+	 * reader will find it (reserve, submit), not built on the stack and
+	 * copied by bpf_ringbuf_output(). Reserved after the packet's helpers,
+	 * in one straight run to the submit: 6.1's verifier cannot follow a
+	 * reservation's NULL test across them.
+	 */
+	rec = bpf_ringbuf_reserve(&pint_events, sizeof(*rec), 0);
 	if (!rec) {
 		pint_count(st, PINT_CNT_EVENTS_LOST);
 		return TC_ACT_UNSPEC;
+	}
+	__builtin_memset(rec, 0, sizeof(*rec));
+	rec->rx_ns = bpf_ktime_get_ns();
+	rec->pid = p.pid;
+	rec->digest = p.digest;
+	rec->ifindex = ifindex;
+	rec->hops = hops;
+	rec->family = p.family;
+	rec->proto = p.proto;
+	rec->qset = qset;
+	rec->sport = p.sport;
+	rec->dport = p.dport;
+	if (p.family == 4) {
+		__builtin_memcpy(rec->saddr, &p.ip[12], 4);
+		__builtin_memcpy(rec->daddr, &p.ip[16], 4);
+	} else {
+		__builtin_memcpy(rec->saddr, &p.ip[8], 16);
+		__builtin_memcpy(rec->daddr, &p.ip[24], 16);
 	}
 	/*
 	 * The data waiting now includes this record: wake the reader only if
