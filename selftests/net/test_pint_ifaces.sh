@@ -18,6 +18,8 @@
 #				ifindex has no role, and once it is a sink its
 #				counters start at 0 (the entries were zeroed,
 #				as deleting a hash entry did)
+#   pint_metrics_*		hopmarkd --metrics lists the PINT counters of
+#				that sink only, not of every array index
 #
 # One throwaway network namespace with its own bpffs; every command runs
 # under `nsenter --net`. TAP output; skip (exit 4, or 0 under prove)
@@ -37,6 +39,7 @@ hm_solo_node
 {
 	x sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
 	x sysctl -qw net.ipv6.conf.default.disable_ipv6=1 &&
+	x ip link set lo up &&
 	x ip link add v0 type veth peer name v1 &&
 	x ip link add v2 type veth peer name v3 &&
 	x ip link add big index 2000 type veth peer name big-p &&
@@ -116,6 +119,28 @@ hm_check "pint_gone_iface_new_device_same_ifindex" "$idx" "$(ifindex v0b)"
 hm_check "pint_gone_iface_new_device_has_no_role" "" "$(shown)"
 x "$HOPMARK" pint enable dev v0b role sink >"$HM_TMP/out" 2>&1
 hm_check "pint_gone_iface_new_device_counters_start_at_0" 0 "$(counter v0b no_option)"
+
+# ---- hopmarkd's metrics show the interfaces whose entries are not all
+# zeroes, not every index of the arrays
+if [ -x "${HOPMARKD:-}" ] && command -v curl >/dev/null; then
+	# nsenter execs hopmarkd: $! is the agent's PID
+	TC_BPF_MNT=$BPFFS HOPMARK_RUNDIR=$RUNDIR nsenter --net="/run/netns/$NS" \
+		"$HOPMARKD" --no-records -i 0 --metrics 127.0.0.1:0 >"$HM_TMP/agent.log" 2>&1 &
+	agent=$!
+	port=
+	for _ in $(seq 50); do
+		port=$(sed -n 's|.*hopmarkd: metrics: http://.*:\([0-9]*\)/metrics$|\1|p' "$HM_TMP/agent.log")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	hm_check "pint_metrics_only_interfaces_seen" 'dev="v0b"' "$(x curl -s "http://127.0.0.1:$port/metrics" |
+		grep '^hopmark_pint_sink_ok_total{' | grep -o 'dev="[^"]*"' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	kill "$agent" 2>/dev/null
+	wait "$agent" 2>/dev/null
+	[ -n "$port" ] || sed 's/^/# hopmarkd: /' "$HM_TMP/agent.log"
+else
+	hm_ok "pint_metrics_only_interfaces_seen # SKIP needs hopmarkd and curl"
+fi
 [ -s "$HM_TMP/show.err" ] && sed 's/^/# show: /' "$HM_TMP/show.err"
 
 hm_done
