@@ -171,9 +171,10 @@ static const char *const no_metric[1];
  * struct dp_table - one datapath's per-interface counter map
  * @what:	the family names' component ("ioam" -> hopmark_ioam_*)
  * @stats_map:	per-CPU hash or array ifindex -> counters
- * @cfg_map:	hash (or, for IOAM, array) of the interfaces with a role
- *		(ifindex keys): their counters are shown, zero until the
- *		map has an entry
+ * @cfg_map:	hash or array of the interfaces with a role (ifindex keys):
+ *		their counters are shown, zero until the map has an entry
+ *		(IOAM's hopmark_ifcfg: its HM_IF_F_PRESENT entries; another
+ *		array's: its entries that are not all zeroes)
  * @n:		counters per interface
  * @names:	their names
  * @metric:	their metric names where they differ from @names (NULL
@@ -237,9 +238,10 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /*
- * Append the keys of a map keyed by __u32; returns the new count. Of the
- * IOAM arrays, which have every index, only the interfaces in use: the
- * set entries of hopmark_ifcfg, the counters that are not all zero.
+ * Append the keys of a map keyed by __u32; returns the new count. Of an
+ * array, which has every index, only the interfaces in use: the set
+ * entries of IOAM's hopmark_ifcfg (HM_IF_F_PRESENT), the entries of
+ * another array that are not all zeroes (hm_stats_ifindexes()).
  */
 static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int max)
 {
@@ -249,14 +251,12 @@ static unsigned int map_keys(int fd, __u32 *keys, unsigned int n, unsigned int m
 
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || info.key_size != sizeof(__u32))
 		return n;
-	if (info.type == BPF_MAP_TYPE_PERCPU_ARRAY) {
-		err = hm_stats_ifindexes(fd, keys + n, max - n);
+	if (info.type == BPF_MAP_TYPE_ARRAY && !strcmp(info.name, HM_MAP_IFCFG)) {
+		err = hm_ifcfg_ifindexes(fd, keys + n, max - n);
 		return err < 0 ? n : n + err;
 	}
-	if (info.type == BPF_MAP_TYPE_ARRAY) {
-		if (strcmp(info.name, HM_MAP_IFCFG))
-			return n;
-		err = hm_ifcfg_ifindexes(fd, keys + n, max - n);
+	if (info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		err = hm_stats_ifindexes(fd, keys + n, max - n);
 		return err < 0 ? n : n + err;
 	}
 	err = bpf_map_get_next_key(fd, NULL, &next);

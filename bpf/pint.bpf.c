@@ -20,6 +20,14 @@
  * The packet ID and the hashes are those of lib/pint/pint_maps.h, bit for bit
  * what userspace computes. Nothing is ever dropped: anything PINT cannot
  * handle is forwarded unchanged and counted in pint_stats.
+ *
+ * Cost (Documentation/performance.rst): the per-interface maps are arrays
+ * indexed by ifindex (no hash lookup); an IPv6 packet without the PINT
+ * option leaves after its first octets are looked at in place; headers are
+ * copied word by word, not octet by octet; the clock is read at most once
+ * per packet, and only when a query of the packet needs it (latency,
+ * utilisation; the sink's timestamp); the egress queue reading
+ * (hopmark_qdepth) is looked up only then too.
  * See Documentation/pint-datapath.rst.
  */
 #include <linux/bpf.h>
@@ -72,9 +80,11 @@ const volatile __u32 hm_pint_general_only = 0;
  *		header without one)
  * @sport:	ports (TCP/UDP) or ICMP echo identifier, host order
  * @dport:	see @sport
- * @ip:		the IP header's first 40 octets (IPv4: 20 of them)
+ * @ip:		the IP header's first 40 octets (IPv4: 20 of them); 8-aligned
+ *		so that pint_copy() fills it a word at a time
  */
 struct pint_pkt {
+	__u8	ip[HM_IPV6_HDR_LEN] __attribute__((aligned(8)));
 	__u32	pid;
 	__u8	family;
 	__u8	proto;
@@ -86,7 +96,6 @@ struct pint_pkt {
 	__u16	plen;
 	__u16	sport;
 	__u16	dport;
-	__u8	ip[HM_IPV6_HDR_LEN];
 };
 
 /* Parse outcomes. */
@@ -98,35 +107,68 @@ enum {
 	P_ERR,
 };
 
-const struct pint_link_stats pint_stats_zero = {};
+/*
+ * pint_count() - count one datapath action: @st is this CPU's counters of
+ * the interface (pint_stats[ifindex], looked up once per packet by
+ * pint_iface()), @cnt an enum pint_counter, a constant at every call.
+ */
+static __always_inline void pint_count(struct pint_link_stats *st, __u32 cnt)
+{
+	if (cnt < PINT_CNT_MAX)
+		st->cnt[cnt]++;
+}
 
 /**
- * pint_count() - count one datapath action on an interface
- * @ifindex:	interface the action is accounted to
- * @cnt:	enum pint_counter
+ * pint_iface() - the interface's PINT settings and counters, if it has @role
+ * @ifindex:	the interface
+ * @role:	%PINT_IF_F_SOURCE, %PINT_IF_F_TRANSIT or %PINT_IF_F_SINK
+ * @st:		set to this CPU's counters of the interface
  *
- * Global function, verified once (see hm_count() in hm_common.bpf.h).
+ * Two array lookups (pint_ifcfg, pint_stats), each a bounds check and an
+ * address: an ifindex at or above PINT_IFINDEX_LIMIT has neither, and its
+ * packets are not ours.
  *
- * Return: 0.
+ * Return: the settings, or NULL when the interface does not have @role.
  */
-__attribute__((noinline))
-int pint_count(__u32 ifindex, __u32 cnt)
+static __always_inline struct pint_if_cfg *pint_iface(__u32 ifindex, __u32 role,
+						      struct pint_link_stats **st)
 {
-	struct pint_link_stats *st;
-	__u64 idx = cnt;
+	struct pint_if_cfg *ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
 
-	asm volatile("" : "+r"(idx));
-	if (idx >= PINT_CNT_MAX)
+	if (!ifc || !(ifc->flags & role))
+		return NULL;
+	*st = bpf_map_lookup_elem(&pint_stats, &ifindex);
+	return *st ? ifc : NULL;
+}
+
+/**
+ * pint_copy() - @len octets at @off of the packet into the 8-aligned @dst
+ * @skb:	the packet (tc)
+ * @off:	offset from the frame's start, octets
+ * @dst:	destination, 8-aligned, @len octets
+ * @len:	octets, a compile-time constant and a multiple of 4
+ *
+ * hm_skb_copy() with word loads: clang copies a __u8 source octet by octet
+ * (two instructions each), this 8 and 4 octets at a time from the linear
+ * data (the verifier allows unaligned packet loads where the architecture
+ * has them, and so do x86 and arm64), else bpf_skb_load_bytes().
+ *
+ * Return: 0, or a negative error (-EFAULT: the packet is shorter).
+ */
+static __always_inline int pint_copy(struct __sk_buff *skb, __u32 off, void *dst, __u32 len)
+{
+	__u8 *data = (__u8 *)(long)skb->data;
+	__u8 *end = (__u8 *)(long)skb->data_end;
+	__u32 i;
+
+	if (off <= HM_SKB_COPY_OFF_MAX && data + off + len <= end) {
+		for (i = 0; i + 8 <= len; i += 8)
+			*(__u64 *)((__u8 *)dst + i) = *(__u64 *)(data + off + i);
+		if (i < len)
+			*(__u32 *)((__u8 *)dst + i) = *(__u32 *)(data + off + i);
 		return 0;
-	st = bpf_map_lookup_elem(&pint_stats, &ifindex);
-	if (!st) {
-		bpf_map_update_elem(&pint_stats, &ifindex, &pint_stats_zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&pint_stats, &ifindex);
-		if (!st)
-			return 0;
 	}
-	st->cnt[idx]++;
-	return 0;
+	return bpf_skb_load_bytes(skb, off, dst, len);
 }
 
 static __always_inline struct pint_domain_cfg *pint_domain(void)
@@ -149,10 +191,10 @@ static __always_inline void pint_load_l4(struct __sk_buff *skb, __u32 off, __u32
 {
 	__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	if (avail >= PINT_PID_L4_LEN) {
-		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_LEN))
+		if (pint_copy(skb, off, l4, PINT_PID_L4_LEN))
 			__builtin_memset(l4, 0, PINT_PID_L4_LEN);
 	} else if (avail >= PINT_PID_L4_SHORT) {
-		if (hm_skb_copy(skb, off, l4, PINT_PID_L4_SHORT))
+		if (pint_copy(skb, off, l4, PINT_PID_L4_SHORT))
 			__builtin_memset(l4, 0, PINT_PID_L4_SHORT);
 	}
 }
@@ -192,10 +234,10 @@ static __always_inline void pint_ports(struct pint_pkt *p, const __u8 *l4)
  */
 static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
-	__u8 l4[PINT_PID_L4_LEN];
+	__u8 l4[PINT_PID_L4_LEN] __attribute__((aligned(8)));
 	__u32 ihl, tot, frag;
 
-	if (hm_skb_copy(skb, P_IP_OFF, p->ip, 20))
+	if (pint_copy(skb, P_IP_OFF, p->ip, 20))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 4)
 		return P_ERR;
@@ -233,10 +275,11 @@ static __always_inline int pint_parse_v4(struct __sk_buff *skb, struct pint_pkt 
  */
 static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt *p, int want_pid)
 {
-	__u8 l4[PINT_PID_L4_LEN], hbh[PINT_IP6_HBH_LEN];
+	__u8 l4[PINT_PID_L4_LEN] __attribute__((aligned(8)));
+	__u8 hbh[PINT_IP6_HBH_LEN] __attribute__((aligned(8)));
 	__u32 l4_off = P_HBH_OFF, len, flow;
 
-	if (hm_skb_copy(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
+	if (pint_copy(skb, P_IP_OFF, p->ip, HM_IPV6_HDR_LEN))
 		return P_ERR;
 	if ((p->ip[0] >> 4) != 6)
 		return P_ERR;
@@ -249,7 +292,7 @@ static __always_inline int pint_parse_v6(struct __sk_buff *skb, struct pint_pkt 
 	p->digest = 0;
 	len = p->plen;
 	if (p->nh == HM_NEXTHDR_HOP && len >= PINT_IP6_HBH_LEN &&
-	    !hm_skb_copy(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
+	    !pint_copy(skb, P_HBH_OFF, hbh, sizeof(hbh)) &&
 	    hbh[1] == 0 && hbh[2] == PINT_IP6_OPT_TYPE && hbh[3] == PINT_IP6_OPT_DATA_LEN) {
 		p->has_opt = 1;
 		p->nh = hbh[0];
@@ -282,19 +325,19 @@ static __always_inline int pint_parse(struct __sk_buff *skb, struct pint_pkt *p,
 }
 
 /* Count a parse outcome that leaves the packet alone; 1 if it does. */
-static __always_inline int pint_parse_skip(__u32 ifindex, int ret)
+static __always_inline int pint_parse_skip(struct pint_link_stats *st, int ret)
 {
 	switch (ret) {
 	case P_OK:
 		return 0;
 	case P_NO_DF:
-		pint_count(ifindex, PINT_CNT_NO_DF);
+		pint_count(st, PINT_CNT_NO_DF);
 		return 1;
 	case P_FRAGMENT:
-		pint_count(ifindex, PINT_CNT_FRAGMENT);
+		pint_count(st, PINT_CNT_FRAGMENT);
 		return 1;
 	case P_ERR:
-		pint_count(ifindex, PINT_CNT_ERR);
+		pint_count(st, PINT_CNT_ERR);
 		return 1;
 	default:
 		return 1;
@@ -385,22 +428,24 @@ static __always_inline int pint_ip4_write(struct __sk_buff *skb, struct pint_pkt
 
 /*
  * pint_tx_account() - add this packet to its egress interface's tx window
- * and return the last complete window (bytes, ns) in @bytes / @ns.
+ * and return the last complete window (bytes, ns) in @bytes / @ns. An entry
+ * without a window yet (win_start_ns 0) starts one at @now, with no last
+ * window (0, 0: no rate term).
  */
 static __always_inline void pint_tx_account(__u32 ifindex, __u64 len, __u64 win_ns,
 					    __u64 now, __u64 *bytes, __u64 *ns)
 {
 	struct pint_txrate *t = bpf_map_lookup_elem(&pint_txrate, &ifindex);
-	struct pint_txrate init = {};
 
 	*bytes = 0;
 	*ns = 0;
-	if (!t) {
-		init.win_start_ns = now;
-		bpf_map_update_elem(&pint_txrate, &ifindex, &init, BPF_NOEXIST);
-		t = bpf_map_lookup_elem(&pint_txrate, &ifindex);
-		if (!t)
-			return;
+	if (!t)
+		return;
+	if (!t->win_start_ns) {
+		t->win_start_ns = now;
+		t->win_bytes = 0;
+		t->last_bytes = 0;
+		t->last_ns = 0;
 	}
 	if (win_ns < PINT_TX_WIN_MIN_NS)
 		win_ns = PINT_TX_WIN_MIN_NS;
@@ -510,6 +555,7 @@ int pint_util_code(__u64 qlen, __u64 bdp, __u64 txb, __u64 cap)
  * @cfg:	domain settings
  * @node:	this node (hopmark_node[0])
  * @ifc:	the egress interface's PINT settings
+ * @st:		its counters (this CPU's)
  * @skb:	the packet (egress ifindex, length)
  * @pid:	packet ID
  * @hop:	this node's hop number, 1..PINT_MAX_HOPS
@@ -523,17 +569,21 @@ int pint_util_code(__u64 qlen, __u64 bdp, __u64 txb, __u64 cap)
  *		rounding (pint_lat_compress())
  *   util	max(field, code of U), U = qlen / BDP + tx / capacity (HPCC)
  *
+ * The clock (and the egress queue reading, hopmark_qdepth) only when a
+ * latency field is written or a utilisation query is configured (whose tx
+ * window counts every packet): once then, never for a path-only packet.
+ *
  * Return: the new digest.
  */
 static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
 				      const struct hopmark_node_cfg *node,
-				      const struct pint_if_cfg *ifc, struct __sk_buff *skb,
-				      __u32 pid, __u32 hop, __u32 digest)
+				      const struct pint_if_cfg *ifc, struct pint_link_stats *st,
+				      struct __sk_buff *skb, __u32 pid, __u32 hop, __u32 digest)
 {
 	__u32 s = (__u32)pint_qset(cfg, pid) & (PINT_QSET_MAX - 1);
-	__u32 ifindex = skb->ifindex, q, off, bits, f, ah;
-	__u64 now = bpf_ktime_get_ns(), qlen = 0, txb, txns, ns, bdp, cap;
-	int have_q;
+	__u32 ifindex = skb->ifindex, q, off = PINT_QUERY_NONE, bits = 0, f, ah = 0;
+	__u64 now, qlen = 0, txb, txns, ns, bdp, cap;
+	int have_q, lat_write = 0;
 
 	q = cfg->q_path;
 	if (q < PINT_QUERY_MAX) {
@@ -545,24 +595,30 @@ static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
 			digest = pint_field_set(digest, off, bits, f);
 		}
 	}
-	have_q = pint_qlen(ifindex, node, now, &qlen);
 	q = cfg->q_lat;
 	if (q < PINT_QUERY_MAX) {
 		off = cfg->plan.set[s].offset[q & (PINT_QUERY_MAX - 1)];
 		bits = cfg->plan.bits[q & (PINT_QUERY_MAX - 1)];
-		ah = pint_lat_act_hash(&cfg->plan.seeds, pid, hop);
-		if (off != PINT_QUERY_NONE && ah <= pint_prob_thresh_baseline(hop)) {
-			ns = 0;
-			if (have_q && ifc->rate_bps) {
-				if (qlen > 0x7fffffffULL)
-					qlen = 0x7fffffffULL;
-				ns = qlen * 8000000000ULL / ifc->rate_bps;
-			} else {
-				pint_count(ifindex, PINT_CNT_LAT_UNAVAIL);
-			}
-			f = pint_lat_field(cfg, ns, ah);
-			digest = pint_field_set(digest, off, bits, f);
+		if (off != PINT_QUERY_NONE) {
+			ah = pint_lat_act_hash(&cfg->plan.seeds, pid, hop);
+			lat_write = ah <= pint_prob_thresh_baseline(hop);
 		}
+	}
+	if (!lat_write && cfg->q_util >= PINT_QUERY_MAX)
+		return digest;
+	now = bpf_ktime_get_ns();
+	have_q = pint_qlen(ifindex, node, now, &qlen);
+	if (lat_write) {
+		ns = 0;
+		if (have_q && ifc->rate_bps) {
+			if (qlen > 0x7fffffffULL)
+				qlen = 0x7fffffffULL;
+			ns = qlen * 8000000000ULL / ifc->rate_bps;
+		} else {
+			pint_count(st, PINT_CNT_LAT_UNAVAIL);
+		}
+		f = pint_lat_field(cfg, ns, ah);
+		digest = pint_field_set(digest, off, bits, f);
 	}
 	q = cfg->q_util;
 	if (q < PINT_QUERY_MAX) {
@@ -583,6 +639,29 @@ static __always_inline __u32 pint_hop(const struct pint_domain_cfg *cfg,
 
 /* ---------------- the three roles ---------------- */
 
+/*
+ * pint_v6_not_ours() - an IPv6 packet that cannot carry the PINT option,
+ * told from two octets read in place: version 6 and a Next Header that is
+ * neither Hop-by-Hop nor Fragment, with the whole IPv6 header in the linear
+ * data. pint_parse() would count it as no_option too; anything else (a
+ * Hop-by-Hop header to look into, a fragment, a header short or not
+ * linear) takes the general parse. With hm_pint_general_only, never.
+ *
+ * Return: 1 if the packet is not ours, else 0.
+ */
+static __always_inline int pint_v6_not_ours(struct __sk_buff *skb)
+{
+	__u8 *data = (__u8 *)(long)skb->data;
+	__u8 *end = (__u8 *)(long)skb->data_end;
+	__u8 nh;
+
+	if (hm_pint_general_only || skb->protocol != bpf_htons(ETH_P_IPV6) ||
+	    data + P_HBH_OFF > end)
+		return 0;
+	nh = data[P_IP6_NH];
+	return (data[P_IP_OFF] >> 4) == 6 && nh != HM_NEXTHDR_HOP && nh != HM_NEXTHDR_FRAGMENT;
+}
+
 /**
  * hm_pint_source() - start the digest at the domain's edge (tc ingress)
  * @skb:	packet arriving from outside the domain
@@ -601,68 +680,90 @@ SEC("tc")
 int hm_pint_source(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, mtu_len = 0;
+	struct pint_link_stats *st = NULL;
 	struct pint_domain_cfg *cfg;
-	struct pint_if_cfg *ifc;
+	__u64 out[(HM_IPV6_HDR_LEN + PINT_IP6_HBH_LEN) / 8];
 	struct pint_pkt p;
 	__u8 hbh[PINT_IP6_HBH_LEN];
-	__u8 ip[3];
+	__u8 ip[3], *o;
 	__u16 plen;
 	int ret;
 
-	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
-	if (!ifc || !(ifc->flags & PINT_IF_F_SOURCE))
+	if (!pint_iface(ifindex, PINT_IF_F_SOURCE, &st) || !st)
 		return TC_ACT_UNSPEC;
 	ret = pint_parse(skb, &p, PINT_PID_NONE);
-	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
+	if (ret == P_NOT_IP || pint_parse_skip(st, ret))
 		return TC_ACT_UNSPEC;
 	cfg = pint_domain();
 	if (!cfg) {
-		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
+		pint_count(st, PINT_CNT_NOT_CONFIGURED);
 		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4) {
 		__u8 old_ttl = p.ttl;
 
 		if (pint_ip4_write(skb, &p, 0, cfg->hop_limit_start)) {
-			pint_count(ifindex, PINT_CNT_ERR);
+			pint_count(st, PINT_CNT_ERR);
 			return TC_ACT_UNSPEC;
 		}
 		if (old_ttl != cfg->hop_limit_start)
-			pint_count(ifindex, PINT_CNT_SRC_TTL_SET);
-		pint_count(ifindex, PINT_CNT_SRC_OK);
+			pint_count(st, PINT_CNT_SRC_TTL_SET);
+		pint_count(st, PINT_CNT_SRC_OK);
 		return TC_ACT_UNSPEC;
 	}
 
 	if (p.ip[6] == HM_NEXTHDR_HOP) {
-		pint_count(ifindex, PINT_CNT_HBH_PRESENT);
+		pint_count(st, PINT_CNT_HBH_PRESENT);
 		return TC_ACT_UNSPEC;
 	}
 	if (bpf_check_mtu(skb, 0, &mtu_len, PINT_IP6_HBH_LEN, 0)) {
-		pint_count(ifindex, PINT_CNT_MTU);
+		pint_count(st, PINT_CNT_MTU);
 		return TC_ACT_UNSPEC;
 	}
 	if (bpf_skb_adjust_room(skb, PINT_IP6_HBH_LEN, BPF_ADJ_ROOM_NET, 0)) {
-		pint_count(ifindex, PINT_CNT_ERR);
+		pint_count(st, PINT_CNT_ERR);
 		return TC_ACT_UNSPEC;
 	}
-	hbh[0] = p.ip[6];
-	hbh[1] = 0;
-	hbh[2] = PINT_IP6_OPT_TYPE;
-	hbh[3] = PINT_IP6_OPT_DATA_LEN;
-	hbh[4] = 0;
-	hbh[5] = 0;
-	hbh[6] = 0;
-	hbh[7] = 0;
 	plen = p.plen + PINT_IP6_HBH_LEN;
-	ip[0] = plen >> 8;
-	ip[1] = plen;
-	ip[2] = HM_NEXTHDR_HOP;
-	if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
-	    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
-		pint_count(ifindex, PINT_CNT_ERR);
+	if (hm_pint_general_only) {
+		hbh[0] = p.ip[6];
+		hbh[1] = 0;
+		hbh[2] = PINT_IP6_OPT_TYPE;
+		hbh[3] = PINT_IP6_OPT_DATA_LEN;
+		hbh[4] = 0;
+		hbh[5] = 0;
+		hbh[6] = 0;
+		hbh[7] = 0;
+		ip[0] = plen >> 8;
+		ip[1] = plen;
+		ip[2] = HM_NEXTHDR_HOP;
+		if (bpf_skb_store_bytes(skb, P_HBH_OFF, hbh, sizeof(hbh), BPF_F_RECOMPUTE_CSUM) ||
+		    bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM)) {
+			pint_count(st, PINT_CNT_ERR);
+			return TC_ACT_UNSPEC;
+		}
+		pint_count(st, PINT_CNT_SRC_OK);
 		return TC_ACT_UNSPEC;
 	}
-	pint_count(ifindex, PINT_CNT_SRC_OK);
+	/*
+	 * One store instead of two: the IPv6 header as parsed, its Payload
+	 * Length and Next Header changed, followed by the Hop-by-Hop header
+	 * (digest 0, count 0), over the room just made after it.
+	 */
+	__builtin_memcpy(out, p.ip, HM_IPV6_HDR_LEN);
+	out[HM_IPV6_HDR_LEN / 8] = 0;
+	o = (__u8 *)out;
+	o[HM_IPV6_HDR_LEN] = p.ip[6];
+	o[HM_IPV6_HDR_LEN + 2] = PINT_IP6_OPT_TYPE;
+	o[HM_IPV6_HDR_LEN + 3] = PINT_IP6_OPT_DATA_LEN;
+	o[4] = plen >> 8;
+	o[5] = plen;
+	o[6] = HM_NEXTHDR_HOP;
+	if (bpf_skb_store_bytes(skb, P_IP_OFF, out, sizeof(out), BPF_F_RECOMPUTE_CSUM)) {
+		pint_count(st, PINT_CNT_ERR);
+		return TC_ACT_UNSPEC;
+	}
+	pint_count(st, PINT_CNT_SRC_OK);
 	return TC_ACT_UNSPEC;
 }
 
@@ -682,6 +783,7 @@ SEC("tc")
 int hm_pint_transit(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, hop, digest, zero = 0;
+	struct pint_link_stats *st = NULL;
 	struct hopmark_node_cfg *node;
 	struct pint_domain_cfg *cfg;
 	struct pint_if_cfg *ifc;
@@ -689,20 +791,24 @@ int hm_pint_transit(struct __sk_buff *skb)
 	__u8 w[3];
 	int ret;
 
-	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
-	if (!ifc || !(ifc->flags & PINT_IF_F_TRANSIT))
+	ifc = pint_iface(ifindex, PINT_IF_F_TRANSIT, &st);
+	if (!ifc || !st)
 		return TC_ACT_UNSPEC;
+	if (pint_v6_not_ours(skb)) {
+		pint_count(st, PINT_CNT_NO_OPTION);
+		return TC_ACT_UNSPEC;
+	}
 	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
-	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
+	if (ret == P_NOT_IP || pint_parse_skip(st, ret))
 		return TC_ACT_UNSPEC;
 	if (p.family == 6 && !p.has_opt) {
-		pint_count(ifindex, PINT_CNT_NO_OPTION);
+		pint_count(st, PINT_CNT_NO_OPTION);
 		return TC_ACT_UNSPEC;
 	}
 	cfg = pint_domain();
 	node = bpf_map_lookup_elem(&hopmark_node, &zero);
 	if (!cfg || !node || !(node->flags & HM_NODE_F_ID)) {
-		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
+		pint_count(st, PINT_CNT_NOT_CONFIGURED);
 		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4)
@@ -710,14 +816,14 @@ int hm_pint_transit(struct __sk_buff *skb)
 	else
 		hop = (__u32)p.count + 1;
 	if (hop == 0 || hop > PINT_MAX_HOPS) {
-		pint_count(ifindex, PINT_CNT_HOP_RANGE);
+		pint_count(st, PINT_CNT_HOP_RANGE);
 		return TC_ACT_UNSPEC;
 	}
-	digest = pint_hop(cfg, node, ifc, skb, p.pid, hop, p.digest) & 0xffff;
+	digest = pint_hop(cfg, node, ifc, st, skb, p.pid, hop, p.digest) & 0xffff;
 
 	if (p.family == 4) {
 		if (pint_ip4_write(skb, &p, digest, p.ttl)) {
-			pint_count(ifindex, PINT_CNT_ERR);
+			pint_count(st, PINT_CNT_ERR);
 			return TC_ACT_UNSPEC;
 		}
 	} else {
@@ -725,11 +831,11 @@ int hm_pint_transit(struct __sk_buff *skb)
 		w[1] = digest;
 		w[2] = hop;
 		if (bpf_skb_store_bytes(skb, P_HBH_OFF + 4, w, 3, 0)) {
-			pint_count(ifindex, PINT_CNT_ERR);
+			pint_count(st, PINT_CNT_ERR);
 			return TC_ACT_UNSPEC;
 		}
 	}
-	pint_count(ifindex, PINT_CNT_TRANSIT_OK);
+	pint_count(st, PINT_CNT_TRANSIT_OK);
 	return TC_ACT_UNSPEC;
 }
 
@@ -753,28 +859,32 @@ SEC("tc")
 int hm_pint_sink(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, hops;
+	struct pint_link_stats *st = NULL;
 	struct pint_domain_cfg *cfg;
-	struct pint_record rec = {};
-	struct pint_if_cfg *ifc;
+	struct pint_record *rec;
 	struct pint_pkt p;
-	__u64 avail, flags;
+	__u64 avail, flags, rsz;
+	__u32 qset;
 	__u16 plen;
 	__u8 ip[3];
 	int ret, err = 0;
 
-	ifc = bpf_map_lookup_elem(&pint_ifcfg, &ifindex);
-	if (!ifc || !(ifc->flags & PINT_IF_F_SINK))
+	if (!pint_iface(ifindex, PINT_IF_F_SINK, &st) || !st)
 		return TC_ACT_UNSPEC;
+	if (pint_v6_not_ours(skb)) {
+		pint_count(st, PINT_CNT_NO_OPTION);
+		return TC_ACT_UNSPEC;
+	}
 	ret = pint_parse(skb, &p, PINT_PID_IF_OPT);
-	if (ret == P_NOT_IP || pint_parse_skip(ifindex, ret))
+	if (ret == P_NOT_IP || pint_parse_skip(st, ret))
 		return TC_ACT_UNSPEC;
 	if (p.family == 6 && !p.has_opt) {
-		pint_count(ifindex, PINT_CNT_NO_OPTION);
+		pint_count(st, PINT_CNT_NO_OPTION);
 		return TC_ACT_UNSPEC;
 	}
 	cfg = pint_domain();
 	if (!cfg) {
-		pint_count(ifindex, PINT_CNT_NOT_CONFIGURED);
+		pint_count(st, PINT_CNT_NOT_CONFIGURED);
 		return TC_ACT_UNSPEC;
 	}
 	if (p.family == 4)
@@ -782,27 +892,14 @@ int hm_pint_sink(struct __sk_buff *skb)
 	else
 		hops = p.count;
 	if (hops == 0 || hops > PINT_MAX_HOPS) {
-		pint_count(ifindex, PINT_CNT_HOP_RANGE);
+		pint_count(st, PINT_CNT_HOP_RANGE);
 		return TC_ACT_UNSPEC;
 	}
 
-	rec.rx_ns = bpf_ktime_get_ns();
-	rec.pid = p.pid;
-	rec.digest = p.digest;
-	rec.ifindex = ifindex;
-	rec.hops = hops;
-	rec.family = p.family;
-	rec.proto = p.proto;
-	rec.qset = pint_qset(cfg, p.pid);
-	rec.sport = p.sport;
-	rec.dport = p.dport;
+	qset = pint_qset(cfg, p.pid);
 	if (p.family == 4) {
-		__builtin_memcpy(rec.saddr, &p.ip[12], 4);
-		__builtin_memcpy(rec.daddr, &p.ip[16], 4);
 		err = pint_ip4_write(skb, &p, 0, p.ttl);
 	} else {
-		__builtin_memcpy(rec.saddr, &p.ip[8], 16);
-		__builtin_memcpy(rec.daddr, &p.ip[24], 16);
 		err = bpf_skb_adjust_room(skb, -PINT_IP6_HBH_LEN, BPF_ADJ_ROOM_NET, 0);
 		if (!err) {
 			plen = p.plen - PINT_IP6_HBH_LEN;
@@ -812,12 +909,48 @@ int hm_pint_sink(struct __sk_buff *skb)
 			err = bpf_skb_store_bytes(skb, P_IP6_PLEN, ip, 3, BPF_F_RECOMPUTE_CSUM);
 		}
 	}
-	pint_count(ifindex, err ? PINT_CNT_ERR : PINT_CNT_SINK_OK);
-
+	if (err)
+		pint_count(st, PINT_CNT_ERR);
+	else
+		pint_count(st, PINT_CNT_SINK_OK);
+	/*
+	 * The record (sent even when the removal failed) is written where the
+	 * reader will find it (reserve, submit), not built on the stack and
+	 * copied by bpf_ringbuf_output(). Reserved after the packet's helpers,
+	 * in one straight run to the submit: 6.1's verifier cannot follow a
+	 * reservation's NULL test across them.
+	 */
+	rec = bpf_ringbuf_reserve(&pint_events, sizeof(*rec), 0);
+	if (!rec) {
+		pint_count(st, PINT_CNT_EVENTS_LOST);
+		return TC_ACT_UNSPEC;
+	}
+	__builtin_memset(rec, 0, sizeof(*rec));
+	rec->rx_ns = bpf_ktime_get_ns();
+	rec->pid = p.pid;
+	rec->digest = p.digest;
+	rec->ifindex = ifindex;
+	rec->hops = hops;
+	rec->family = p.family;
+	rec->proto = p.proto;
+	rec->qset = qset;
+	rec->sport = p.sport;
+	rec->dport = p.dport;
+	if (p.family == 4) {
+		__builtin_memcpy(rec->saddr, &p.ip[12], 4);
+		__builtin_memcpy(rec->daddr, &p.ip[16], 4);
+	} else {
+		__builtin_memcpy(rec->saddr, &p.ip[8], 16);
+		__builtin_memcpy(rec->daddr, &p.ip[24], 16);
+	}
+	/*
+	 * The data waiting now includes this record: wake the reader only if
+	 * it makes the waiting bytes cross a multiple of the batch size.
+	 */
 	avail = bpf_ringbuf_query(&pint_events, BPF_RB_AVAIL_DATA);
-	flags = (avail + sizeof(rec) + BPF_RINGBUF_HDR_SZ) >> PINT_EVENTS_WAKEUP_SHIFT !=
+	rsz = sizeof(*rec) + BPF_RINGBUF_HDR_SZ;
+	flags = avail >= rsz && (avail - rsz) >> PINT_EVENTS_WAKEUP_SHIFT !=
 		avail >> PINT_EVENTS_WAKEUP_SHIFT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	if (bpf_ringbuf_output(&pint_events, &rec, sizeof(rec), flags))
-		pint_count(ifindex, PINT_CNT_EVENTS_LOST);
+	bpf_ringbuf_submit(rec, flags);
 	return TC_ACT_UNSPEC;
 }

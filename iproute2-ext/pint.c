@@ -85,6 +85,21 @@ static int cfg_write(int fd, const struct pint_domain_cfg *cfg)
 	return map_write_single(fd, PINT_MAP_CFG, cfg);
 }
 
+/*
+ * ifindex_check() - whether @dev's @ifindex fits the PINT arrays
+ * (pint_ifcfg, pint_stats, pint_txrate are indexed by ifindex below
+ * PINT_IFINDEX_LIMIT, lib/pint/pint_maps.h).
+ *
+ * Return: 0, or %HM_EXIT_FAIL after an error naming the ifindex and the limit.
+ */
+static int ifindex_check(const char *dev, __u32 ifindex)
+{
+	if (ifindex < PINT_IFINDEX_LIMIT)
+		return 0;
+	return hm_errf(0, "%s has ifindex %u: PINT takes interfaces whose ifindex is below %u (its maps are arrays indexed by ifindex, Documentation/pint-datapath.rst)",
+		       dev, ifindex, PINT_IFINDEX_LIMIT);
+}
+
 /* ---------------- commands ---------------- */
 
 /* The PINT role named @word ("source", "transit", "sink"), or exit. */
@@ -141,6 +156,8 @@ static int do_enable(int argc, char **argv)
 	if (role == HM_ROLE_MAX)
 		missing_arg("role", "pint enable");
 	ifindex = get_ifindex_arg(dev);
+	if (ifindex_check(dev, ifindex))
+		return HM_EXIT_FAIL;
 	if (maps_prepare() || role_load(role, &p))
 		return HM_EXIT_FAIL;
 	fd = map_open_existing(PINT_MAP_IFCFG);
@@ -176,6 +193,7 @@ static int do_disable(int argc, char **argv)
 	static const enum hm_role roles[] = {
 		HM_ROLE_PINT_SOURCE, HM_ROLE_PINT_SINK, HM_ROLE_PINT_TRANSIT,
 	};
+	const struct pint_if_cfg none = { 0 };
 	const char *dev = NULL;
 	__u32 ifindex;
 	int fd, ret = 0;
@@ -201,10 +219,11 @@ static int do_disable(int argc, char **argv)
 	ifindex = get_ifindex_arg(dev);
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
 		ret |= role_detach(roles[i], ifindex);
-	fd = hm_map_open(PINT_MAP_IFCFG);
+	/* An array's entry cannot go: all zeroes is an interface without a role. */
+	fd = ifindex < PINT_IFINDEX_LIMIT ? hm_map_open(PINT_MAP_IFCFG) : -1;
 	if (fd >= 0) {
-		if (map_delete_ifindex(fd, PINT_MAP_IFCFG, ifindex))
-			ret = HM_EXIT_FAIL;
+		if (bpf_map_update_elem(fd, &ifindex, &none, BPF_ANY))
+			ret = hm_errf(-errno, "cannot write %s[%u]", PINT_MAP_IFCFG, ifindex);
 		close(fd);
 	}
 	return ret ? HM_EXIT_FAIL : HM_EXIT_OK;
@@ -463,7 +482,8 @@ static void print_ifaces(void)
 	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &ic))
+		/* Every ifindex has an entry: those without a role are all zeroes. */
+		if (bpf_map_lookup_elem(fd, &key, &ic) || !ic.flags)
 			continue;
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "dev", "dev %s", ifname_or_index(key, name));

@@ -468,6 +468,7 @@ static int hm_prune_map(const char *name, size_t key_size,
 {
 	int fd, ret;
 
+	/* hm_map_delete_if() zeroes an array's entries instead of deleting. */
 	fd = hm_map_open(name);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;

@@ -151,8 +151,9 @@ int hm_map_zero_elem(int fd, const void *key);
 int hm_ifcfg_ifindexes(int fd, __u32 *out, unsigned int max);
 
 /**
- * hm_stats_ifindexes() - the interfaces whose counters are not all zero
- * @fd:		a per-CPU array of counters indexed by ifindex (hopmark_stats)
+ * hm_stats_ifindexes() - the interfaces whose entries are not all zero
+ * @fd:		an array or per-CPU array indexed by ifindex (hopmark_stats,
+ *		pint_ifcfg, pint_stats, pint_txrate)
  * @out:	output, ascending ifindexes
  * @max:	room in @out
  *
@@ -171,11 +172,13 @@ int hm_stats_ifindexes(int fd, __u32 *out, unsigned int max);
  * (if_indextoname() fails with ENXIO), and every hopmark_encap rule bound
  * to such an ifindex, so that the hashes do not fill up as containers'
  * interfaces come and go, and a new interface that gets a gone one's
- * ifindex does not inherit its settings and counters (the arrays
- * hopmark_ifcfg and hopmark_stats get zeros). Maps not created yet are
+ * ifindex does not inherit its settings and counters: in a map that is an
+ * array indexed by ifindex (hopmark_ifcfg, hopmark_stats, pint_ifcfg,
+ * pint_stats, pint_txrate) such an entry, if not all zeroes, is zeroed
+ * instead of deleted. Maps not created yet are
  * skipped.
  *
- * Return: number of entries deleted, or negative errno when a map exists
+ * Return: number of entries deleted or zeroed, or negative errno when a map exists
  * but cannot be read.
  */
 int hm_prune_gone_ifaces(void);

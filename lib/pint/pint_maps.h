@@ -31,7 +31,15 @@
 #define PINT_MAP_EVENTS		"pint_events"
 #define PINT_MAP_TXRATE		"pint_txrate"
 
-#define PINT_MAX_IFACES		256
+/*
+ * pint_ifcfg, pint_stats and pint_txrate are arrays indexed by ifindex (one
+ * lookup is an address computation, no hash): an interface takes part in
+ * PINT only if its ifindex is below PINT_IFINDEX_LIMIT. `hopmark pint
+ * enable` refuses one at or above it, naming both; the programs find no
+ * entry for it, so its packets are not ours (forwarded unchanged, not
+ * counted). An entry whose flags are 0 is an interface without a role.
+ */
+#define PINT_IFINDEX_LIMIT	1024
 #define PINT_EVENTS_BYTES	(256 * 1024)
 /*
  * The sink wakes its reader once per this many bytes of records that wait
@@ -129,7 +137,8 @@ struct pint_domain_cfg {
 
 /**
  * struct pint_if_cfg - PINT role of an interface (pint_ifcfg[ifindex])
- * @flags:	%PINT_IF_F_*
+ * @flags:	%PINT_IF_F_*; 0: no role (the array's entry of every other
+ *		interface)
  * @pad:	zero
  * @rate_bps:	link capacity in bits/s, for the latency estimate and HPCC's
  *		U (0: unknown; latency and utilisation then write 0)
@@ -151,8 +160,10 @@ struct pint_if_cfg {
  * @last_ns:		length of the last complete window, ns
  *
  * The window is the domain's base RTT (at least 100 us); the rate term of
- * U is last_bytes over what the link carries in last_ns. Updated without
- * locks: a race between CPUs at a window's end loses a few bytes.
+ * U is last_bytes over what the link carries in last_ns. @win_start_ns 0:
+ * no window yet (the array's initial entry, or zeroed by the CLI or the
+ * prune of a deleted interface); the first packet starts one. Updated
+ * without locks: a race between CPUs at a window's end loses a few bytes.
  */
 struct pint_txrate {
 	__u64	win_start_ns;
@@ -243,10 +254,28 @@ struct pint_record {
 #define PINT_PID_L4_LEN		20
 #define PINT_PID_L4_SHORT	8
 
-/* pint_le32() - octets @p[0..3] as a little-endian word */
-static inline __u32 pint_le32(const __u8 *p)
+/*
+ * The packet-ID functions are inlined everywhere: in BPF, where clang would
+ * otherwise make pint_pid_v4() a function of its own, the callers' buffers
+ * are then known to be word-aligned and pint_le32() becomes one load.
+ */
+#define PINT_PID_INLINE	inline __attribute__((always_inline))
+
+/*
+ * pint_le32() - octets @p[0..3] as a little-endian word: on a little-endian
+ * target the word as it lies (one load where the alignment is known, BPF
+ * included), else assembled octet by octet. The same value either way.
+ */
+static PINT_PID_INLINE __u32 pint_le32(const __u8 *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__u32 w;
+
+	__builtin_memcpy(&w, p, sizeof(w));
+	return w;
+#else
 	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
+#endif
 }
 
 /**
@@ -257,7 +286,7 @@ static inline __u32 pint_le32(const __u8 *p)
  *
  * Return: the hash after U[0..4] and @extra.
  */
-static inline __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
+static PINT_PID_INLINE __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
 {
 	h = pint_hash32(h, pint_le32(l4), pint_le32(l4 + 4));
 	h = pint_hash32(h, pint_le32(l4 + 8), pint_le32(l4 + 12));
@@ -274,7 +303,7 @@ static inline __u32 pint_pid_l4(__u32 h, const __u8 *l4, __u32 extra)
  *
  * Return: the 32-bit packet ID.
  */
-static inline __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto,
+static PINT_PID_INLINE __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto,
 				__u16 tot_len, const __u8 *l4)
 {
 	__u32 h = pint_hash32(PINT_PID_SEED, pint_le32(saddr), pint_le32(daddr));
@@ -296,7 +325,7 @@ static inline __u32 pint_pid_v4(const __u8 *saddr, const __u8 *daddr, __u8 proto
  *
  * Return: the 32-bit packet ID.
  */
-static inline __u32 pint_pid_v6(const __u8 *saddr, const __u8 *daddr, __u8 nh,
+static PINT_PID_INLINE __u32 pint_pid_v6(const __u8 *saddr, const __u8 *daddr, __u8 nh,
 				__u16 len, __u32 flow, const __u8 *l4)
 {
 	__u32 h = PINT_PID_SEED;

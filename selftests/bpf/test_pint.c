@@ -28,6 +28,7 @@
 #include "bpf_test.h"
 #include "hopmark.h"
 #include "pint/pint_maps.h"
+#include "pint/pint_names.h"
 #include "pint/pint_sink.h"
 #include "bpf/pint.skel.h"
 
@@ -65,11 +66,31 @@ static int rec_cb(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * Every entry of an array indexed by ifindex back to all zeroes (an array's
+ * entries cannot be deleted; zero is an interface PINT has not seen).
+ */
+static bool zero_array(const struct bpf_map *m)
+{
+	static __u8 zero[256 * sizeof(struct pint_link_stats)];
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(m);
+	size_t size = (bpf_map__value_size(m) + 7) & ~7UL;
+	__u32 key;
+
+	if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_ARRAY)
+		size *= ncpu > 0 ? ncpu : 1;
+	if (size > sizeof(zero))
+		return false;
+	for (key = 0; key < bpf_map__max_entries(m); key++)
+		if (bpf_map_update_elem(fd, &key, zero, BPF_ANY))
+			return false;
+	return true;
+}
+
 /* Load once; reset the PINT maps every test. */
 static bool pint_env(void)
 {
 	char pin[PATH_MAX];
-	__u32 next;
 
 	if (!skel) {
 		LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin);
@@ -88,12 +109,9 @@ static bool pint_env(void)
 		if (!rb)
 			return hm_check(false, "cannot read pint_events");
 	}
-	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_ifcfg), NULL, &next))
-		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_ifcfg), &next);
-	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_stats), NULL, &next))
-		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_stats), &next);
-	while (!bpf_map_get_next_key(bpf_map__fd(skel->maps.pint_txrate), NULL, &next))
-		bpf_map_delete_elem(bpf_map__fd(skel->maps.pint_txrate), &next);
+	if (!zero_array(skel->maps.pint_ifcfg) || !zero_array(skel->maps.pint_stats) ||
+	    !zero_array(skel->maps.pint_txrate))
+		return hm_check(false, "cannot reset the PINT arrays");
 	ring_buffer__consume(rb);
 	n_recs = 0;
 	return true;
@@ -729,6 +747,76 @@ static void t_hop_range(const struct hm_test *t)
 	CHECK_EQ("hop_range", 1, pint_counter(env.if_out, PINT_CNT_HOP_RANGE));
 }
 
+/*
+ * IPv6 frames that are not ours, at transit (tc egress) and sink (tc
+ * ingress): each leaves unchanged, with exactly one counter moved by one
+ * on the interface and no record. The fast test (pint_v6_not_ours()) takes
+ * the first; the rest go through the general parse. HM_BPF_GENERAL_PATH
+ * (selftests/bpf/test_general_path.sh) sends all through the general
+ * parse, against the same expectations.
+ */
+static void t_v6_not_ours(const struct hm_test *t)
+{
+	static const char *const what[] = {
+		"UDP, no extension header", "a Hop-by-Hop header not PINT's (PadN)",
+		"a Fragment header", "version 4 under the IPv6 EtherType",
+	};
+	static const enum pint_counter want[] = {
+		PINT_CNT_NO_OPTION, PINT_CNT_NO_OPTION, PINT_CNT_FRAGMENT, PINT_CNT_ERR,
+	};
+	unsigned int bits[3] = { 8, 0, 0 }, k, role, c;
+	struct bpf_program *progs[2];
+	struct pint_domain_cfg cfg;
+	struct pkt in;
+	struct hm_run r;
+	char name[128];
+
+	if (!pint_env() || !set_domain(&cfg, 16, bits))
+		return;
+	progs[0] = skel->progs.hm_pint_transit;
+	progs[1] = skel->progs.hm_pint_sink;
+	set_if(env.if_out, PINT_IF_F_TRANSIT, 0);
+	set_if(env.if_in, PINT_IF_F_SINK, 0);
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		pkt_init(&in);
+		pkt_eth(&in, 0x86dd);
+		if (k == 0) {
+			pkt_ipv6(&in, HM_NH_UDP, 64, NULL);
+		} else if (k == 1 || k == 2) {
+			/* PadN over the 6 octets (RFC 8200 §4.2); a first fragment, M=1 */
+			__u8 hbh[8] = { HM_NH_UDP, 0, 1, 4, 0, 0, 0, 0 };
+			__u8 frag[8] = { HM_NH_UDP, 0, 0, 1, 0, 0, 0x12, 0x34 };
+
+			pkt_ipv6(&in, k == 1 ? HM_NH_HBH : HM_NH_FRAG, 64, NULL);
+			pkt_put(&in, k == 1 ? hbh : frag, 8);
+		}
+		if (k == 3)
+			pkt_ipv6(&in, HM_NH_UDP, 64, NULL);
+		pkt_udp(&in, 40000, 9, 16);
+		pkt_finish(&in);
+		if (k == 3)
+			in.b[14] = (in.b[14] & 0x0f) | 0x40;	/* version 4 */
+		for (role = 0; role < 2; role++) {
+			int ifx = role ? env.if_in : env.if_out;
+			__u64 before[PINT_CNT_MAX];
+
+			for (c = 0; c < PINT_CNT_MAX; c++)
+				before[c] = pint_counter(ifx, c);
+			if (!run_tc(bpf_program__fd(progs[role]), ifx, role ? ifx : 0, in.b, in.len, &r))
+				return;
+			snprintf(name, sizeof(name), "%s: %s", bpf_program__name(progs[role]), what[k]);
+			hm_check_bytes(name, in.b, in.len, r.out, r.out_len);
+			for (c = 0; c < PINT_CNT_MAX; c++) {
+				snprintf(name, sizeof(name), "%s: %s: %s", bpf_program__name(progs[role]),
+					 what[k], pint_counter_names[c]);
+				CHECK_EQ(name, c == want[k] ? 1 : 0, pint_counter(ifx, c) - before[c]);
+			}
+		}
+	}
+	ring_buffer__consume(rb);
+	CHECK_EQ("records", 0, n_recs);
+}
+
 __attribute__((constructor)) static void register_pint_tests(void)
 {
 	static const __u32 mixes[] = { 0x010000, 0x040000, 0x080000, 0x100000, 0x080800,
@@ -760,4 +848,5 @@ __attribute__((constructor)) static void register_pint_tests(void)
 		hm_add_test(t_v6_domain, i, "pint_ipv6_option_size_constant_and_removed_%u_hops", i);
 	hm_add_test(t_sink_v4, 0, "pint_sink_ipv4_reports_and_clears_id");
 	hm_add_test(t_hop_range, 0, "pint_transit_leaves_hop_0_alone");
+	hm_add_test(t_v6_not_ours, 0, "pint_ipv6_not_ours_unchanged_one_counter_no_record");
 }

@@ -22,6 +22,7 @@ NET_TESTS := \
 	selftests/net/test_int_dissector.sh \
 	selftests/net/test_non_ether.sh \
 	selftests/net/test_pint.sh \
+	selftests/net/test_pint_ifaces.sh \
 	selftests/net/test_int.sh \
 	selftests/net/test_int_cli.sh \
 	selftests/net/test_pbt_cli.sh \
