@@ -86,13 +86,13 @@ static int cfg_write(int fd, const struct pint_domain_cfg *cfg)
 }
 
 /*
- * ifindex_check() - whether @dev's @ifindex fits the PINT arrays
+ * pint_ifindex_check() - whether @dev's @ifindex fits the PINT arrays
  * (pint_ifcfg, pint_stats, pint_txrate are indexed by ifindex below
  * PINT_IFINDEX_LIMIT, lib/pint/pint_maps.h).
  *
  * Return: 0, or %HM_EXIT_FAIL after an error naming the ifindex and the limit.
  */
-static int ifindex_check(const char *dev, __u32 ifindex)
+static int pint_ifindex_check(const char *dev, __u32 ifindex)
 {
 	if (ifindex < PINT_IFINDEX_LIMIT)
 		return 0;
@@ -156,7 +156,7 @@ static int do_enable(int argc, char **argv)
 	if (role == HM_ROLE_MAX)
 		missing_arg("role", "pint enable");
 	ifindex = get_ifindex_arg(dev);
-	if (ifindex_check(dev, ifindex))
+	if (pint_ifindex_check(dev, ifindex))
 		return HM_EXIT_FAIL;
 	if (maps_prepare() || role_load(role, &p))
 		return HM_EXIT_FAIL;

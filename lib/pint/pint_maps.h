@@ -18,6 +18,7 @@
 #define __HOPMARK_PINT_MAPS_H
 
 #include <linux/types.h>
+#include "common/hopmark_maps.h"
 #include "pint/pint_hash.h"
 #include "pint/pint_path.h"
 #include "pint/pint_query.h"
@@ -38,8 +39,9 @@
  * enable` refuses one at or above it, naming both; the programs find no
  * entry for it, so its packets are not ours (forwarded unchanged, not
  * counted). An entry whose flags are 0 is an interface without a role.
+ * The bound is the IOAM maps' (HM_MAX_IFINDEX): one limit for a node.
  */
-#define PINT_IFINDEX_LIMIT	1024
+#define PINT_IFINDEX_LIMIT	HM_MAX_IFINDEX
 #define PINT_EVENTS_BYTES	(256 * 1024)
 /*
  * The sink wakes its reader once per this many bytes of records that wait
