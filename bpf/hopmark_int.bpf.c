@@ -199,7 +199,7 @@ const struct int_link_stats int_stats_zero = {};
  * @ifindex:	interface the action is accounted to
  * @cnt:	enum int_counter
  *
- * Global function, verified once (see hm_count() in hm_common.bpf.h).
+ * Global function: the verifier checks it once, not at every call site.
  *
  * Return: 0.
  */
