@@ -21,16 +21,16 @@ struct {
 } pbt_cfg SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PBT_MAX_IFACES);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PBT_IFINDEX_LIMIT);
 	__type(key, __u32);			/* ifindex */
 	__type(value, struct pbt_if_cfg);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } pbt_ifcfg SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, PBT_MAX_IFACES);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PBT_IFINDEX_LIMIT);
 	__type(key, __u32);			/* ifindex */
 	__type(value, struct pbt_link_stats);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);

@@ -311,7 +311,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static int link_show(int argc, char **argv)
 {
-	__u32 keys[HM_MAX_IFINDEX + PBT_MAX_IFACES], filter = 0, pflags;
+	__u32 keys[HM_MAX_IFINDEX + PBT_IFINDEX_LIMIT], filter = 0, pflags;
 	struct hopmark_if_cfg cfg;
 	unsigned int n = 0, i, j, m, base;
 	bool pxdp;
@@ -367,7 +367,7 @@ static int link_show(int argc, char **argv)
 		n = err;
 		/* And the interfaces with PBT-M roles only. */
 		base = n;
-		m = pbt_link_ifindexes(keys + base, PBT_MAX_IFACES);
+		m = pbt_link_ifindexes(keys + base, PBT_IFINDEX_LIMIT);
 		for (i = base; i < base + m; i++) {
 			for (j = 0; j < base && keys[j] != keys[i]; j++)
 				;

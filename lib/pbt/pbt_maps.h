@@ -24,19 +24,30 @@
 
 #include <linux/types.h>
 #include <linux/bpf.h>		/* struct bpf_spin_lock */
+#include "common/hopmark_maps.h"	/* HM_MAX_IFINDEX */
 #include "select/select.h"
 
 /* Map names (also the pin file names). */
 #define PBT_MAP_CFG		"pbt_cfg"	/* array[1]: struct pbt_domain_cfg */
-#define PBT_MAP_IFCFG		"pbt_ifcfg"	/* hash ifindex -> struct pbt_if_cfg */
-#define PBT_MAP_STATS		"pbt_stats"	/* per-CPU hash ifindex -> struct pbt_link_stats */
+#define PBT_MAP_IFCFG		"pbt_ifcfg"	/* array[ifindex] of struct pbt_if_cfg */
+#define PBT_MAP_STATS		"pbt_stats"	/* per-CPU array[ifindex] of struct pbt_link_stats */
 #define PBT_MAP_EVENTS		"pbt_events"	/* ring buffer of struct pbt_record */
 #define PBT_MAP_FLOWS		"pbt_flows"	/* LRU hash hm_flow_key -> struct pbt_flow_state */
 #define PBT_MAP_TEMPLATES	"pbt_tpl"	/* hash hm_flow_key -> struct pbt_flow_tpl */
 #define PBT_MAP_METER		"pbt_meter"	/* array[1]: struct pbt_meter (token bucket) */
 #define PBT_MAP_ARRIVAL		"pbt_arrival"	/* per-CPU array[1]: struct pbt_arrival */
 
-#define PBT_MAX_IFACES		256
+/*
+ * pbt_ifcfg and pbt_stats are arrays indexed by ifindex (a lookup is an
+ * address computation, no hash): an interface takes part in PBT-M only if
+ * its ifindex is below PBT_IFINDEX_LIMIT. `hopmark postcard enable`
+ * refuses one at or above it, naming both; the programs find no entry for
+ * it, so its packets are not ours (forwarded unchanged, not counted). An
+ * all-zero struct pbt_if_cfg is an interface without a role; an all-zero
+ * pbt_stats entry one with nothing counted. The bound is the IOAM maps'
+ * (HM_MAX_IFINDEX): one limit for a node.
+ */
+#define PBT_IFINDEX_LIMIT	HM_MAX_IFINDEX
 #define PBT_MAX_FLOWS		65536
 #define PBT_MAX_TEMPLATES	1024
 #define PBT_EVENTS_BYTES	(4 * 1024 * 1024)
