@@ -128,16 +128,16 @@ struct {
 
 /* ---------------- counters, configuration, clock ---------------- */
 
-const struct pbt_link_stats pbt_stats_zero = {};
-
 /**
  * struct pbt_ctr - the counters one run counts into
  * @ifindex:	interface the actions are accounted to
  * @st:		its pbt_stats entry once looked up, NULL before
  *
  * One lookup per run, at the first count (none for a packet that is not
- * ours): a per-CPU hash lookup costs about as much as a clock read
- * (bench/bpf-cost, calib.percpu_hash_lookup).
+ * ours). pbt_stats is a per-CPU array indexed by ifindex
+ * (lib/pbt/pbt_maps.h): the lookup is an address computation, and finds
+ * nothing for an ifindex at or above PBT_IFINDEX_LIMIT (never reached:
+ * pbt_ifcfg has no entry for it either, so nothing is counted).
  */
 struct pbt_ctr {
 	__u32			ifindex;
@@ -149,20 +149,15 @@ struct pbt_ctr {
  * @c:		the run's counters
  * @cnt:	enum pbt_counter
  *
- * The interface's entry is created on first use; a full pbt_stats loses
- * the count: nothing else can be done here.
+ * Every ifindex below PBT_IFINDEX_LIMIT has its entry in the array: none
+ * is created here.
  */
 static __always_inline void pbt_count(struct pbt_ctr *c, __u32 cnt)
 {
 	__u64 idx = cnt;
 
-	if (!c->st) {
+	if (!c->st)
 		c->st = bpf_map_lookup_elem(&pbt_stats, &c->ifindex);
-		if (!c->st) {
-			bpf_map_update_elem(&pbt_stats, &c->ifindex, &pbt_stats_zero, BPF_NOEXIST);
-			c->st = bpf_map_lookup_elem(&pbt_stats, &c->ifindex);
-		}
-	}
 	asm volatile("" : "+r"(idx));
 	if (c->st && idx < PBT_CNT_MAX)
 		c->st->cnt[idx]++;
