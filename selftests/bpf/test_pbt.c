@@ -86,13 +86,19 @@ static struct hopmark_pbt *load_copy(const char *pin, __u64 tai)
 	return k;
 }
 
+static bool any_entry(int fd, const void *key, void *ctx)
+{
+	return true;
+}
+
+/*
+ * Every entry deleted; an array's (pbt_ifcfg, pbt_stats, indexed by
+ * ifindex) zeroed instead, since its entries cannot be deleted
+ * (hm_map_delete_if()).
+ */
 static void clear_map(int fd, size_t ksz)
 {
-	__u8 next[64];
-
-	(void)ksz;
-	while (!bpf_map_get_next_key(fd, NULL, next))
-		bpf_map_delete_elem(fd, next);
+	hm_map_delete_if(fd, ksz, any_entry, NULL);
 }
 
 static void zero_percpu(int fd, size_t vsz)
