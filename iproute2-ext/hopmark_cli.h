@@ -126,7 +126,8 @@ void hm_sel_print_watch(const struct hm_sel_cfg *sel, bool synthetic);
 /**
  * hm_ifcfg_drop_roles() - the per-interface part of `<family> disable`:
  *	clear roles in the family's interface map, delete the entry when none
- *	is left
+ *	is left (zero it in an array such as pbt_ifcfg: all zeros is an
+ *	interface without a role, map_delete_ifindex())
  * @map:	the pinned map (int_ifcfg, pbt_ifcfg), keyed by ifindex, whose
  *		value starts with the __u32 role flags (host order)
  * @val_size:	its value size in bytes, at most %HM_IFCFG_MAX_SIZE

@@ -93,6 +93,25 @@ static void usage(FILE *f)
 
 /* ---------------- maps ---------------- */
 
+/**
+ * pbt_ifindex_check() - whether @dev's @ifindex fits the PBT-M arrays
+ * @dev:	the device as typed
+ * @ifindex:	its ifindex
+ *
+ * pbt_ifcfg and pbt_stats are indexed by ifindex below PBT_IFINDEX_LIMIT
+ * (lib/pbt/pbt_maps.h); the datapath leaves the packets of a higher one
+ * alone.
+ *
+ * Return: 0, or %HM_EXIT_FAIL after an error naming the ifindex and the limit.
+ */
+static int pbt_ifindex_check(const char *dev, __u32 ifindex)
+{
+	if (ifindex < PBT_IFINDEX_LIMIT)
+		return 0;
+	return hm_errf(0, "%s has ifindex %u: PBT-M takes interfaces whose ifindex is below %u (its maps are arrays indexed by ifindex, Documentation/pbt.rst)",
+		       dev, ifindex, PBT_IFINDEX_LIMIT);
+}
+
 /*
  * fd of pbt_cfg, created with every PBT-M map when missing (one object
  * holds them all). As every configuring command, it first forgets what
@@ -662,6 +681,8 @@ static int do_enable(int argc, char **argv)
 	if (xdp_word && !(flag & PBT_IF_INGRESS_ROLES))
 		invarg("xdp places the ingress program: it goes with role ingress or end", xdp_word);
 	ifindex = get_ifindex_arg(dev);
+	if (pbt_ifindex_check(dev, ifindex))
+		return HM_EXIT_FAIL;
 	cfd = cfg_open();
 	if (cfd < 0)
 		return HM_EXIT_FAIL;
@@ -1195,19 +1216,21 @@ void pbt_print_roles(__u32 flags, bool xdp)
 static void print_ifaces(void)
 {
 	int fd = hm_map_open(PBT_MAP_IFCFG), sfd = hm_map_open(PBT_MAP_STATS);
-	int ncpu = libbpf_num_possible_cpus();
+	int ncpu = libbpf_num_possible_cpus(), n = 0, k;
+	__u32 keys[PBT_IFINDEX_LIMIT], key;
 	struct pbt_link_stats *per = NULL;
-	__u32 key, next, *prev = NULL;
 	char name[IF_NAMESIZE];
 	struct pbt_if_cfg ic;
 
 	if (ncpu > 0)
 		per = calloc(ncpu, sizeof(*per));
+	/* The array's entries with a role (all zeros: none), in ifindex order. */
+	if (fd >= 0)
+		n = hm_stats_ifindexes(fd, keys, PBT_IFINDEX_LIMIT);
 	open_json_array(PRINT_JSON, "interfaces");
-	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &ic))
+	for (k = 0; k < n; k++) {
+		key = keys[k];
+		if (bpf_map_lookup_elem(fd, &key, &ic) || !ic.flags)
 			continue;
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "dev", "dev %s", ifname_or_index(key, name));
@@ -1234,12 +1257,14 @@ static void print_ifaces(void)
  *
  * JSON: "pbt_stats": { "marked": N, ... } (every counter); text: a line
  * "pbt counters:" with every counter. Nothing when pbt_stats does not
- * exist (PBT-M never set up) or the interface has no entry in it.
+ * exist (PBT-M never set up) or the interface's entry is all zeros
+ * (nothing counted on it, or an ifindex at or above PBT_IFINDEX_LIMIT).
  */
 void pbt_print_link_counters(__u32 ifindex)
 {
 	int sfd = hm_map_open(PBT_MAP_STATS), ncpu = libbpf_num_possible_cpus(), c, i;
 	struct pbt_link_stats *per = NULL, sum = { 0 };
+	bool any = false;
 
 	if (sfd < 0)
 		return;
@@ -1255,6 +1280,10 @@ void pbt_print_link_counters(__u32 ifindex)
 			sum.cnt[i] += per[c].cnt[i];
 	free(per);
 	close(sfd);
+	for (i = 0; i < PBT_CNT_MAX; i++)
+		any |= sum.cnt[i] != 0;
+	if (!any)
+		return;
 	open_json_object("pbt_stats");
 	print_text("    pbt counters:");
 	for (i = 0; i < PBT_CNT_MAX; i++) {
@@ -1273,7 +1302,8 @@ void pbt_print_link_counters(__u32 ifindex)
  * @flags:	output, struct pbt_if_cfg.flags
  * @xdp:	output, whether its ingress program runs at XDP
  *
- * Return: true when the interface has a pbt_ifcfg entry.
+ * Return: true when the interface's pbt_ifcfg entry has a role (an
+ * all-zero entry is an interface without one).
  */
 bool pbt_link_roles(__u32 ifindex, __u32 *flags, bool *xdp)
 {
@@ -1283,7 +1313,7 @@ bool pbt_link_roles(__u32 ifindex, __u32 *flags, bool *xdp)
 
 	if (fd < 0)
 		return false;
-	ok = !bpf_map_lookup_elem(fd, &ifindex, &ic);
+	ok = !bpf_map_lookup_elem(fd, &ifindex, &ic) && ic.flags;
 	close(fd);
 	if (ok) {
 		*flags = ic.flags;
@@ -1301,19 +1331,14 @@ bool pbt_link_roles(__u32 ifindex, __u32 *flags, bool *xdp)
  */
 unsigned int pbt_link_ifindexes(__u32 *keys, unsigned int max)
 {
-	int fd = hm_map_open(PBT_MAP_IFCFG);
-	__u32 key, next, *prev = NULL;
-	unsigned int n = 0;
+	int fd = hm_map_open(PBT_MAP_IFCFG), n;
 
 	if (fd < 0)
 		return 0;
-	while (n < max && !bpf_map_get_next_key(fd, prev, &next)) {
-		keys[n++] = next;
-		key = next;
-		prev = &key;
-	}
+	/* pbt_ifcfg is an array: the entries that are not all zeros have a role. */
+	n = hm_stats_ifindexes(fd, keys, max);
 	close(fd);
-	return n;
+	return n < 0 ? 0 : n;
 }
 
 static int do_show(int argc, char **argv)
