@@ -21,6 +21,10 @@
 #				timeout as CLOCK_MONOTONIC expires_ns, ids,
 #				del by flow and by id, flush
 #   pbt_gone_*			a deleted interface's pbt_ifcfg entry is forgotten
+#				(zeroed: the map is an array), and a device
+#				that takes its ifindex has no role
+#   pbt_enable_ifindex_limit_*	enable on ifindex 2000 (>= PBT_IFINDEX_LIMIT,
+#				1024) exits 1 naming both, nothing attached
 #   pbt_enable_*, pbt_disable_*	every role attaches exactly its programs (tc
 #				filter show: name, handle 0x7062, the hook's
 #				pref; ip link: XDP), roles share them, xdp moves
@@ -305,8 +309,25 @@ x "$HOPMARK" postcard enable dev v4 role egress
 GONE=$(x ip -o link show v4 | cut -d: -f1)
 x ip link del v4
 x "$HOPMARK" postcard sample all
+# pbt_ifcfg is an array indexed by ifindex: forgotten is an all-zero entry.
 hm_check "pbt_gone_interface_forgotten" "[] none" \
-	"$(show '[i["dev"] for i in d["interfaces"]]') $(x bpftool map lookup pinned "$BPFFS/tc/globals/pbt_ifcfg" key $GONE 0 0 0 >/dev/null 2>&1 && echo entry || echo none)"
+	"$(show '[i["dev"] for i in d["interfaces"]]') $(x bpftool -j map lookup pinned "$BPFFS/tc/globals/pbt_ifcfg" key $((GONE & 255)) $((GONE >> 8)) 0 0 2>/dev/null |
+		"$PY" -c 'import json, sys
+d = json.load(sys.stdin)
+print("none" if all(int(b, 16) == 0 for b in d["value"]) else "entry %s" % d["value"])' 2>&1 | tail -1)"
+# A new device that takes the gone one's ifindex starts without a role.
+x ip link add v4 index "$GONE" type veth peer name v5 && x ip link set v4 up
+hm_check "pbt_gone_ifindex_reused_without_role" "$GONE [] xdp=none egress= ingress=" \
+	"$(x ip -o link show v4 | cut -d: -f1) $(show '[i["dev"] for i in d["interfaces"]]') $(progs v4)"
+x ip link del v4
+# pbt_ifcfg and pbt_stats hold ifindex 1..1023 (PBT_IFINDEX_LIMIT): a higher
+# one is refused, naming both numbers, and nothing is attached or stored
+# (a veth: the dummy driver is a module the test kernel may not load).
+x ip link add big index 2000 type veth peer name big-p && x ip link set big up
+x "$HOPMARK" postcard enable dev big role egress 2>"$HM_TMP/e.err"
+hm_check "pbt_enable_ifindex_limit_refused" "1 1 xdp=none egress= ingress= []" \
+	"$? $(grep -c '^Error: big has ifindex 2000: PBT-M takes interfaces whose ifindex is below 1024' "$HM_TMP/e.err") $(progs big) $(show '[i["dev"] for i in d["interfaces"]]')"
+x ip link del big
 err enable_role_unknown "sink" -- postcard enable dev v0 role sink
 err enable_xdp_without_ingress_role "xdp" -- postcard enable dev v0 role head xdp
 x "$HOPMARK" postcard enable role head 2>"$HM_TMP/e.err"
