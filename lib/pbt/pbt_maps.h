@@ -256,8 +256,8 @@ struct pbt_meter {
  * @ts_ns:	when, CLOCK_REALTIME ns (struct pbt_record.ts_ns's clock)
  *
  * Written by hm_pbt_xdp / hm_pbt_ingress for every marked packet on an
- * interface with a pbt_ifcfg entry, read by hm_pbt_egress for
- * %PBT_FLD_SOJOURN: forwarding runs in the receive softirq of the CPU the
+ * interface with an ingress or end role (pbt_ifcfg), read by
+ * hm_pbt_egress for %PBT_FLD_SOJOURN: forwarding runs in the receive softirq of the CPU the
  * packet arrived on, so the packet leaving is the one last stamped when
  * its packet ID and ingress interface match (as INT's int_arrival).
  */
