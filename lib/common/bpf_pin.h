@@ -153,7 +153,7 @@ int hm_ifcfg_ifindexes(int fd, __u32 *out, unsigned int max);
 /**
  * hm_stats_ifindexes() - the interfaces whose entries are not all zero
  * @fd:		an array or per-CPU array indexed by ifindex (hopmark_stats,
- *		pint_ifcfg, pint_stats, pint_txrate)
+ *		pint_ifcfg, pint_stats, pint_txrate, pbt_ifcfg, pbt_stats)
  * @out:	output, ascending ifindexes
  * @max:	room in @out
  *
@@ -174,7 +174,7 @@ int hm_stats_ifindexes(int fd, __u32 *out, unsigned int max);
  * interfaces come and go, and a new interface that gets a gone one's
  * ifindex does not inherit its settings and counters: in a map that is an
  * array indexed by ifindex (hopmark_ifcfg, hopmark_stats, pint_ifcfg,
- * pint_stats, pint_txrate) such an entry, if not all zeroes, is zeroed
+ * pint_stats, pint_txrate, pbt_ifcfg, pbt_stats) such an entry, if not all zeroes, is zeroed
  * instead of deleted. Maps not created yet are
  * skipped.
  *
