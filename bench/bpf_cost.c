@@ -291,8 +291,13 @@ static void rings_open(void)
 	for (k = 0; k < n_sets; k++) {
 		use_set(&sets[k]);
 		for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-			struct bpf_map *m = bpf_object__find_map_by_name(cur->objs[r[i].obj],
-									 r[i].map);
+			struct bpf_object *o = cur->objs[r[i].obj];
+			struct bpf_map *m;
+
+			/* A --before build older than PBT-M has no hopmark_pbt.bpf.o. */
+			if (!o && k > 0)
+				continue;
+			m = o ? bpf_object__find_map_by_name(o, r[i].map) : NULL;
 			/* BPF_RINGBUF_HDR_SZ (8) before each record, 8-byte aligned. */
 			__u32 slot = (r[i].rec + 8 + 7) / 8 * 8;
 			__u32 n = m ? bpf_map__max_entries(m) / slot / 2 : 0;
