@@ -541,6 +541,24 @@ static int pbt_map(const char *name)
 	return bpf_map__fd(m);
 }
 
+/*
+ * Whether @fd is a pint_cfg of the layout before the scheme's parameters
+ * (commit 5bf01dc: struct pint_domain_cfg without @path_scheme_args, e.g.
+ * the pre-issue-11 build 1f8ab08). Its other fields are this tree's, in
+ * the same order and at the same offsets up to @path_scheme_args, so
+ * pint_cfg_write() can write it for the cases bpf-cost sets (one path
+ * instance, the scheme's default parameters).
+ */
+static int pint_cfg_before_args(int fd)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       info.value_size == sizeof(struct pint_domain_cfg) - PINT_SCHEME_ARGS_MAX;
+}
+
 /* A PINT map of the current build, checked against this tree's struct when it has one. */
 static int pint_map(const char *name)
 {
@@ -548,7 +566,7 @@ static int pint_map(const char *name)
 
 	if (!m)
 		die("%s.bpf.o has no map %s", obj_names[OBJ_PINT], name);
-	if (!strcmp(name, PINT_MAP_CFG))
+	if (!strcmp(name, PINT_MAP_CFG) && !pint_cfg_before_args(bpf_map__fd(m)))
 		return map_checked(bpf_map__fd(m), name, sizeof(struct pint_domain_cfg),
 				   "struct pint_domain_cfg");
 	if (!strcmp(name, PINT_MAP_IFCFG))
@@ -576,6 +594,32 @@ static void set_encap_rule(__u32 type, __u8 size)
 	hm_set_encap(enc_prefix, 48, &c);
 }
 
+/*
+ * pint_cfg_write() - write @cfg into the current build's pint_cfg[0], in
+ * the older layout without @path_scheme_args when the build has that one
+ * (pint_cfg_before_args()); dies if @cfg uses what that layout lacks.
+ */
+static void pint_cfg_write(const struct pint_domain_cfg *cfg)
+{
+	int fd = pint_map(PINT_MAP_CFG);
+	__u8 old[sizeof(*cfg) - PINT_SCHEME_ARGS_MAX];
+	size_t head = offsetof(struct pint_domain_cfg, path_scheme_args);
+	__u32 zero = 0;
+	const void *v = cfg;
+
+	if (pint_cfg_before_args(fd)) {
+		if (cfg->path_scheme_args[0] || cfg->path_inst > 1 || cfg->path.nr_inst > 1)
+			die("%s: pint_cfg of the layout before the scheme's parameters cannot "
+			    "hold this case's settings", cur->dir);
+		memcpy(old, cfg, head);
+		memcpy(old + head, (const __u8 *)cfg + head + PINT_SCHEME_ARGS_MAX,
+		       sizeof(old) - head);
+		v = old;
+	}
+	if (bpf_map_update_elem(fd, &zero, v, BPF_ANY))
+		die("cannot write %s: %s", PINT_MAP_CFG, strerror(errno));
+}
+
 /* The PINT domain as `hopmark pint query add` leaves it. */
 static void set_pint(enum cost_pint which)
 {
@@ -583,7 +627,7 @@ static void set_pint(enum cost_pint which)
 	struct pint_domain_cfg cfg;
 	struct pint_if_cfg ic;
 	char msg[256];
-	__u32 zero = 0, key;
+	__u32 key;
 	unsigned int i, n = which == PINT_ALL3 ? 3 : 1;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -594,8 +638,7 @@ static void set_pint(enum cost_pint which)
 		if (pint_cfg_query_add(&cfg, &q, msg, sizeof(msg)))
 			die("PINT query %s: %s", pint_kind_names[kinds[i]], msg);
 	}
-	if (bpf_map_update_elem(pint_map(PINT_MAP_CFG), &zero, &cfg, BPF_ANY))
-		die("cannot write %s: %s", PINT_MAP_CFG, strerror(errno));
+	pint_cfg_write(&cfg);
 
 	memset(&ic, 0, sizeof(ic));
 	pint_if_add_role(&ic, PINT_IF_F_SOURCE);
