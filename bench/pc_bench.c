@@ -123,10 +123,10 @@ static void gen_emit(FILE *f, struct gen_node *g, unsigned int node)
 static void gen_append(FILE *f, struct gen_node *g, unsigned int node,
 		       const struct hm_pc_obs *o)
 {
-	struct hm_ipfix_rec r;
+	struct hm_ipfix_fields r;
 	GError *err = NULL;
 
-	hm_ipfix_rec_from_obs(&r, o, NULL);
+	hm_ipfix_fields_from_obs(&r, o, NULL);
 	if (fBufAppend(g->fbuf, (uint8_t *)&r, sizeof(r), &err))
 		return;
 	if (!g_error_matches(err, FB_ERROR_DOMAIN, FB_ERROR_EOM))

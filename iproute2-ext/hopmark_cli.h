@@ -236,6 +236,8 @@ int map_read_existing(const char *name, void *val);
 bool map_lookup_or_zero(int fd, const void *key, void *val, size_t size);
 void map_restore_elem(int fd, const void *key, const void *old, bool had);
 int map_delete_ifindex(int fd, const char *name, __u32 ifindex);
+int hm_ifindex_bound_check(const char *dev, __u32 ifindex, const char *what,
+			   const char *doc);
 __u32 ifindex_check(const char *dev, __u32 ifindex);
 int ifcfg_get(int fd, __u32 ifindex, struct hopmark_if_cfg *cfg);
 int ifcfg_set_flags(__u32 ifindex, __u16 set, __u16 clear);

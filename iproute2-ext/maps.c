@@ -286,23 +286,46 @@ int map_delete_ifindex(int fd, const char *name, __u32 ifindex)
 }
 
 /**
+ * hm_ifindex_bound_check() - whether an interface fits hopmark's arrays
+ * @dev:	the device as typed
+ * @ifindex:	its ifindex
+ * @what:	whose maps: "IOAM", "PINT", "PBT-M"
+ * @doc:	the document giving the bound, e.g. "Documentation/pbt.rst"
+ *
+ * Every per-interface map of the datapath (hopmark_ifcfg, hopmark_qdepth,
+ * hopmark_stats; pint_ifcfg, pint_stats, pint_txrate; pbt_ifcfg,
+ * pbt_stats) is an array indexed by ifindex below %HM_MAX_IFINDEX
+ * (lib/common/hopmark_maps.h; %PINT_IFINDEX_LIMIT and %PBT_IFINDEX_LIMIT
+ * are defined as it); the datapath leaves the packets of a higher ifindex
+ * alone.
+ *
+ * Return: 0, or %HM_EXIT_FAIL after an error naming @dev, @ifindex and
+ * the bound.
+ */
+int hm_ifindex_bound_check(const char *dev, __u32 ifindex, const char *what,
+			   const char *doc)
+{
+	if (ifindex < HM_MAX_IFINDEX)
+		return 0;
+	return hm_errf(0, "%s has ifindex %u: %s takes interfaces whose ifindex is below %u (its maps are arrays indexed by ifindex, %s): give the device a lower index (ip link set dev %s netns ... / ip link add ... index N)",
+		       dev, ifindex, what, HM_MAX_IFINDEX, doc, dev);
+}
+
+/**
  * ifindex_check() - refuse an interface the IOAM maps cannot hold
  * @dev:	the device as typed
  * @ifindex:	its ifindex
  *
- * hopmark_ifcfg, hopmark_qdepth and hopmark_stats are arrays indexed by
- * ifindex below %HM_MAX_IFINDEX (lib/common/hopmark_maps.h); the datapath
- * leaves the packets of a higher ifindex alone.
+ * hm_ifindex_bound_check() for hopmark_ifcfg, hopmark_qdepth and
+ * hopmark_stats.
  *
  * Return: @ifindex; exits with %HM_EXIT_FAIL naming both numbers otherwise.
  */
 __u32 ifindex_check(const char *dev, __u32 ifindex)
 {
-	if (ifindex < HM_MAX_IFINDEX)
-		return ifindex;
-	hm_errf(0, "%s has ifindex %u, and hopmark's IOAM maps hold ifindex 1..%u (HM_MAX_IFINDEX %u, Documentation/datapath.rst): give the device a lower index (ip link set dev %s netns ... / ip link add ... index N)",
-		dev, ifindex, HM_MAX_IFINDEX - 1, HM_MAX_IFINDEX, dev);
-	exit(HM_EXIT_FAIL);
+	if (hm_ifindex_bound_check(dev, ifindex, "IOAM", "Documentation/datapath.rst"))
+		exit(HM_EXIT_FAIL);
+	return ifindex;
 }
 
 /**

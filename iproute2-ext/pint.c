@@ -85,21 +85,6 @@ static int cfg_write(int fd, const struct pint_domain_cfg *cfg)
 	return map_write_single(fd, PINT_MAP_CFG, cfg);
 }
 
-/*
- * pint_ifindex_check() - whether @dev's @ifindex fits the PINT arrays
- * (pint_ifcfg, pint_stats, pint_txrate are indexed by ifindex below
- * PINT_IFINDEX_LIMIT, lib/pint/pint_maps.h).
- *
- * Return: 0, or %HM_EXIT_FAIL after an error naming the ifindex and the limit.
- */
-static int pint_ifindex_check(const char *dev, __u32 ifindex)
-{
-	if (ifindex < PINT_IFINDEX_LIMIT)
-		return 0;
-	return hm_errf(0, "%s has ifindex %u: PINT takes interfaces whose ifindex is below %u (its maps are arrays indexed by ifindex, Documentation/pint-datapath.rst)",
-		       dev, ifindex, PINT_IFINDEX_LIMIT);
-}
-
 /* ---------------- commands ---------------- */
 
 /* The PINT role named @word ("source", "transit", "sink"), or exit. */
@@ -156,7 +141,7 @@ static int do_enable(int argc, char **argv)
 	if (role == HM_ROLE_MAX)
 		missing_arg("role", "pint enable");
 	ifindex = get_ifindex_arg(dev);
-	if (pint_ifindex_check(dev, ifindex))
+	if (hm_ifindex_bound_check(dev, ifindex, "PINT", "Documentation/pint-datapath.rst"))
 		return HM_EXIT_FAIL;
 	if (maps_prepare() || role_load(role, &p))
 		return HM_EXIT_FAIL;

@@ -93,25 +93,6 @@ static void usage(FILE *f)
 
 /* ---------------- maps ---------------- */
 
-/**
- * pbt_ifindex_check() - whether @dev's @ifindex fits the PBT-M arrays
- * @dev:	the device as typed
- * @ifindex:	its ifindex
- *
- * pbt_ifcfg and pbt_stats are indexed by ifindex below PBT_IFINDEX_LIMIT
- * (lib/pbt/pbt_maps.h); the datapath leaves the packets of a higher one
- * alone.
- *
- * Return: 0, or %HM_EXIT_FAIL after an error naming the ifindex and the limit.
- */
-static int pbt_ifindex_check(const char *dev, __u32 ifindex)
-{
-	if (ifindex < PBT_IFINDEX_LIMIT)
-		return 0;
-	return hm_errf(0, "%s has ifindex %u: PBT-M takes interfaces whose ifindex is below %u (its maps are arrays indexed by ifindex, Documentation/pbt.rst)",
-		       dev, ifindex, PBT_IFINDEX_LIMIT);
-}
-
 /*
  * fd of pbt_cfg, created with every PBT-M map when missing (one object
  * holds them all). As every configuring command, it first forgets what
@@ -681,7 +662,7 @@ static int do_enable(int argc, char **argv)
 	if (xdp_word && !(flag & PBT_IF_INGRESS_ROLES))
 		invarg("xdp places the ingress program: it goes with role ingress or end", xdp_word);
 	ifindex = get_ifindex_arg(dev);
-	if (pbt_ifindex_check(dev, ifindex))
+	if (hm_ifindex_bound_check(dev, ifindex, "PBT-M", "Documentation/pbt.rst"))
 		return HM_EXIT_FAIL;
 	cfd = cfg_open();
 	if (cfd < 0)

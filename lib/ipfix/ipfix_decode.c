@@ -24,7 +24,7 @@
 enum conv {
 	C_UINT,		/* unsigned, big-endian, 1..size octets (§6.2) -> host order */
 	C_ADDR,		/* exactly size octets, copied (ipv6Address, §6.1.6) */
-	C_ADDR4,	/* 4 octets -> host order (struct hm_ipfix_rec's IPv4) */
+	C_ADDR4,	/* 4 octets -> host order (struct hm_ipfix_fields's IPv4) */
 	C_TIME,		/* dateTimeNanoseconds: exactly 8 octets (§6.1.10) */
 	C_VAR,		/* octetArray / string, any length (§7) -> a varbuf */
 };

@@ -25,7 +25,8 @@
  *
  * The collector (collector/ipfix_in.c), the fuzz harness (fuzz/) and the
  * benchmark (bench/pc_bench.c) use this code. The exporter
- * (ipfix_export.c) stays on libfixbuf.
+ * (ipfix_export.c) stays on libfixbuf, whose internal template's records
+ * are struct hm_ipfix_fields too (hm_ipfix_fields_from_obs()).
  */
 #ifndef __HOPMARK_IPFIX_DECODE_H
 #define __HOPMARK_IPFIX_DECODE_H
@@ -93,8 +94,8 @@ enum hm_ipfix_schema {
  * @len:	octets at @buf
  * @buf:	the octets, inside the message (borrowed)
  *
- * The layout of libfixbuf's fbVarfield_t, so that struct hm_ipfix_fields
- * and lib/ipfix/ipfix_model.h's struct hm_ipfix_rec are the same octets
+ * The layout of libfixbuf's fbVarfield_t, so that libfixbuf reads and
+ * writes struct hm_ipfix_fields as the internal template's records
  * (ipfix_model.c checks it at compile time).
  */
 struct hm_ipfix_varbuf {
@@ -104,12 +105,53 @@ struct hm_ipfix_varbuf {
 
 /**
  * struct hm_ipfix_fields - one postcard Data Record, element by element
+ * @ts_ntp:	observationTimeNanoseconds, as libfixbuf holds it: NTP
+ *		Timestamp format, seconds since 1900 in the high 32 bits and
+ *		a binary fraction below (RFC 7011 §6.1.10); host order
+ * @length:	ipTotalLength, octets
+ * @hdr:	ipHeaderPacketSection: the packet from its IP header
+ * @node_data:	hopmarkIoamNodeData: the node's IOAM data (trace layout,
+ *		RFC 9197 §4.4.2), network order
+ * @int_md:	hopmarkIntMetadata: the node's INT metadata in RepMdBits
+ *		order, network order
+ * @saddr6:	sourceIPv6Address, network order
+ * @daddr6:	destinationIPv6Address
+ * @nexthop6:	ipNextHopIPv6Address
+ * @srh_active:	srhActiveSegmentIPv6
+ * @saddr4:	sourceIPv4Address, host order (libfixbuf's ipv4Address)
+ * @daddr4:	destinationIPv4Address, host order
+ * @nexthop4:	ipNextHopIPv4Address, host order
+ * @in_if:	ingressInterface (0: unknown)
+ * @out_if:	egressInterface (0: unknown)
+ * @node_id:	hopmarkNodeId
+ * @pkt_id:	hopmarkPacketId
+ * @qdepth:	hopmarkQueueDepthOctets (%PBT_UNKNOWN32: unknown)
+ * @tpl_id:	hopmarkFlowTemplateId (0: the basic set)
+ * @tpl_fields:	hopmarkTemplateFields: PBT_FLD_* valid in this record
+ * @sojourn_ns:	hopmarkSojournNanoseconds (%PBT_UNKNOWN32: unknown)
+ * @trace_type:	hopmarkIoamTraceType, 24 bits
+ * @sport:	sourceTransportPort, host order
+ * @dport:	destinationTransportPort, host order
+ * @flags:	hopmarkPostcardFlags: PBT_REC_F_*
+ * @ioam_ns:	hopmarkIoamNamespace
+ * @int_md_bits: hopmarkIntRepMdBits
+ * @proto:	protocolIdentifier
+ * @ttl:	ipTTL (IPv4 TTL or IPv6 Hop Limit)
+ * @tos:	ipClassOfService
+ * @point:	hopmarkObservationPoint: PBT_PT_*
+ * @source:	hopmarkPostcardSource: HM_PC_SRC_*
+ * @id_kind:	hopmarkPacketIdKind: PBT_ID_*
+ * @srh_flags:	srhFlagsIPv6
+ * @srh_sl:	srhSegmentsIPv6Left
+ * @drop_reason: hopmarkDropReason
+ * @ip_version:	ipVersion: 4 or 6
+ * @pad:	paddingOctets
  *
- * The fields and their meaning are those of struct hm_ipfix_rec
- * (lib/ipfix/ipfix_model.h), in its layout: unsigned integers in host
- * order, widened from a reduced-size encoding (§6.2); IPv4 addresses in
- * host order; IPv6 addresses in network order; @ts_ntp in NTP format
- * (§6.1.10). An element the template lacks is 0.
+ * The C layout of the internal template %HM_IPFIX_TID_INTERNAL
+ * (lib/ipfix/ipfix_model.h): the exporter has libfixbuf transcode it into
+ * each external template, and hm_ipfix_decode_fields() fills it from any
+ * template. Unsigned integers are in host order, widened from a
+ * reduced-size encoding (§6.2); an element the template lacks is 0.
  */
 struct hm_ipfix_fields {
 	__u64			ts_ntp;
@@ -378,21 +420,24 @@ void hm_ipfix_decode_ie_type(const struct hm_ipfix_tpl *t, const __u8 *p,
 
 /**
  * hm_ipfix_fields_to_obs() - a decoded record as a postcard
- * @r:		record (hm_ipfix_decode_fields(), or libfixbuf's struct
- *		hm_ipfix_rec through hm_ipfix_rec_to_obs())
- * @elems:	the elements its template has (struct hm_ipfix_tpl.elems)
+ * @r:		record: hm_ipfix_decode_fields()'s, or one libfixbuf
+ *		transcoded into the internal template (%HM_IPFIX_TID_INTERNAL)
+ * @elems:	the elements its template has (struct hm_ipfix_tpl.elems,
+ *		or hm_ipfix_tpl_elems() of the record's external template)
  * @obs_domain:	the message's Observation Domain ID
  * @o:		postcard to fill (zeroed first)
  * @var:	if not NULL, set to the record's variable-length parts
  *		(pointing where @r's varbufs do) and source-specific fields
  *
- * What hm_ipfix_rec_to_obs() documents (ipfix_model.h): the family,
- * the presence of each optional field from the template and the unknown
- * values, hopmarkTemplateFields.
+ * The family is ipVersion where the template has it, else that of the
+ * addresses the template has. Presence follows the template and the
+ * unknown values of hm_ipfix_fields_from_obs() (ipfix_model.h); in a
+ * record with hopmarkTemplateFields, those bits.
  *
- * Return: 0; -ENOENT when the template lacks hopmark's key elements (not
- * a postcard); -EINVAL for an ipVersion other than 4 or 6 or an unknown
- * hopmarkPostcardSource.
+ * Return: 0; -ENOENT when the template lacks hopmark's key elements
+ * (hopmarkPacketId, hopmarkNodeId, observationTimeNanoseconds, a source
+ * and destination address): not a postcard; -EINVAL for an ipVersion
+ * other than 4 or 6 or an unknown hopmarkPostcardSource.
  */
 int hm_ipfix_fields_to_obs(const struct hm_ipfix_fields *r, __u64 elems, __u32 obs_domain,
 			   struct hm_pc_obs *o, struct hm_ipfix_var *var);

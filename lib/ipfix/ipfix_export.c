@@ -607,7 +607,7 @@ static bool rate_ok(struct hm_ipfix_exp *x)
 void hm_ipfix_exp_add(struct hm_ipfix_exp *x, const struct hm_pc_obs *o,
 		      const struct hm_ipfix_var *var)
 {
-	struct hm_ipfix_rec r;
+	struct hm_ipfix_fields r;
 	GError *err = NULL;
 	__u16 tid;
 
@@ -631,7 +631,7 @@ void hm_ipfix_exp_add(struct hm_ipfix_exp *x, const struct hm_pc_obs *o,
 		count_not_sent(x, &x->st.down, 1);
 		return;
 	}
-	hm_ipfix_rec_from_obs(&r, o, var);
+	hm_ipfix_fields_from_obs(&r, o, var);
 	if (x->cur_int != HM_IPFIX_TID_INTERNAL) {
 		if (!fBufSetInternalTemplate(x->fb, HM_IPFIX_TID_INTERNAL, &err))
 			goto bad;

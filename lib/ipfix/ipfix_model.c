@@ -134,7 +134,7 @@ fbInfoModel_t *hm_ipfix_model_new(__u32 pen)
 
 /*
  * Element names in enum hm_ipfix_elem order, with their length in struct
- * hm_ipfix_rec. The internal template is exactly this list plus the
+ * hm_ipfix_fields. The internal template is exactly this list plus the
  * padding, so that its layout is the struct's.
  */
 static const fbInfoElementSpec_t elem_spec[HM_E_MAX] = {
@@ -314,8 +314,8 @@ static __u32 get_be32(const __u8 *p)
 	return ntohl(v);
 }
 
-void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
-			   const struct hm_ipfix_var *var)
+void hm_ipfix_fields_from_obs(struct hm_ipfix_fields *r, const struct hm_pc_obs *o,
+			      const struct hm_ipfix_var *var)
 {
 	__u32 has = o->present;
 	size_t i;
@@ -361,16 +361,16 @@ void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
 	if (!var)
 		return;
 	if (var->hdr && var->hdr_len) {
-		r->hdr.buf = (uint8_t *)var->hdr;
+		r->hdr.buf = var->hdr;
 		r->hdr.len = var->hdr_len;
 		r->tpl_fields |= PBT_FLD_HEADER;
 	}
 	if (var->node_data && var->node_data_len) {
-		r->node_data.buf = (uint8_t *)var->node_data;
+		r->node_data.buf = var->node_data;
 		r->node_data.len = var->node_data_len;
 	}
 	if (var->int_md && var->int_md_len) {
-		r->int_md.buf = (uint8_t *)var->int_md;
+		r->int_md.buf = var->int_md;
 		r->int_md.len = var->int_md_len;
 	}
 	r->ioam_ns = var->ioam_ns;
@@ -381,31 +381,9 @@ void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
 }
 
 /*
- * struct hm_ipfix_rec is struct hm_ipfix_fields with libfixbuf's
- * fbVarfield_t for hm_ipfix_varbuf: the same octets, so one function
- * (ipfix_decode.c) turns either into a postcard.
+ * libfixbuf reads and writes the internal template's records as struct
+ * hm_ipfix_fields: its varbufs must be fbVarfield_t's octets.
  */
-#define SAME(m)	_Static_assert(offsetof(struct hm_ipfix_rec, m) == \
-			       offsetof(struct hm_ipfix_fields, m), #m)
-SAME(ts_ntp); SAME(length); SAME(hdr); SAME(node_data); SAME(int_md);
-SAME(saddr6); SAME(daddr6); SAME(nexthop6); SAME(srh_active); SAME(saddr4);
-SAME(daddr4); SAME(nexthop4); SAME(in_if); SAME(out_if); SAME(node_id);
-SAME(pkt_id); SAME(qdepth); SAME(tpl_id); SAME(tpl_fields); SAME(sojourn_ns);
-SAME(trace_type); SAME(sport); SAME(dport); SAME(flags); SAME(ioam_ns);
-SAME(int_md_bits); SAME(proto); SAME(ttl); SAME(tos); SAME(point);
-SAME(source); SAME(id_kind); SAME(srh_flags); SAME(srh_sl); SAME(drop_reason);
-SAME(ip_version); SAME(pad);
-_Static_assert(sizeof(struct hm_ipfix_rec) == sizeof(struct hm_ipfix_fields), "size");
 _Static_assert(sizeof(fbVarfield_t) == sizeof(struct hm_ipfix_varbuf) &&
 	       offsetof(fbVarfield_t, len) == offsetof(struct hm_ipfix_varbuf, len) &&
 	       offsetof(fbVarfield_t, buf) == offsetof(struct hm_ipfix_varbuf, buf), "varfield");
-
-int hm_ipfix_rec_to_obs(const struct hm_ipfix_rec *r, __u64 elems,
-			__u32 obs_domain, struct hm_pc_obs *o,
-			struct hm_ipfix_var *var)
-{
-	struct hm_ipfix_fields f;
-
-	memcpy(&f, r, sizeof(f));
-	return hm_ipfix_fields_to_obs(&f, elems, obs_domain, o, var);
-}

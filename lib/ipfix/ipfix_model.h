@@ -13,11 +13,13 @@
  * - hm_ipfix_tpl_spec() gives the field list of each HM_TID_* template;
  *   hm_ipfix_tpl_new() builds it. Every external template is a subset of
  *   the internal template %HM_IPFIX_TID_INTERNAL, whose C layout is
- *   struct hm_ipfix_rec: libfixbuf transcodes between them by element.
- * - hm_ipfix_rec_from_obs() fills a struct hm_ipfix_rec from a postcard
- *   and hm_ipfix_obs_tid() names its template; hm_ipfix_rec_to_obs()
- *   turns a record of any of these templates (or of any template holding
- *   hopmark's key elements) back into a struct hm_pc_obs.
+ *   struct hm_ipfix_fields (ipfix_decode.h): libfixbuf transcodes between
+ *   them by element.
+ * - hm_ipfix_fields_from_obs() fills a struct hm_ipfix_fields from a
+ *   postcard and hm_ipfix_obs_tid() names its template;
+ *   hm_ipfix_fields_to_obs() (ipfix_decode.h) turns a record of any of
+ *   these templates (or of any template holding hopmark's key elements)
+ *   back into a struct hm_pc_obs.
  *
  * Needs libfixbuf and GLib: built into build/libhopmark-ipfix.a, never
  * into libhopmark.a (lib/ipfix/build.mk).
@@ -35,7 +37,7 @@
 #include "postcard/pc_obs.h"
 
 /*
- * Template ID of the internal template (struct hm_ipfix_rec). Internal
+ * Template ID of the internal template (struct hm_ipfix_fields). Internal
  * templates never go on the wire; the ID only has to differ from the
  * external ones in the same session.
  */
@@ -43,90 +45,6 @@
 #define HM_IPFIX_TID_STATS_INTERNAL 0x7f01
 /* Template ID of the RFC 5610 Information Element type records. */
 #define HM_IPFIX_TID_RFC5610	264
-
-/**
- * struct hm_ipfix_rec - one Data Record in the internal template's layout
- * @ts_ntp:	observationTimeNanoseconds, as libfixbuf holds it: NTP
- *		Timestamp format, seconds since 1900 in the high 32 bits and
- *		a binary fraction below (RFC 7011 §6.1.10); host order
- * @length:	ipTotalLength, octets
- * @hdr:	ipHeaderPacketSection: the packet from its IP header
- * @node_data:	hopmarkIoamNodeData: the node's IOAM data (trace layout,
- *		RFC 9197 §4.4.2), network order
- * @int_md:	hopmarkIntMetadata: the node's INT metadata in RepMdBits
- *		order, network order
- * @saddr6:	sourceIPv6Address, network order
- * @daddr6:	destinationIPv6Address
- * @nexthop6:	ipNextHopIPv6Address
- * @srh_active:	srhActiveSegmentIPv6
- * @saddr4:	sourceIPv4Address, host order (libfixbuf's ipv4Address)
- * @daddr4:	destinationIPv4Address, host order
- * @nexthop4:	ipNextHopIPv4Address, host order
- * @in_if:	ingressInterface (0: unknown)
- * @out_if:	egressInterface (0: unknown)
- * @node_id:	hopmarkNodeId
- * @pkt_id:	hopmarkPacketId
- * @qdepth:	hopmarkQueueDepthOctets (%PBT_UNKNOWN32: unknown)
- * @tpl_id:	hopmarkFlowTemplateId (0: the basic set)
- * @tpl_fields:	hopmarkTemplateFields: PBT_FLD_* valid in this record
- * @sojourn_ns:	hopmarkSojournNanoseconds (%PBT_UNKNOWN32: unknown)
- * @trace_type:	hopmarkIoamTraceType, 24 bits
- * @sport:	sourceTransportPort, host order
- * @dport:	destinationTransportPort, host order
- * @flags:	hopmarkPostcardFlags: PBT_REC_F_*
- * @ioam_ns:	hopmarkIoamNamespace
- * @int_md_bits: hopmarkIntRepMdBits
- * @proto:	protocolIdentifier
- * @ttl:	ipTTL (IPv4 TTL or IPv6 Hop Limit)
- * @tos:	ipClassOfService
- * @point:	hopmarkObservationPoint: PBT_PT_*
- * @source:	hopmarkPostcardSource: HM_PC_SRC_*
- * @id_kind:	hopmarkPacketIdKind: PBT_ID_*
- * @srh_flags:	srhFlagsIPv6
- * @srh_sl:	srhSegmentsIPv6Left
- * @drop_reason: hopmarkDropReason
- * @ip_version:	ipVersion: 4 or 6
- * @pad:	paddingOctets
- */
-struct hm_ipfix_rec {
-	__u64		ts_ntp;
-	__u64		length;
-	fbVarfield_t	hdr;
-	fbVarfield_t	node_data;
-	fbVarfield_t	int_md;
-	__u8		saddr6[16];
-	__u8		daddr6[16];
-	__u8		nexthop6[16];
-	__u8		srh_active[16];
-	__u32		saddr4;
-	__u32		daddr4;
-	__u32		nexthop4;
-	__u32		in_if;
-	__u32		out_if;
-	__u32		node_id;
-	__u32		pkt_id;
-	__u32		qdepth;
-	__u32		tpl_id;
-	__u32		tpl_fields;
-	__u32		sojourn_ns;
-	__u32		trace_type;
-	__u16		sport;
-	__u16		dport;
-	__u16		flags;
-	__u16		ioam_ns;
-	__u16		int_md_bits;
-	__u8		proto;
-	__u8		ttl;
-	__u8		tos;
-	__u8		point;
-	__u8		source;
-	__u8		id_kind;
-	__u8		srh_flags;
-	__u8		srh_sl;
-	__u8		drop_reason;
-	__u8		ip_version;
-	__u8		pad[4];
-};
 
 /**
  * struct hm_ipfix_stats_rec - the exporter's options record (%HM_TID_STATS)
@@ -146,10 +64,11 @@ struct hm_ipfix_stats_rec {
 };
 
 /*
- * struct hm_ipfix_var (the variable-length parts of a record), enum
- * hm_ipfix_elem (one bit per element of the model), hm_ipfix_tpl_elems_of(),
- * hm_ipfix_ns_to_ntp() and hm_ipfix_ntp_to_ns() are the decoder's, which
- * needs no libfixbuf: lib/ipfix/ipfix_decode.h.
+ * struct hm_ipfix_fields (a record of the internal template), struct
+ * hm_ipfix_var (its variable-length parts), enum hm_ipfix_elem (one bit
+ * per element of the model), hm_ipfix_tpl_elems_of(),
+ * hm_ipfix_fields_to_obs(), hm_ipfix_ns_to_ntp() and hm_ipfix_ntp_to_ns()
+ * are the decoder's, which needs no libfixbuf: lib/ipfix/ipfix_decode.h.
  */
 
 
@@ -246,7 +165,7 @@ __u64 hm_ipfix_tpl_elems(const fbTemplate_t *tmpl);
 __u16 hm_ipfix_obs_tid(const struct hm_pc_obs *o);
 
 /**
- * hm_ipfix_rec_from_obs() - a postcard as a record of the internal template
+ * hm_ipfix_fields_from_obs() - a postcard as a record of the internal template
  * @r:		record to fill (zeroed first)
  * @o:		postcard
  * @var:	its variable-length and source-specific parts, or NULL
@@ -257,33 +176,7 @@ __u16 hm_ipfix_obs_tid(const struct hm_pc_obs *o);
  * PBT_FLD_* bits of the fields that are valid. @o->ts_ns becomes NTP
  * time (RFC 7011 §6.1.10).
  */
-void hm_ipfix_rec_from_obs(struct hm_ipfix_rec *r, const struct hm_pc_obs *o,
-			   const struct hm_ipfix_var *var);
-
-/**
- * hm_ipfix_rec_to_obs() - a decoded record back into a postcard
- * @r:		record, transcoded into the internal template
- * @elems:	hm_ipfix_tpl_elems() of the record's external template
- * @obs_domain:	the message's Observation Domain ID
- * @o:		postcard to fill (zeroed first)
- * @var:	if not NULL, set to the record's variable-length parts
- *		(pointing into @r's buffers) and source-specific fields
- *
- * The family is ipVersion where the template has it, else that of the
- * addresses the template has. Presence follows the template and the
- * unknown values of hm_ipfix_rec_from_obs(); in a record with
- * hopmarkTemplateFields, those bits.
- *
- * hm_ipfix_fields_to_obs() (ipfix_decode.h) on the same octets: struct
- * hm_ipfix_rec and struct hm_ipfix_fields have one layout.
- *
- * Return: 0; -ENOENT when the template lacks hopmark's key elements
- * (hopmarkPacketId, hopmarkNodeId, observationTimeNanoseconds, a source
- * and destination address): not a postcard; -EINVAL for an ipVersion
- * other than 4 or 6 or an unknown hopmarkPostcardSource.
- */
-int hm_ipfix_rec_to_obs(const struct hm_ipfix_rec *r, __u64 elems,
-			__u32 obs_domain, struct hm_pc_obs *o,
-			struct hm_ipfix_var *var);
+void hm_ipfix_fields_from_obs(struct hm_ipfix_fields *r, const struct hm_pc_obs *o,
+			      const struct hm_ipfix_var *var);
 
 #endif /* __HOPMARK_IPFIX_MODEL_H */

@@ -5,9 +5,9 @@
  *  - Messages that hopmark's exporter (lib/ipfix/ipfix_export.c, libfixbuf)
  *    sends over UDP for postcards of every HM_TID_* template, with
  *    variable-length fields of both length forms (RFC 7011 §7): every
- *    record decoded by both, field by field equal (struct hm_ipfix_fields
- *    against libfixbuf's struct hm_ipfix_rec), the postcards equal, and
- *    the RFC 5610 type records giving every element's name;
+ *    record decoded by both into struct hm_ipfix_fields, field by field
+ *    equal, the postcards equal, and the RFC 5610 type records giving
+ *    every element's name;
  *  - a template of another exporter, written with libfixbuf: another
  *    element order, reduced-size encoding (§6.2), unknown and repeated
  *    elements, padding octets, a variable-length field;
@@ -119,7 +119,7 @@ static void decode_libfixbuf(struct stream *s, struct decoded *d)
 	fb = fBufAllocForCollection(sess, fbCollectorAllocFP(NULL, f));
 	assert_true(fBufSetInternalTemplate(fb, HM_IPFIX_TID_INTERNAL, &err));
 	for (;;) {
-		struct hm_ipfix_rec r;
+		struct hm_ipfix_fields r;
 		size_t len = sizeof(r);
 		fbTemplate_t *t;
 		__u16 tid;
@@ -135,7 +135,7 @@ static void decode_libfixbuf(struct stream *s, struct decoded *d)
 		assert_true(d->n < MAX_RECS);
 		d->r[d->n].tid = tid;
 		d->r[d->n].elems = hm_ipfix_tpl_elems(t);
-		memcpy(&d->r[d->n].f, &r, sizeof(r));
+		d->r[d->n].f = r;
 		/* the varbufs point into fb's buffer, which the next message overwrites */
 		{
 			struct hm_ipfix_varbuf *vb[3] = { &d->r[d->n].f.hdr, &d->r[d->n].f.node_data,
@@ -149,8 +149,8 @@ static void decode_libfixbuf(struct stream *s, struct decoded *d)
 				vb[k]->buf = d->r[d->n].copy[k];
 			}
 		}
-		d->r[d->n].ret = hm_ipfix_rec_to_obs(&r, d->r[d->n].elems, fbSessionGetDomain(sess),
-						     &d->r[d->n].o, NULL);
+		d->r[d->n].ret = hm_ipfix_fields_to_obs(&r, d->r[d->n].elems, fbSessionGetDomain(sess),
+							&d->r[d->n].o, NULL);
 		d->n++;
 	}
 	g_clear_error(&err);
@@ -477,7 +477,7 @@ static void foreign_template_with_reduced_size_encoding(void **state)
 	for (i = 0; i < sizeof(blob); i++)
 		blob[i] = i * 5 + 3;
 	for (i = 0; i < 6; i++) {
-		struct hm_ipfix_rec r = { 0 };
+		struct hm_ipfix_fields r = { 0 };
 
 		r.pkt_id = 0x01020304 + i;
 		r.in_if = 0x1234 + i;

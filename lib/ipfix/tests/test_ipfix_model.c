@@ -2,7 +2,7 @@
 /*
  * test_ipfix_model.c - hopmark's IPFIX model (lib/ipfix/ipfix_model.c):
  * its elements under the default and an overriding PEN, the internal
- * template's layout against struct hm_ipfix_rec, NTP time (RFC 7011
+ * template's layout against struct hm_ipfix_fields, NTP time (RFC 7011
  * §6.1.10) and, for every HM_TID_* template, a postcard encoded, sent
  * through libfixbuf into an IPFIX Message, decoded from the bytes and
  * compared field by field; the Template Set's bytes are checked against
@@ -102,7 +102,7 @@ static void internal_templates_match_their_structs(void **state)
 
 	t = hm_ipfix_tpl_new(m, HM_IPFIX_TID_INTERNAL, &err);
 	assert_non_null(t);
-	assert_int_equal(fbTemplateGetIELenOfMemBuffer(t), sizeof(struct hm_ipfix_rec));
+	assert_int_equal(fbTemplateGetIELenOfMemBuffer(t), sizeof(struct hm_ipfix_fields));
 	assert_int_equal(hm_ipfix_tpl_elems(t), (1ULL << HM_E_MAX) - 1);
 	fbTemplateFreeUnused(t);
 	t = hm_ipfix_tpl_new(m, HM_IPFIX_TID_STATS_INTERNAL, &err);
@@ -240,7 +240,7 @@ static void export_one(fbInfoModel_t *m, const struct hm_pc_obs *o,
 	fbSession_t *s = fbSessionAlloc(m);
 	FILE *f = fmemopen(w->buf, sizeof(w->buf), "w");
 	fbExporter_t *x = fbExporterAllocFP(f);
-	struct hm_ipfix_rec r;
+	struct hm_ipfix_fields r;
 	GError *err = NULL;
 	fBuf_t *fb;
 	__u16 tid = hm_ipfix_obs_tid(o);
@@ -258,7 +258,7 @@ static void export_one(fbInfoModel_t *m, const struct hm_pc_obs *o,
 		fail_msg("fbSessionExportTemplates: %s", err->message);
 	assert_true(fBufSetInternalTemplate(fb, HM_IPFIX_TID_INTERNAL, &err));
 	assert_true(fBufSetExportTemplate(fb, tid, &err));
-	hm_ipfix_rec_from_obs(&r, o, var);
+	hm_ipfix_fields_from_obs(&r, o, var);
 	if (!fBufAppend(fb, (uint8_t *)&r, sizeof(r), &err))
 		fail_msg("fBufAppend: %s", err->message);
 	assert_true(fBufEmit(fb, &err));
@@ -274,7 +274,7 @@ static struct {
 /* Decode the first Data Record of @w. */
 static int collect_one(fbInfoModel_t *m, struct wire *w, __u16 *ext_tid,
 		       struct hm_pc_obs *o, struct hm_ipfix_var *var,
-		       struct hm_ipfix_rec *r)
+		       struct hm_ipfix_fields *r)
 {
 	fbSession_t *s = fbSessionAlloc(m);
 	GError *err = NULL;
@@ -294,7 +294,7 @@ static int collect_one(fbInfoModel_t *m, struct wire *w, __u16 *ext_tid,
 	memset(r, 0, sizeof(*r));
 	if (!fBufNext(fb, (uint8_t *)r, &len, &err))
 		fail_msg("fBufNext: %s", err->message);
-	ret = hm_ipfix_rec_to_obs(r, hm_ipfix_tpl_elems(t), fbSessionGetDomain(s), o, var);
+	ret = hm_ipfix_fields_to_obs(r, hm_ipfix_tpl_elems(t), fbSessionGetDomain(s), o, var);
 	/*
 	 * The record's varfields point into the fBuf's message buffer: copy
 	 * what the caller compares before freeing it.
@@ -370,7 +370,7 @@ static void every_template_round_trips_through_libfixbuf(void **state)
 	fbInfoModel_t *m = hm_ipfix_model_new(TEST_PEN);
 	struct hm_ipfix_var var = { 0 }, back;
 	struct hm_pc_obs o, d;
-	struct hm_ipfix_rec r;
+	struct hm_ipfix_fields r;
 	struct wire w;
 	size_t i, f, off;
 	__u16 ext, nf = 0;
@@ -441,7 +441,7 @@ static void unknown_values_stay_unknown(void **state)
 {
 	fbInfoModel_t *m = hm_ipfix_model_new(HM_IPFIX_PEN_DEFAULT);
 	struct hm_pc_obs o, d;
-	struct hm_ipfix_rec r;
+	struct hm_ipfix_fields r;
 	struct wire w;
 	__u16 ext;
 
@@ -450,7 +450,7 @@ static void unknown_values_stay_unknown(void **state)
 	o.present = HM_PC_HAS_IN_IF | HM_PC_HAS_TTL;
 	o.out_if = o.qdepth = 0;
 	o.point = PBT_PT_INGRESS;
-	hm_ipfix_rec_from_obs(&r, &o, NULL);
+	hm_ipfix_fields_from_obs(&r, &o, NULL);
 	assert_int_equal(r.qdepth, PBT_UNKNOWN32);
 	assert_int_equal(r.out_if, 0);
 	export_one(m, &o, NULL, &w);
@@ -477,20 +477,20 @@ static void foreign_records_are_not_postcards(void **state)
 		{ "packetDeltaCount", 8, 0 }, FB_IESPEC_NULL };
 	fbInfoModel_t *m = hm_ipfix_model_new(HM_IPFIX_PEN_DEFAULT);
 	fbTemplate_t *t = fbTemplateAlloc(m);
-	struct hm_ipfix_rec r = { .ip_version = 4, .source = 1 };
+	struct hm_ipfix_fields r = { .ip_version = 4, .source = 1 };
 	struct hm_pc_obs o;
 	GError *err = NULL;
 
 	assert_true(fbTemplateAppendSpecArray(t, flow, UINT32_MAX, &err));
-	assert_int_equal(hm_ipfix_rec_to_obs(&r, hm_ipfix_tpl_elems(t), 1, &o, NULL), -ENOENT);
+	assert_int_equal(hm_ipfix_fields_to_obs(&r, hm_ipfix_tpl_elems(t), 1, &o, NULL), -ENOENT);
 	fbTemplateFreeUnused(t);
 	/* A hopmark template with a bad ipVersion or source. */
 	r.ip_version = 5;
-	assert_int_equal(hm_ipfix_rec_to_obs(&r, hm_ipfix_tpl_elems_of(HM_TID_INT), 1, &o, NULL),
+	assert_int_equal(hm_ipfix_fields_to_obs(&r, hm_ipfix_tpl_elems_of(HM_TID_INT), 1, &o, NULL),
 			 -EINVAL);
 	r.ip_version = 4;
 	r.source = 9;
-	assert_int_equal(hm_ipfix_rec_to_obs(&r, hm_ipfix_tpl_elems_of(HM_TID_INT), 1, &o, NULL),
+	assert_int_equal(hm_ipfix_fields_to_obs(&r, hm_ipfix_tpl_elems_of(HM_TID_INT), 1, &o, NULL),
 			 -EINVAL);
 	fbInfoModelFree(m);
 }
