@@ -593,6 +593,42 @@ hm_checks_from()
 	done <"$1"
 }
 
+# hm_ipfix_dump FILE OUT - ipfixDump --rfc5610 (libfixbuf-tools) of the
+# IPFIX messages in FILE (a stream as recorded, e.g. by socat) into OUT,
+# its stderr into OUT.err, and the dump's data records (options records
+# too), one JSON object a line in stream order, into OUT.records: {IE name:
+# value}, the name as ipfixDump gives it (hopmark's enterprise elements
+# named from their RFC 5610 type records), the value its text (a number in
+# decimal, an address dotted or colon-separated). Returns ipfixDump's exit
+# status.
+hm_ipfix_dump()
+{
+	local rc
+
+	ipfixDump --rfc5610 -i "$1" >"$2" 2>"$2.err"
+	rc=$?
+	"$PY" -c '
+import json, re, sys
+cur = None
+for line in open(sys.argv[1]):
+	if line.startswith("--- data record"):
+		if cur is not None:
+			print(json.dumps(cur))
+		cur = {}
+	elif line.startswith("---"):
+		if cur is not None:
+			print(json.dumps(cur))
+		cur = None
+	elif cur is not None:
+		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
+		if m:
+			cur[m.group(2)] = m.group(3).strip()
+if cur is not None:
+	print(json.dumps(cur))
+' "$2" >"$2.records"
+	return $rc
+}
+
 # hm_now_ns - POSIX time in ns (the clock IOAM timestamps use).
 hm_now_ns() { date +%s%N; }
 
