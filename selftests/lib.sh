@@ -22,11 +22,15 @@
 # pinned maps (see Documentation/operating.rst).
 #
 # Caller sets (all optional) before sourcing or before hm_topo_create:
-#   HM_PFX	namespace name prefix (default "hm")
+#   HM_PFX	namespace name prefix (default "hm<PID>", unique per run, so
+#		that two runs never share a namespace; selftests/demo.sh sets
+#		"hm": the demo's nodes are hm-a ... hm-b). Host-side
+#		interface names built from it (pbt_lib.sh's <pfx>-pc,
+#		<pfx>-m<ID>) must fit IFNAMSIZ: HM_PFX of at most 12 octets.
 #   HM_TOP	source tree (default: the directory above selftests/)
 
 HM_TOP=${HM_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-HM_PFX=${HM_PFX:-hm}
+HM_PFX=${HM_PFX:-hm$$}
 HM_BUILD=${HM_BUILD:-$HM_TOP/build}
 HM_BPF_DIR=${HM_BPF_DIR:-$HM_BUILD/bpf}
 HOPMARK=${HOPMARK:-$HM_BUILD/hopmark}

@@ -39,7 +39,7 @@
 #              template with `timeout 1` is removed by hopmarkd once it
 #              expired (logged, counted)
 set -u
-HM_PFX=${HM_PFX:-hmipx}
+HM_PFX=${HM_PFX:-hmipx$$}
 . "$(dirname "$0")/../lib.sh"
 HM_NODES="s m c"
 
