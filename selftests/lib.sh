@@ -602,9 +602,8 @@ hm_checks_from()
 # its stderr into OUT.err, and the dump's data records (options records
 # too), one JSON object a line in stream order, into OUT.records: {IE name:
 # value}, the name as ipfixDump gives it (hopmark's enterprise elements
-# named from their RFC 5610 type records), the value its text (a number in
-# decimal, an address dotted or colon-separated). Returns ipfixDump's exit
-# status.
+# named from their RFC 5610 type records), the value the text ipfixDump
+# prints for it. Returns ipfixDump's exit status.
 hm_ipfix_dump()
 {
 	local rc
