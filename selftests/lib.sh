@@ -22,11 +22,15 @@
 # pinned maps (see Documentation/operating.rst).
 #
 # Caller sets (all optional) before sourcing or before hm_topo_create:
-#   HM_PFX	namespace name prefix (default "hm")
+#   HM_PFX	namespace name prefix (default "hm<PID>", unique per run, so
+#		that two runs never share a namespace; selftests/demo.sh sets
+#		"hm": the demo's nodes are hm-a ... hm-b). Host-side
+#		interface names built from it (pbt_lib.sh's <pfx>-pc,
+#		<pfx>-m<ID>) must fit IFNAMSIZ: HM_PFX of at most 12 octets.
 #   HM_TOP	source tree (default: the directory above selftests/)
 
 HM_TOP=${HM_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-HM_PFX=${HM_PFX:-hm}
+HM_PFX=${HM_PFX:-hm$$}
 HM_BUILD=${HM_BUILD:-$HM_TOP/build}
 HM_BPF_DIR=${HM_BPF_DIR:-$HM_BUILD/bpf}
 HOPMARK=${HOPMARK:-$HM_BUILD/hopmark}
@@ -591,6 +595,41 @@ hm_checks_from()
 	while IFS=$'\t' read -r name exp obs; do
 		hm_check "$name" "$exp" "$obs"
 	done <"$1"
+}
+
+# hm_ipfix_dump FILE OUT - ipfixDump --rfc5610 (libfixbuf-tools) of the
+# IPFIX messages in FILE (a stream as recorded, e.g. by socat) into OUT,
+# its stderr into OUT.err, and the dump's data records (options records
+# too), one JSON object a line in stream order, into OUT.records: {IE name:
+# value}, the name as ipfixDump gives it (hopmark's enterprise elements
+# named from their RFC 5610 type records), the value the text ipfixDump
+# prints for it. Returns ipfixDump's exit status.
+hm_ipfix_dump()
+{
+	local rc
+
+	ipfixDump --rfc5610 -i "$1" >"$2" 2>"$2.err"
+	rc=$?
+	"$PY" -c '
+import json, re, sys
+cur = None
+for line in open(sys.argv[1]):
+	if line.startswith("--- data record"):
+		if cur is not None:
+			print(json.dumps(cur))
+		cur = {}
+	elif line.startswith("---"):
+		if cur is not None:
+			print(json.dumps(cur))
+		cur = None
+	elif cur is not None:
+		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
+		if m:
+			cur[m.group(2)] = m.group(3).strip()
+if cur is not None:
+	print(json.dumps(cur))
+' "$2" >"$2.records"
+	return $rc
 }
 
 # hm_now_ns - POSIX time in ns (the clock IOAM timestamps use).

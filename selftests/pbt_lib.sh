@@ -76,6 +76,12 @@ pbt_v4_setup()
 pbt_mgmt_setup()
 {
 	local n id
+	# Host-side names: at most IFNAMSIZ - 1 = 15 octets ("-pc", "-m" and
+	# a one-digit node ID after the prefix).
+	[ $((${#HM_PFX} + 3)) -le 15 ] || {
+		echo "# pbt: HM_PFX $HM_PFX is longer than 12 octets: $PBT_BR, $HM_PFX-m1 exceed IFNAMSIZ" >&2
+		return 1
+	}
 	PBT_MGMT_UP=1
 	ip link add "$PBT_BR" type bridge || return
 	ip addr add "$PBT_HOST_ADDR/24" dev "$PBT_BR" || return

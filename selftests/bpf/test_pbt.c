@@ -195,6 +195,24 @@ static bool dom_set(const struct pbt_domain_cfg *c)
 			"write pbt_cfg");
 }
 
+/*
+ * The fixture every case starts from: the PBT-M maps reset (pbt_env()),
+ * @c written to pbt_cfg, and the roles @out_flags on env.if_out and
+ * @in_flags on env.if_in (PBT_IF_F_*; 0: the interface keeps no role, its
+ * pbt_ifcfg entry zeroed by the reset). False, the failure reported, when
+ * a step fails.
+ */
+static bool pbt_case(const struct pbt_domain_cfg *c, __u32 out_flags, __u32 in_flags)
+{
+	if (!pbt_env() || !dom_set(c))
+		return false;
+	if (out_flags)
+		set_if(env.if_out, out_flags);
+	if (in_flags)
+		set_if(env.if_in, in_flags);
+	return true;
+}
+
 static __u64 counter(int ifindex, int c)
 {
 	int ncpu = libbpf_num_possible_cpus(), i;
@@ -582,12 +600,9 @@ static void t_head_marks(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	method_cfg(&c, &t, test->arg & 0xff, test->arg >> 8);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	build(&in, &t, &o);
 	expect_mark(&exp, &in, &o, &c, t.family, 1);
 	if (!EGRESS(&in, &r))
@@ -616,14 +631,10 @@ static void t_v4_checksums(const struct hm_test *test)
 	struct tf t;
 	int i, bad = 0;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.v4_mark = test->arg;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_END, PBT_IF_F_END))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_END);
-	set_if(env.if_in, PBT_IF_F_END);
 	for (i = 0; i < 2048 && !bad; i++) {
 		tf_default(&t, 4, HM_IPPROTO_UDP);
 		t.ipid = (__u16)(i * 32 + (i & 31));
@@ -675,10 +686,8 @@ static void t_chain(const struct hm_test *test)
 	char what[64];
 	int i;
 
-	if (!pbt_env())
-		return;
 	method_cfg(&c, &t, m, (test->arg & (1U << 10)) ? HM_IPPROTO_TCP : HM_IPPROTO_UDP);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, 0, 0))
 		return;
 	build(&in, &t, &o);
 	expect_id(&in, &t, &o, &k, &id);
@@ -758,8 +767,6 @@ static void t_watch(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.sel.nr_rules = 1;
 	c.sel.rules[0].family = 4;
@@ -768,9 +775,8 @@ static void t_watch(const struct hm_test *test)
 	memcpy(c.sel.rules[0].daddr, v4_dst, 3);
 	c.sel.rules[0].dport = htons(4992);	/* 4992-5007 */
 	c.sel.rules[0].dport_mask = htons(0xfff0);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	t.dport = test->arg;
 	build(&in, &t, &o);
@@ -797,14 +803,11 @@ static void t_sample_flow(const struct hm_test *test)
 	struct tf t;
 	__u32 id, port, marked = 0, want;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.sel.sample = HM_SAMPLE_FLOW;
 	c.sel.sample_n = 4;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	for (port = 6000; port < 6064; port++) {
 		tf_default(&t, 6, HM_IPPROTO_TCP);
 		t.sport = port;
@@ -835,14 +838,11 @@ static void t_sample_packet(const struct hm_test *test)
 	__u64 marked;
 	int i;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.sel.sample = HM_SAMPLE_PACKET;
 	c.sel.sample_n = 8;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	build(&in, &t, &o);
 	for (i = 0; i < 4000; i++)
@@ -868,14 +868,11 @@ static void t_sample_interval(const struct hm_test *test)
 	struct tf t;
 	__u32 id;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.sel.sample = PBT_SAMPLE_INTERVAL;
 	c.interval_ns = 10000000000ULL;	/* 10 s */
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	tf_default(&t, 4, HM_IPPROTO_TCP);
 	build(&in, &t, &o);
 	expect_id(&in, &t, &o, &k, &id);
@@ -912,14 +909,11 @@ static void t_meter(const struct hm_test *test)
 	struct tf t;
 	int i;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.meter_rate = 1;
 	c.meter_burst = 3;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	build(&in, &t, &o);
 	expect_mark(&exp, &in, &o, &c, 4, 1);
@@ -937,9 +931,8 @@ static void t_meter(const struct hm_test *test)
 		COUNTERS(env.if_out, PBT_CNT_MARKED, 2, PBT_CNT_METERED, 1, PBT_CNT_GSO, 1);
 		/* Burst 1 < 2 segments: a full bucket lets a GSO skb through. */
 		c.meter_burst = 1;
-		if (!dom_set(&c) || !pbt_env() || !dom_set(&c))
+		if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 			return;
-		set_if(env.if_out, PBT_IF_F_HEAD);
 		if (!EGRESS_GSO(&in, &r))
 			return;
 		same("GSO skb of more segments than the burst, bucket full: marked", &exp, &r);
@@ -969,15 +962,12 @@ static void t_trigger(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.trig_hold_ns = 10000000000ULL;
 	c.trig_flags = test->arg ? PBT_TRIG_QDEPTH : PBT_TRIG_CE;
 	c.trig_qdepth = test->arg == 1 ? HM_T_OUT_QDEPTH - 1 : HM_T_OUT_QDEPTH;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	tf_default(&t, 6, HM_IPPROTO_UDP);
 	build(&in, &t, &o);
 	expect_mark(&exp, &in, &o, &c, 6, 1);
@@ -1018,14 +1008,11 @@ static void t_export(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.exp_transport = PBT_EXP_UDP;
 	c.exp_port = test->arg == 2 ? 0 : 9995;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	tf_default(&t, test->arg == 1 ? 6 : 4, test->arg == 1 ? HM_IPPROTO_TCP : HM_IPPROTO_UDP);
 	t.dport = test->arg == 2 ? HM_IPFIX_PORT : 9995;
 	build(&in, &t, &o);
@@ -1060,12 +1047,9 @@ static void t_not_unicast(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	tf_default(&t, test->arg < 2 ? 4 : 6, HM_IPPROTO_UDP);
 	if (test->arg < 2)
 		t.dst4 = test->arg ? ll4 : mc4;
@@ -1089,12 +1073,9 @@ static void t_already(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	t.frag |= PBT_V4_RSVD_BIT;
 	build(&in, &t, &o);
@@ -1118,8 +1099,6 @@ static void t_bad_cfg(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.v4_mark = PBT_V4_TOS;
 	c.v4_tos_bit = test->arg == B_TWO_BITS ? 0x0c : test->arg == B_ECN ? 0x01 : 0x04;
@@ -1127,10 +1106,8 @@ static void t_bad_cfg(const struct hm_test *test)
 		c.altmark_tos = 0x04;
 	if (test->arg == B_NOT_CONFIGURED)
 		c.flags = 0;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, PBT_IF_F_INGRESS | PBT_IF_F_END))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
-	set_if(env.if_in, PBT_IF_F_INGRESS | PBT_IF_F_END);
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	t.tos |= 0x0c;	/* whatever the bit, the packet "carries" it */
 	build(&in, &t, &o);
@@ -1164,15 +1141,12 @@ static void t_template(const struct hm_test *test)
 	__u32 id, want;
 	int i;
 
-	if (!pbt_env())
-		return;
 	method_cfg(&c, &t, test->arg == 4 ? M_V4_TOS : M_V6_OFLAG, HM_IPPROTO_TCP);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD, 0))
 		return;
 	build(&in, &t, &o);
 	expect_id(&in, &t, &o, &k, &id);
 	bpf_map_update_elem(bpf_map__fd(skel->maps.pbt_tpl), &k, &tpl, BPF_ANY);
-	set_if(env.if_out, PBT_IF_F_HEAD);
 	if (!EGRESS(&in, &r))
 		return;
 	out_pkt(&a, &r);
@@ -1226,10 +1200,8 @@ static void t_template_missing(const struct hm_test *test)
 	struct tf t;
 	__u32 id;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	if (test->arg == 1)
@@ -1238,7 +1210,6 @@ static void t_template_missing(const struct hm_test *test)
 	expect_id(&in, &t, &o, &k, &id);
 	tpl.expires_ns = test->arg == 0 ? hm_now_ns(CLOCK_MONOTONIC) - 1 : 0;
 	bpf_map_update_elem(bpf_map__fd(skel->maps.pbt_tpl), &k, &tpl, BPF_ANY);
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	if (!EGRESS(&in, &r))
 		return;
 	out_pkt(&a, &r);
@@ -1268,12 +1239,9 @@ static void t_gso(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	tf_default(&t, test->arg, HM_IPPROTO_TCP);
 	t.plen = 2800;
 	build(&in, &t, &o);
@@ -1304,11 +1272,9 @@ static void t_bad_pkt(const struct hm_test *test)
 	struct tf t;
 	int cnt = -1, clears = 0, post = 0, x = test->arg;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.v6_mark = PBT_V6_OFLAG;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, 0, 0))
 		return;
 	tf_default(&t, x == X_V6PLEN || x == X_SRH_SHORT || x == X_V6FRAG ? 6 : 4,
 		   x == X_TCP_TRUNC ? HM_IPPROTO_TCP : x == X_ICMP ? HM_IPPROTO_ICMP :
@@ -1406,13 +1372,10 @@ static void t_truncated(const struct hm_test *test)
 	size_t len;
 	__u64 mal = 0;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
 	c.v6_mark = PBT_V6_OFLAG;
-	if (!dom_set(&c))
+	if (!pbt_case(&c, 0, PBT_IF_F_INGRESS | PBT_IF_F_END))
 		return;
-	set_if(env.if_in, PBT_IF_F_INGRESS | PBT_IF_F_END);
 	tf_default(&t, test->arg, HM_IPPROTO_TCP);
 	t.frag |= PBT_V4_RSVD_BIT;
 	t.srh = test->arg == 6;
@@ -1446,14 +1409,11 @@ static void t_srh_key(const struct hm_test *test)
 	struct tf t;
 	__u32 id;
 
-	if (!pbt_env())
-		return;
 	method_cfg(&c, &t, M_V6_OFLAG, HM_IPPROTO_UDP);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, PBT_IF_F_HEAD | PBT_IF_F_EGRESS, 0))
 		return;
 	build(&in, &t, &o);
 	expect_id(&in, &t, &o, &k, &id);
-	set_if(env.if_out, PBT_IF_F_HEAD | PBT_IF_F_EGRESS);
 	if (!EGRESS(&in, &r))
 		return;
 	out_pkt(&a, &r);
@@ -1486,10 +1446,8 @@ static void t_no_role(const struct hm_test *test)
 	struct hm_run r;
 	struct tf t;
 
-	if (!pbt_env())
-		return;
 	dom_init(&c);
-	if (!dom_set(&c))
+	if (!pbt_case(&c, 0, 0))
 		return;
 	tf_default(&t, 4, HM_IPPROTO_UDP);
 	t.frag |= PBT_V4_RSVD_BIT;

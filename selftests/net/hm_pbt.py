@@ -26,6 +26,12 @@
 	packet (marked or not).
   hm_pbt.py marked-flows MID METHOD BIT DPORT...
 	per DPORT "DPORT MARKED TOTAL".
+  hm_pbt.py meter MID DPORT METHOD BIT RATE BURST
+	"name<TAB>expected<TAB>observed" lines (hm_checks_from) of the head's
+	meter (RATE packets/s, BURST packets) over the UDP packets to DPORT
+	in MID: the marked count is what the token bucket, replayed over the
+	packets' capture times, allows (meter_replay()), and never more than
+	BURST + RATE x the time from the first packet to the last.
 
 Standard library only (Debian's python3). Where the mark is: lib/pbt/pbt_mark.h
 (IPv4 Flags 0x8000 or a TOS bit; IPv6 Traffic Class bit; the SRH O-flag
@@ -209,9 +215,63 @@ def cmd_marked_flows(a):
         print(p, sum(marked(ip, a[1], int(a[2], 0)) for ip in sel), len(sel))
 
 
+PBT_TOKEN = 1024	# bpf/hopmark_pbt.bpf.c: a meter token is 1/1024 packet
+METER_CLOCK_NS = 1000000	# the capture's time of a packet vs the meter's, at most
+
+
+def meter_replay(times, rate, burst):
+    """pbt_meter_take() (bpf/hopmark_pbt.bpf.c), its integer arithmetic
+    included, over arrival times in ns of a bucket that starts full: the
+    packets it marks and the arrivals whose refill overflowed the bucket."""
+    cap = (burst or 1) * PBT_TOKEN
+    tok, last, marks, overflows = cap, None, 0, 0
+    for t in times:
+        if last is not None and t > last:
+            dt = t - last
+            add = cap if dt > 4000000000 else dt * rate // 1000 * PBT_TOKEN // 1000000
+            overflows += tok + add > cap
+            tok = min(cap, tok + add)
+        if last is None or t > last:
+            last = t
+        if tok >= PBT_TOKEN:
+            tok -= PBT_TOKEN
+            marks += 1
+    return marks, overflows
+
+
+def cmd_meter(a):
+    pk = of_port(a[0], int(a[1]))
+    method, bit, rate, burst = a[2], int(a[3], 0), int(a[4]), int(a[5])
+    m = sum(marked(ip, method, bit) for _, ip in pk)
+    want, over = meter_replay([t for t, _ in pk], rate, burst)
+    # The marked count is no sample: given the arrival times it is what
+    # the bucket allows, and the replay differs from the datapath only by
+    # the times it uses. (1) At each of the N arrivals both truncate the
+    # refill to a whole token, 1/1024 packet: less than N / 1024 packets
+    # apart in all. (2) The capture's time of a packet differs from the
+    # meter's clock by at most METER_CLOCK_NS (assumed; B's veth stamps
+    # it as A's veth hands it over, microseconds after A's tc egress):
+    # the refills between two overflows (a full bucket forgets what came
+    # before) add up to the time between their ends, at most 2 x
+    # METER_CLOCK_NS x RATE packets apart per stretch, over + 1
+    # stretches. (3) 1 for the last token. No wider band: a sender
+    # stalled under load (no packet for longer than BURST / RATE) makes
+    # the full bucket forget tokens, and the replay sees the same stall.
+    tol = len(pk) // PBT_TOKEN + 1 + -(-(over + 1) * 2 * METER_CLOCK_NS * rate // 10**9)
+    obs = "yes" if abs(m - want) <= tol else \
+        "no: %d marked, the bucket allows %d (+- %d, %d overflows)" % (m, want, tol, over)
+    print("pbt_meter_marked_as_the_bucket_replayed_over_the_arrivals\tyes\t%s" % obs)
+    span = (pk[-1][0] - pk[0][0]) if pk else 0
+    most = burst + rate * span // 10**9 + 1
+    obs = "yes" if m <= most else "no: %d marked in %.3f s, at most %d" % (m, span / 1e9, most)
+    print("pbt_meter_at_most_the_burst_plus_%d_per_s\tyes\t%s" % (rate, obs))
+    print("meter: %d of %d marked in %.3f s, the bucket replayed: %d (+- %d), %d overflows" %
+          (m, len(pk), span / 1e9, want, tol, over), file=sys.stderr)
+
+
 def main():
     cmds = {"send": cmd_send, "check": cmd_check, "marks": cmd_marks,
-            "marked-flows": cmd_marked_flows}
+            "marked-flows": cmd_marked_flows, "meter": cmd_meter}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](sys.argv[2:])

@@ -39,7 +39,7 @@
 #              template with `timeout 1` is removed by hopmarkd once it
 #              expired (logged, counted)
 set -u
-HM_PFX=${HM_PFX:-hmipx}
+HM_PFX=${HM_PFX:-hmipx$$}
 . "$(dirname "$0")/../lib.sh"
 HM_NODES="s m c"
 
@@ -112,23 +112,13 @@ print(" ".join(sorted(str(json.loads(l)["pkt_id"]) for l in open(sys.argv[1]))))
 dump_check()
 {
 	local name=$1 f=$2
-	ipfixDump --rfc5610 -i "$f" >"$T/$name.dump" 2>"$T/$name.dump.err"
+	hm_ipfix_dump "$f" "$T/$name.dump"
 	hm_check "$name: ipfixDump exit status" 0 $?
 	hm_check "$name: ipfixDump names every hopmark element (RFC 5610)" 0 \
 		"$(grep -c '^	ent: 32473 .*_alienInformationElement' "$T/$name.dump")"
-	"$PY" - "$T/$name.dump" "$T/$name.json" >"$T/$name.checks" <<'EOF'
-import json, re, sys
-recs, cur = [], None
-for line in open(sys.argv[1]):
-	if line.startswith("--- data record"):
-		cur = {}
-		recs.append(cur)
-	elif line.startswith("---"):
-		cur = None
-	elif cur is not None:
-		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
-		if m:
-			cur[m.group(2)] = m.group(3).strip()
+	"$PY" - "$T/$name.dump.records" "$T/$name.json" >"$T/$name.checks" <<'EOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
 pc = [r for r in recs if "hopmarkPacketId" in r]
 ref = [json.loads(l) for l in open(sys.argv[2])]
 def show(v): return " ".join(v)
@@ -355,7 +345,7 @@ print("yes" if abs(sent - exp) <= 0.05 * 100 * t else "no: sent %d, expected %.0
 	"$RATE_T" "$RATE_SENT")"
 hm_check "rate: sent + rate_limited = records = postcards" "600 600" \
 	"$((RATE_SENT + RATE_LIM)) $RATE_REC"
-ipfixDump --rfc5610 -i "$T/rate.ipfix" 2>/dev/null >"$T/rate.dump"
+hm_ipfix_dump "$T/rate.ipfix" "$T/rate.dump"
 hm_check "rate: the last options record's hopmarkRecordsNotSent" "$RATE_LIM" \
 	"$(grep 'hopmarkRecordsNotSent' "$T/rate.dump" | tail -n 1 | awk '{print $NF}')"
 hm_check "rate: Data Records in the stream = records sent" "$RATE_SENT" \
@@ -381,20 +371,10 @@ if [ -x "$FEED" ] && [ -e "$FEED_OBJ" ]; then
 	hm_on s "$FEED" "$FEED_OBJ" run "$T/kinds.bin" 1 >/dev/null
 	sleep 1.5
 	hm_agent_stop s
-	ipfixDump --rfc5610 -i "$T/int.ipfix" 2>/dev/null >"$T/int.dump"
-	"$PY" - "$T/int.dump" >"$T/int.checks" <<'EOF'
-import re, sys
-recs, cur = [], None
-for line in open(sys.argv[1]):
-	if line.startswith("--- data record"):
-		cur = {}
-		recs.append(cur)
-	elif line.startswith("---"):
-		cur = None
-	elif cur is not None:
-		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
-		if m:
-			cur[m.group(2)] = m.group(3).strip()
+	hm_ipfix_dump "$T/int.ipfix" "$T/int.dump"
+	"$PY" - "$T/int.dump.records" >"$T/int.checks" <<'EOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
 pc = [r for r in recs if "hopmarkIntRepMdBits" in r]
 f = lambda k: " ".join(r.get(k, "-") for r in pc)
 # int_report_case.py's "kinds": xd (k 0), mx (k 1), drop (k 2), queue, sink.
@@ -431,7 +411,8 @@ hm_agent_stop s
 hm_check "reconnect: postcards while no collector listened counted as down" "$HM_IPFIX_N" "$REC_DOWN"
 hm_check "reconnect: refused connects logged, then connected" "yes 1" \
 	"$(grep -q 'IPFIX: cannot connect to the collector' "$T/rec.json.log" && echo yes) $(grep -c 'IPFIX: connected to the collector over TCP' "$T/rec.json.log")"
+hm_ipfix_dump "$T/rec.ipfix" "$T/rec.dump"
 hm_check "reconnect: the postcards after the connect were sent and decoded" "$HM_IPFIX_N $HM_IPFIX_N" \
-	"$REC_SENT $(ipfixDump --rfc5610 -i "$T/rec.ipfix" 2>/dev/null | grep -c 'hopmarkPacketId :')"
+	"$REC_SENT $(grep -c 'hopmarkPacketId :' "$T/rec.dump")"
 
 hm_done

@@ -132,26 +132,16 @@ wait $REC
 
 hm_check "after the timeout, pbt_tpl holds no template on any node" \
 	"$(for n in $PATH_NODES; do echo "$n 0"; done | tr '\n' ' ')" "$(tr '\n' ' ' <"$T/tpl_left")"
-ipfixDump --rfc5610 -i "$T/reexport.ipfix" >"$T/reexport.dump" 2>"$T/reexport.err"
+hm_ipfix_dump "$T/reexport.ipfix" "$T/reexport.dump"
 hm_check "ipfixDump reads the collector's re-export (exit status)" 0 $?
 
-"$PY" - "$T/paths.json" "$T/phases" "$T/reexport.dump" "$COUNT" <<'EOF' >"$T/checks.tsv" ||
-import json, re, sys
+"$PY" - "$T/paths.json" "$T/phases" "$T/reexport.dump.records" "$COUNT" <<'EOF' >"$T/checks.tsv" ||
+import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 phases = [l.split() for l in open(sys.argv[2]) if l.strip()]
 count = int(sys.argv[4])
-# records of the re-export
-recs, cur = [], None
-for line in open(sys.argv[3]):
-	if line.startswith("--- data record"):
-		cur = {}
-		recs.append(cur)
-	elif line.startswith("---"):
-		cur = None
-	elif cur is not None:
-		m = re.match(r"\s*\((\S+)\)\s+(\S+)\s*:\s*(.*)$", line)
-		if m:
-			cur[m.group(2)] = m.group(3).strip()
+# records of the re-export (hm_ipfix_dump)
+recs = [json.loads(l) for l in open(sys.argv[3])]
 pc = [r for r in recs if "hopmarkPacketId" in r]
 node_name = {1: "a", 2: "r1", 3: "r2", 4: "r3", 5: "b"}
 NEXTHOP = {"r1": "10.9.2.2", "r2": "10.9.3.2", "r3": "10.9.4.2"}	# pbt_lib.sh's routes
