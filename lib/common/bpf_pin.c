@@ -489,6 +489,12 @@ int hm_prune_gone_ifaces(void)
 
 	total = hm_prune_map(HM_MAP_ENCAP, sizeof(struct hopmark_encap_key),
 			     hm_rule_ifindex_gone);
+	/* Fewer rules: the filter's bits are a superset, tightened here. */
+	if (total > 0) {
+		ret = hm_encap_filter_sync_pinned(true);
+		if (ret < 0)
+			total = ret;
+	}
 	for (i = 0; total >= 0 && i < sizeof(by_ifindex) / sizeof(by_ifindex[0]); i++) {
 		ret = hm_prune_map(by_ifindex[i], sizeof(__u32), hm_key_ifindex_gone);
 		total = ret < 0 ? ret : total + ret;
