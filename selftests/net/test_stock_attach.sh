@@ -30,7 +30,7 @@ if ! hm_setup_stock >"$HM_TMP/setup.log" 2>&1; then
 fi
 hm_ok "stock_ip_tc_bpftool_setup"
 hm_check "pins_under_tc_globals_of_node_bpffs" \
-	"hopmark_encap hopmark_events hopmark_ifcfg hopmark_node hopmark_ns hopmark_qdepth hopmark_stats" \
+	"hopmark_encap hopmark_encap_filter hopmark_events hopmark_ifcfg hopmark_node hopmark_ns hopmark_qdepth hopmark_stats" \
 	"$(ls "$(hm_bpffs r1)/tc/globals" | tr '\n' ' ' | sed 's/ $//')"
 hm_check "ip_xdp_attached_on_r1" "hm_transit_in" \
 	"$(hm_on r1 ip -d link show dev r1-a | grep -o 'name hm_transit_in' | cut -d' ' -f2 | head -n1)"
