@@ -822,6 +822,23 @@ static void t_enc_any_if(const struct hm_test *t)
 }
 
 /*
+ * hm_encap left the default packet (under prefix_b48's rule) before the
+ * rule lookup: untouched, nothing counted, the rule's counter still 0.
+ */
+static void enc_check_left_before_lookup(void)
+{
+	struct hopmark_encap_cfg cfg;
+	struct pkt in;
+
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_untouched(&in, 0, 0);
+	if (!hm_get_encap(prefix_b48, 48, &cfg))
+		hm_fail("the rule is gone");
+	else
+		CHECK_EQ("rule packet counter", 0, cfg.counter);
+}
+
+/*
  * hm_encap's first test: an interface without HM_IF_F_ENCAP (no rule sends
  * packets out of it) is left before the rule lookup, even under a rule for
  * any interface: untouched, nothing counted, the rule's packet counter
@@ -829,20 +846,12 @@ static void t_enc_any_if(const struct hm_test *t)
  */
 static void t_enc_if_without_encap_flag(const struct hm_test *t)
 {
-	struct hopmark_encap_cfg cfg;
-	struct pkt in;
-
 	set_rule(prefix_b48, 48, &rule_std, 0, 1, 1);
 	if (t->arg)
 		hm_del_ifcfg(env.if_enc);
 	else
 		hm_set_ifcfg(env.if_enc, HM_IF_F_TRANSIT, HM_T_ENC_ID, HM_T_ENC_ID_WIDE);
-	enc_input(&in, HM_NH_UDP, 100, NULL);
-	enc_check_untouched(&in, 0, 0);
-	if (!hm_get_encap(prefix_b48, 48, &cfg))
-		hm_fail("the rule is gone");
-	else
-		CHECK_EQ("rule packet counter", 0, cfg.counter);
+	enc_check_left_before_lookup();
 }
 
 /* ---- hopmark_encap_filter, the first test before the rule lookup ---- */
@@ -853,6 +862,14 @@ static void filter_read(struct hopmark_encap_filter *f)
 	memset(f, 0, sizeof(*f));
 	if (!hm_get_encap_filter(f))
 		hm_fail("cannot read %s", HM_MAP_ENCAP_FILTER);
+}
+
+static void filter_write(const struct hopmark_encap_filter *f)
+{
+	__u32 k = 0;
+
+	if (bpf_map_update_elem(env.fd_encap_filter, &k, f, BPF_ANY))
+		hm_fail("cannot write %s", HM_MAP_ENCAP_FILTER);
 }
 
 /* @addr with bit @bit (0 = the top bit of byte 0) flipped. */
@@ -907,21 +924,12 @@ static void t_enc_filter_prefixlen(const struct hm_test *t)
 static void t_enc_filter_trusted(const struct hm_test *t)
 {
 	struct hopmark_encap_filter f;
-	struct hopmark_encap_cfg cfg;
-	struct pkt in;
-	__u32 k = 0;
 
 	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
 	filter_read(&f);
 	memset(f.bits, 0, sizeof(f.bits));
-	if (bpf_map_update_elem(env.fd_encap_filter, &k, &f, BPF_ANY))
-		hm_fail("cannot write %s", HM_MAP_ENCAP_FILTER);
-	enc_input(&in, HM_NH_UDP, 100, NULL);
-	enc_check_untouched(&in, 0, 0);
-	if (!hm_get_encap(prefix_b48, 48, &cfg))
-		hm_fail("the rule is gone");
-	else
-		CHECK_EQ("rule packet counter", 0, cfg.counter);
+	filter_write(&f);
+	enc_check_left_before_lookup();
 }
 
 /*
@@ -938,14 +946,12 @@ static void t_enc_filter_not_maintained(const struct hm_test *t)
 	};
 	struct hopmark_encap_filter f;
 	struct pkt in;
-	__u32 k = 0;
 
 	if (t->arg) {
 		set_rule(dst_other, 128, &rule_std, env.if_enc, 1, 1);
 		filter_read(&f);
 		f.flags = 0;
-		if (bpf_map_update_elem(env.fd_encap_filter, &k, &f, BPF_ANY))
-			hm_fail("cannot write %s", HM_MAP_ENCAP_FILTER);
+		filter_write(&f);
 	}
 	hm_set_encap_trie_only(prefix_b48, 48, &c);
 	filter_read(&f);
