@@ -88,7 +88,8 @@
 
 struct hm_env env = {
 	.prog_encap = -1, .prog_transit_in = -1, .prog_transit_out = -1, .prog_decap = -1,
-	.fd_node = -1, .fd_ifcfg = -1, .fd_ns = -1, .fd_encap = -1, .fd_qdepth = -1,
+	.fd_node = -1, .fd_ifcfg = -1, .fd_ns = -1, .fd_encap = -1, .fd_encap_filter = -1,
+	.fd_qdepth = -1,
 	.fd_stats = -1, .fd_events = -1,
 };
 
@@ -410,6 +411,8 @@ static void load_set(struct cost_set *set, bool create_maps)
 	set->env.fd_ifcfg = open_pinned(pin_root, HM_MAP_IFCFG);
 	set->env.fd_ns = open_pinned(pin_root, HM_MAP_NS);
 	set->env.fd_encap = open_pinned(pin_root, HM_MAP_ENCAP);
+	/* Missing in a --before build older than the filter: rules alone then. */
+	set->env.fd_encap_filter = open_pinned(pin_root, HM_MAP_ENCAP_FILTER);
 	set->env.fd_qdepth = open_pinned(pin_root, HM_MAP_QDEPTH);
 	set->env.fd_stats = open_pinned(pin_root, HM_MAP_STATS);
 	set->env.fd_events = open_pinned(pin_root, HM_MAP_EVENTS);
@@ -426,6 +429,9 @@ static void load_set(struct cost_set *set, bool create_maps)
 		    "struct hopmark_ns_cfg");
 	map_checked(set->env.fd_encap, HM_MAP_ENCAP, sizeof(struct hopmark_encap_cfg),
 		    "struct hopmark_encap_cfg");
+	if (set->env.fd_encap_filter >= 0)
+		map_checked(set->env.fd_encap_filter, HM_MAP_ENCAP_FILTER,
+			    sizeof(struct hopmark_encap_filter), "struct hopmark_encap_filter");
 	map_checked(set->env.fd_qdepth, HM_MAP_QDEPTH, sizeof(struct hopmark_qdepth),
 		    "struct hopmark_qdepth");
 	map_checked(set->env.fd_stats, HM_MAP_STATS, sizeof(struct hopmark_link_stats),
@@ -1588,6 +1594,8 @@ static void case_rules(const struct cost_case *c)
 		set_encap_rule(0xfff000, 240);
 	else if (!strcmp(c->id, "encap.no_rule_dev"))
 		set_encap_rule(0xc00000, 32);	/* covers the destination, on env.if_enc */
+	else if (!strcmp(c->id, "encap.no_rule"))
+		set_encap_rule(0xc00000, 32);	/* 2001:db8:b::/48, not dst_no_rule's */
 }
 
 /* ---- statistics ---- */

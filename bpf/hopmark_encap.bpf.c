@@ -429,12 +429,55 @@ undo:
 }
 
 /**
+ * hm_encap_filtered_out() - whether no rule can match the destination
+ * @skb:	the packet, on an interface with %HM_IF_F_ENCAP
+ *
+ * The test before the longest-prefix lookup: one inlined array lookup
+ * of hopmark_encap_filter and a hash of the destination's first bits
+ * (struct hopmark_encap_filter). Trusted only with
+ * %HM_ENCAP_FILTER_F_VALID, which libhopmark sets when it computes the
+ * bits from all rules; otherwise, and when the destination is not in
+ * the linear data, the rules are asked. A frame that is not IPv6 over
+ * Ethernet may be passed here too: hm_encap would leave it a few lines
+ * later, just as uncounted.
+ *
+ * Return: 1 when hopmark_encap has no rule for the destination, 0 when
+ * it must be asked.
+ */
+static __always_inline int hm_encap_filtered_out(struct __sk_buff *skb)
+{
+	const __u8 *data = (const __u8 *)(long)skb->data;
+	const __u8 *end = (const __u8 *)(long)skb->data_end;
+	struct hopmark_encap_filter *f;
+	__u32 zero = 0, bit;
+	__u64 hi;
+
+	f = bpf_map_lookup_elem(&hopmark_encap_filter, &zero);
+	if (!f || !(f->flags & HM_ENCAP_FILTER_F_VALID) ||
+	    f->prefixlen > HM_ENCAP_FILTER_PLEN_MAX)
+		return 0;
+	/*
+	 * One 8-byte load: the destination is at frame offset 38, 8-aligned
+	 * after NET_IP_ALIGN's 2 bytes, so even a strict-alignment verifier
+	 * takes it.
+	 */
+	if (data + HM_OFF_IP6_DADDR + sizeof(hi) <= end)
+		hi = *(const __u64 *)(data + HM_OFF_IP6_DADDR);
+	else if (bpf_skb_load_bytes(skb, HM_OFF_IP6_DADDR, &hi, sizeof(hi)))
+		return 0;
+	bit = hm_encap_filter_bit(bpf_be64_to_cpu(hi), f->prefixlen);
+	return !((f->bits[(bit / 64) & (HM_ENCAP_FILTER_WORDS - 1)] >> (bit % 64)) & 1);
+}
+
+/**
  * hm_encap() - insert the IOAM trace selected by hopmark_encap
  * @skb: IPv6 packet on tc egress
  *
  * Only on interfaces with %HM_IF_F_ENCAP (a rule sends packets out of
- * them; the others' packets leave after one array lookup). Destination
- * looked up in hopmark_encap (longest prefix); the rule applies on its
+ * them; the others' packets leave after one array lookup). A destination
+ * hopmark_encap_filter rules out leaves after a second one
+ * (hm_encap_filtered_out()); the others are looked up in hopmark_encap
+ * (longest prefix); the rule applies on its
  * interface (or any flagged one when 0), to @freq_k of every @freq_n
  * packets. Not encapsulated, and counted: fragments (HM_CNT_FRAGMENT),
  * packets already carrying an IOAM option or too large to grow
@@ -466,12 +509,13 @@ int hm_encap(struct __sk_buff *skb)
 	if (skb->protocol != bpf_htons(ETH_P_IPV6) || skb->len < HM_OFF_HBH)
 		return TC_ACT_UNSPEC;
 	/*
-	 * The cheap test first: an array lookup tells whether any rule sends
-	 * packets out of this interface (%HM_IF_F_ENCAP), before the copy
-	 * and the longest-prefix lookup.
+	 * The cheap tests first: an array lookup tells whether any rule sends
+	 * packets out of this interface (%HM_IF_F_ENCAP), a second one whether
+	 * any rule can match the destination, before the copy and the
+	 * longest-prefix lookup.
 	 */
 	ifc = hm_if_cfg(ifindex);
-	if (!ifc || !(ifc->flags & HM_IF_F_ENCAP))
+	if (!ifc || !(ifc->flags & HM_IF_F_ENCAP) || hm_encap_filtered_out(skb))
 		return TC_ACT_UNSPEC;
 	s = hm_scratch_get();
 	if (!s)

@@ -55,6 +55,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } hopmark_encap SEC(".maps");
 
+/* One entry: hm_encap's first test before the LPM lookup (hopmark_maps.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hopmark_encap_filter);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hopmark_encap_filter SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, HM_MAX_IFINDEX);

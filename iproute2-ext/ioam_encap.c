@@ -4,6 +4,8 @@
  * encapsulating node, inserts a Pre-allocated Trace (RFC 9197 §4.4) in a
  * Hop-by-Hop header (RFC 9486): rules of hopmark_encap, an LPM table on
  * the destination prefix, applied by hm_encap on tc egress of DEV.
+ * After each change, hopmark_encap_filter, hm_encap's first test before
+ * the rule lookup, is recomputed from all rules (encap_filter_update()).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -80,6 +82,31 @@ static void parse_freq(const char *arg, __u32 *k, __u32 *n)
 		invarg("freq K/N needs 1 <= K <= N", arg);
 	*k = vk;
 	*n = vn;
+}
+
+/**
+ * encap_filter_update() - hopmark_encap_filter after a change of the rules
+ * @fd_encap: hopmark_encap
+ *
+ * hm_encap_filter_sync() from every rule in @fd_encap. Maps pinned by a
+ * hopmark without the filter have nothing to update. When the update
+ * fails, the filter is left untrusted (hm_encap asks the rules for every
+ * packet, as it did without it): the rules are right all the same, so
+ * this warns and the command succeeds.
+ */
+static void encap_filter_update(int fd_encap)
+{
+	int fd, err;
+
+	fd = hm_map_open(HM_MAP_ENCAP_FILTER);
+	if (fd == -ENOENT)
+		return;
+	err = fd < 0 ? fd : hm_encap_filter_sync(fd_encap, fd);
+	if (err)
+		fprintf(stderr, "Warning: cannot update %s (%s): hm_encap looks every packet up in %s.\n",
+			HM_MAP_ENCAP_FILTER, strerror(-err), HM_MAP_ENCAP);
+	if (fd >= 0)
+		close(fd);
 }
 
 static int encap_add(int argc, char **argv)
@@ -195,6 +222,7 @@ static int encap_add(int argc, char **argv)
 	else
 		/* Configured all the same: hm_encap counts what it leaves (encap_skip_mtu). */
 		budget_warn_ioam_prealloc(dev, cfg.ifindex, cfg.trace_type, cfg.size);
+	encap_filter_update(fd);
 	close(fd);
 	return err;
 }
@@ -267,6 +295,7 @@ static int encap_del(int argc, char **argv)
 		close(fd);
 		return err;
 	}
+	encap_filter_update(fd);
 	if (cfg.ifindex && !ifindex_in_use(fd, cfg.ifindex)) {
 		ifname_or_index(cfg.ifindex, dev);
 		err = role_detach(HM_ROLE_ENCAP, cfg.ifindex);

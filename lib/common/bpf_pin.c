@@ -484,14 +484,24 @@ int hm_prune_gone_ifaces(void)
 		HM_MAP_IFCFG, HM_MAP_STATS, PINT_MAP_IFCFG, PINT_MAP_STATS, PINT_MAP_TXRATE,
 		PBT_MAP_IFCFG, PBT_MAP_STATS,
 	};
-	int total, ret;
+	int total, rules, ret;
 	size_t i;
 
 	total = hm_prune_map(HM_MAP_ENCAP, sizeof(struct hopmark_encap_key),
 			     hm_rule_ifindex_gone);
+	rules = total;
 	for (i = 0; total >= 0 && i < sizeof(by_ifindex) / sizeof(by_ifindex[0]); i++) {
 		ret = hm_prune_map(by_ifindex[i], sizeof(__u32), hm_key_ifindex_gone);
 		total = ret < 0 ? ret : total + ret;
+	}
+	/*
+	 * Fewer rules: the filter's bits are a superset, tightened here (a
+	 * failed update leaves it untrusted, hm_encap_filter_sync()).
+	 */
+	if (rules > 0 && total >= 0) {
+		ret = hm_encap_filter_sync_pinned(true);
+		if (ret < 0)
+			total = ret;
 	}
 	return total;
 }

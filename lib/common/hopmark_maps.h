@@ -28,6 +28,7 @@
 #define HM_MAP_IFCFG		"hopmark_ifcfg"
 #define HM_MAP_NS		"hopmark_ns"
 #define HM_MAP_ENCAP		"hopmark_encap"
+#define HM_MAP_ENCAP_FILTER	"hopmark_encap_filter"
 #define HM_MAP_QDEPTH		"hopmark_qdepth"
 #define HM_MAP_STATS		"hopmark_stats"
 #define HM_MAP_EVENTS		"hopmark_events"
@@ -184,6 +185,69 @@ struct hopmark_encap_cfg {
 	__u32	pad2;
 	__u64	counter;
 };
+
+/*
+ * hopmark_encap_filter: one bit per hash of a destination prefix, so that
+ * hm_encap leaves a packet no rule can match after one inlined array
+ * lookup instead of the longest-prefix lookup in hopmark_encap (about
+ * 30 ns, Documentation/performance.rst). 2^16 bits, 8 KiB; prefixes are
+ * hashed on their first %HM_ENCAP_FILTER_PLEN_MAX bits at most.
+ */
+#define HM_ENCAP_FILTER_BITS_LOG	16
+#define HM_ENCAP_FILTER_WORDS		((1U << HM_ENCAP_FILTER_BITS_LOG) / 64)
+#define HM_ENCAP_FILTER_PLEN_MAX	64
+#define HM_ENCAP_FILTER_F_VALID		(1U << 0)
+
+/**
+ * struct hopmark_encap_filter - first test before the rule lookup
+ *				 (value of hopmark_encap_filter[0])
+ * @flags:	%HM_ENCAP_FILTER_F_VALID when the bits below describe every
+ *		rule of hopmark_encap; without it (zeros: the map as created,
+ *		or rules written by stock tools) hm_encap asks hopmark_encap
+ *		for every packet, as before the filter
+ * @prefixlen:	L, the shortest prefix length of the rules, at most
+ *		%HM_ENCAP_FILTER_PLEN_MAX (any value when there is no rule)
+ * @bits:	bit hm_encap_filter_bit(rule, L) set for every rule, bit b in
+ *		@bits[b / 64] at (1 << b % 64); nothing else
+ *
+ * Every rule is at least L bits long, so a destination a rule matches has
+ * the rule's first L bits and hashes to the rule's bit: a clear bit means
+ * that no rule matches, a set one that hopmark_encap is asked (the rules
+ * of other interfaces, other prefixes with the same L bits and hash
+ * collisions set bits too). A /0 rule makes L 0: every destination then
+ * hashes to one set bit, and every packet is looked up.
+ *
+ * Maintained by libhopmark, hm_encap_filter_sync(), which recomputes it
+ * from all rules after each change that `hopmark ioam encap` makes; a
+ * rule written into hopmark_encap by other means is not in it: whoever
+ * does that writes zeros here first (Documentation/datapath.rst).
+ */
+struct hopmark_encap_filter {
+	__u32	flags;
+	__u32	prefixlen;
+	__u64	bits[HM_ENCAP_FILTER_WORDS];
+};
+
+/**
+ * hm_encap_filter_bit() - the bit of hopmark_encap_filter for an address
+ * @addr_hi:	the address's (or prefix's) first 64 bits, host order
+ *		(bytes 0-7 of the network-order address, big endian)
+ * @prefixlen:	L of struct hopmark_encap_filter, 0..%HM_ENCAP_FILTER_PLEN_MAX
+ *
+ * Multiplicative (Fibonacci) hashing of the first @prefixlen bits: the
+ * top %HM_ENCAP_FILTER_BITS_LOG bits of their product with 2^64 / phi.
+ * For @prefixlen up to 16 distinct prefixes get distinct bits. The BPF
+ * program and libhopmark compute it with this one definition.
+ *
+ * Return: the bit index, below 2^%HM_ENCAP_FILTER_BITS_LOG.
+ */
+static inline __attribute__((always_inline)) __u32 hm_encap_filter_bit(__u64 addr_hi,
+								       __u32 prefixlen)
+{
+	__u64 m = prefixlen ? addr_hi & (~0ULL << (64 - prefixlen)) : 0;
+
+	return (m * 0x9e3779b97f4a7c15ULL) >> (64 - HM_ENCAP_FILTER_BITS_LOG);
+}
 
 /**
  * struct hopmark_qdepth - queue state of an interface (hopmark_qdepth[ifindex])

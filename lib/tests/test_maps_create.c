@@ -22,7 +22,7 @@
 #include "hm_test.h"
 
 static const char *const maps[] = {
-	HM_MAP_NODE, HM_MAP_IFCFG, HM_MAP_NS, HM_MAP_ENCAP,
+	HM_MAP_NODE, HM_MAP_IFCFG, HM_MAP_NS, HM_MAP_ENCAP, HM_MAP_ENCAP_FILTER,
 	HM_MAP_QDEPTH, HM_MAP_STATS, HM_MAP_EVENTS,
 };
 

@@ -102,13 +102,15 @@ void register_int_xdp_tests(void);	/* test_int_xdp.c */
  * @if_out:	ifindex of the egress veth (tc transit out)
  * @if_enc:	ifindex of the encap veth, MTU %HM_ENC_MTU
  * @prog_*:	program fds, -1 when that object did not load
- * @fd_*:	map fds (the pinned maps shared by all objects)
+ * @fd_*:	map fds (the pinned maps shared by all objects); @fd_encap_filter
+ *		is -1 for a --before build of bench/ without hopmark_encap_filter
  * @tai_offset_ns: CLOCK_TAI - CLOCK_REALTIME (adjtimex), written to hopmark_node
  */
 struct hm_env {
 	int	if_in, if_out, if_enc;
 	int	prog_encap, prog_transit_in, prog_transit_out, prog_decap;
 	int	fd_node, fd_ifcfg, fd_ns, fd_encap, fd_qdepth, fd_stats, fd_events;
+	int	fd_encap_filter;
 	__s64	tai_offset_ns;
 	int	ncpus;
 };
@@ -143,6 +145,10 @@ void hm_del_ns(__u32 ns);
 void hm_set_qdepth(__u32 key, __u32 backlog, __u32 node_backlog, __u64 updated_ns);
 void hm_del_qdepth(__u32 key);
 void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg);
+void hm_set_encap_trie_only(const __u8 *prefix, __u32 prefixlen,
+			    const struct hopmark_encap_cfg *cfg);
+void hm_del_encap(const __u8 *prefix, __u32 prefixlen);
+bool hm_get_encap_filter(struct hopmark_encap_filter *f);
 bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg);
 /*
  * The settings every test starts from (maps.c): node ID HM_T_NODE_ID and

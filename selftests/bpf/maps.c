@@ -102,12 +102,54 @@ void hm_del_qdepth(__u32 key)
 	map_clear(env.fd_qdepth, key);
 }
 
-void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg)
+/*
+ * A rule as written by stock tools (bpftool, a loader of its own): only
+ * into hopmark_encap, hopmark_encap_filter left as it is.
+ */
+void hm_set_encap_trie_only(const __u8 *prefix, __u32 prefixlen,
+			    const struct hopmark_encap_cfg *cfg)
 {
 	struct hopmark_encap_key k = { .prefixlen = prefixlen };
 
 	memcpy(k.addr, prefix, 16);
 	map_update(env.fd_encap, &k, cfg, HM_MAP_ENCAP);
+}
+
+/* The filter recomputed from all rules, as the CLI does after a change. */
+static void encap_filter_sync(void)
+{
+	int err;
+
+	if (env.fd_encap_filter < 0)
+		return;	/* a --before build of bench/ without the filter */
+	err = hm_encap_filter_sync(env.fd_encap, env.fd_encap_filter);
+	if (err)
+		hm_fail("setup: hm_encap_filter_sync(): %s", strerror(-err));
+}
+
+/* A rule as `hopmark ioam encap add` writes it: rule, then filter. */
+void hm_set_encap(const __u8 *prefix, __u32 prefixlen, const struct hopmark_encap_cfg *cfg)
+{
+	hm_set_encap_trie_only(prefix, prefixlen, cfg);
+	encap_filter_sync();
+}
+
+/* As `hopmark ioam encap del` deletes it: rule, then filter. */
+void hm_del_encap(const __u8 *prefix, __u32 prefixlen)
+{
+	struct hopmark_encap_key k = { .prefixlen = prefixlen };
+
+	memcpy(k.addr, prefix, 16);
+	if (bpf_map_delete_elem(env.fd_encap, &k))
+		hm_fail("setup: delete from %s failed: %s", HM_MAP_ENCAP, strerror(errno));
+	encap_filter_sync();
+}
+
+bool hm_get_encap_filter(struct hopmark_encap_filter *f)
+{
+	__u32 k = 0;
+
+	return env.fd_encap_filter >= 0 && !bpf_map_lookup_elem(env.fd_encap_filter, &k, f);
 }
 
 bool hm_get_encap(const __u8 *prefix, __u32 prefixlen, struct hopmark_encap_cfg *cfg)

@@ -822,6 +822,23 @@ static void t_enc_any_if(const struct hm_test *t)
 }
 
 /*
+ * hm_encap left the default packet (under prefix_b48's rule) before the
+ * rule lookup: untouched, nothing counted, the rule's counter still 0.
+ */
+static void enc_check_left_before_lookup(void)
+{
+	struct hopmark_encap_cfg cfg;
+	struct pkt in;
+
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_untouched(&in, 0, 0);
+	if (!hm_get_encap(prefix_b48, 48, &cfg))
+		hm_fail("the rule is gone");
+	else
+		CHECK_EQ("rule packet counter", 0, cfg.counter);
+}
+
+/*
  * hm_encap's first test: an interface without HM_IF_F_ENCAP (no rule sends
  * packets out of it) is left before the rule lookup, even under a rule for
  * any interface: untouched, nothing counted, the rule's packet counter
@@ -829,20 +846,180 @@ static void t_enc_any_if(const struct hm_test *t)
  */
 static void t_enc_if_without_encap_flag(const struct hm_test *t)
 {
-	struct hopmark_encap_cfg cfg;
-	struct pkt in;
-
 	set_rule(prefix_b48, 48, &rule_std, 0, 1, 1);
 	if (t->arg)
 		hm_del_ifcfg(env.if_enc);
 	else
 		hm_set_ifcfg(env.if_enc, HM_IF_F_TRANSIT, HM_T_ENC_ID, HM_T_ENC_ID_WIDE);
+	enc_check_left_before_lookup();
+}
+
+/* ---- hopmark_encap_filter, the first test before the rule lookup ---- */
+
+/* The filter as written, or zeros (and a failure) when it cannot be read. */
+static void filter_read(struct hopmark_encap_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!hm_get_encap_filter(f))
+		hm_fail("cannot read %s", HM_MAP_ENCAP_FILTER);
+}
+
+static void filter_write(const struct hopmark_encap_filter *f)
+{
+	__u32 k = 0;
+
+	if (bpf_map_update_elem(env.fd_encap_filter, &k, f, BPF_ANY))
+		hm_fail("cannot write %s", HM_MAP_ENCAP_FILTER);
+}
+
+/* @addr with bit @bit (0 = the top bit of byte 0) flipped. */
+static void addr_flip(__u8 *out, const __u8 *addr, unsigned int bit)
+{
+	memcpy(out, addr, 16);
+	out[bit / 8] ^= 0x80 >> (bit % 8);
+}
+
+/*
+ * A rule of length @t->arg (0, 8, 16, 48, 64, 128) covering hm_addr_dst,
+ * written as the CLI writes it: the filter is trusted with L = the
+ * length (64 at most), the covered destination is encapsulated. The
+ * destination with the last bit of the prefix flipped is outside: left
+ * untouched, and for L = the whole prefix (up to /64) ruled out by the
+ * filter itself; a /0 covers every destination, also 3ffe::1.
+ */
+static void t_enc_filter_prefixlen(const struct hm_test *t)
+{
+	static const __u8 far[16] = { 0x3f, 0xfe, [15] = 1 };
+	struct hopmark_encap_filter f;
+	__u32 plen = t->arg;
+	__u8 out[16];
+	struct pkt in;
+
+	set_rule(hm_addr_dst, plen, &rule_std, env.if_enc, 1, 1);
+	filter_read(&f);
+	CHECK_EQ("filter flags", HM_ENCAP_FILTER_F_VALID, f.flags);
+	CHECK_EQ("filter prefixlen", plen < HM_ENCAP_FILTER_PLEN_MAX ? plen :
+		 HM_ENCAP_FILTER_PLEN_MAX, f.prefixlen);
+	if (!hm_encap_filter_match(&f, hm_addr_dst))
+		hm_fail("the filter rules out the destination of its own rule");
 	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+	if (!plen) {
+		enc_input(&in, HM_NH_UDP, 100, far);
+		enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+		return;
+	}
+	addr_flip(out, hm_addr_dst, plen - 1);
+	if (plen <= HM_ENCAP_FILTER_PLEN_MAX && hm_encap_filter_match(&f, out))
+		hm_fail("the filter of a /%u rule lets a destination outside it through", plen);
+	enc_input(&in, HM_NH_UDP, 100, out);
 	enc_check_untouched(&in, 0, 0);
-	if (!hm_get_encap(prefix_b48, 48, &cfg))
-		hm_fail("the rule is gone");
-	else
-		CHECK_EQ("rule packet counter", 0, cfg.counter);
+}
+
+/*
+ * The filter is what decides: trusted but with no bit set, it keeps the
+ * packet of a rule from the rule (untouched, the rule's counter 0), so a
+ * hm_encap that skipped the test would fail here.
+ */
+static void t_enc_filter_trusted(const struct hm_test *t)
+{
+	struct hopmark_encap_filter f;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	filter_read(&f);
+	memset(f.bits, 0, sizeof(f.bits));
+	filter_write(&f);
+	enc_check_left_before_lookup();
+}
+
+/*
+ * Rules written into hopmark_encap alone (stock tools, README "Enable
+ * telemetry with stock ip and tc"): the filter is not trusted, zeros as
+ * created (@t->arg 0) or with bits but without HM_ENCAP_FILTER_F_VALID
+ * (1), and every packet is looked up: the rule applies.
+ */
+static void t_enc_filter_not_maintained(const struct hm_test *t)
+{
+	struct hopmark_encap_cfg c = {
+		.ifindex = env.if_enc, .ns_id = rule_std.ns, .size = rule_std.size,
+		.trace_type = rule_std.type, .freq_k = 1, .freq_n = 1,
+	};
+	struct hopmark_encap_filter f;
+	struct pkt in;
+
+	if (t->arg) {
+		set_rule(dst_other, 128, &rule_std, env.if_enc, 1, 1);
+		filter_read(&f);
+		f.flags = 0;
+		filter_write(&f);
+	}
+	hm_set_encap_trie_only(prefix_b48, 48, &c);
+	filter_read(&f);
+	if (f.flags & HM_ENCAP_FILTER_F_VALID)
+		hm_fail("the filter is marked valid");
+	enc_input(&in, HM_NH_UDP, 100, NULL);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+}
+
+/* Whether the filter's bit for @addr (its first L bits) is set. */
+static bool filter_bit_set(const struct hopmark_encap_filter *f, const __u8 *addr)
+{
+	__u64 hi = 0;
+	__u32 bit;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		hi = (hi << 8) | addr[i];
+	bit = hm_encap_filter_bit(hi, f->prefixlen);
+	return f->bits[bit / 64] >> (bit % 64) & 1;
+}
+
+/*
+ * Two /48 rules under 2001::/16 and a 3ffe::/16 one: L is 16, one bit per
+ * /16. Deleting one /48 leaves 2001's bit (the other still needs it);
+ * deleting the last one clears it: 2001:db8:c::1 is then ruled out by
+ * the filter (L stays 16: the 3ffe::/16 is left), 3ffe::1 still
+ * encapsulated. The last rule deleted leaves a trusted filter without bits.
+ */
+static void t_enc_filter_del(const struct hm_test *t)
+{
+	static const __u8 p3ffe[16] = { 0x3f, 0xfe }, dst3ffe[16] = { 0x3f, 0xfe, [15] = 1 };
+	struct hopmark_encap_filter f;
+	struct pkt in;
+
+	set_rule(prefix_b48, 48, &rule_std, env.if_enc, 1, 1);
+	set_rule(dst_other, 48, &rule_std, env.if_enc, 1, 1);
+	set_rule(p3ffe, 16, &rule_std, env.if_enc, 1, 1);
+	filter_read(&f);
+	CHECK_EQ("filter prefixlen", 16, f.prefixlen);
+	if (!filter_bit_set(&f, prefix_b48) || !filter_bit_set(&f, p3ffe))
+		hm_fail("the bits of 2001::/16 and 3ffe::/16 are not both set");
+
+	hm_del_encap(prefix_b48, 48);
+	filter_read(&f);
+	if (!filter_bit_set(&f, prefix_b48))
+		hm_fail("2001::/16's bit cleared while 2001:db8:c::/48 is left");
+	enc_input(&in, HM_NH_UDP, 100, dst_other);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+
+	hm_del_encap(dst_other, 48);
+	filter_read(&f);
+	CHECK_EQ("filter flags", HM_ENCAP_FILTER_F_VALID, f.flags);
+	CHECK_EQ("filter prefixlen", 16, f.prefixlen);
+	if (filter_bit_set(&f, prefix_b48) || hm_encap_filter_match(&f, dst_other))
+		hm_fail("2001::/16's bit is still set after its last rule was deleted");
+	enc_input(&in, HM_NH_UDP, 100, dst_other);
+	enc_check_untouched(&in, 0, 0);
+	enc_input(&in, HM_NH_UDP, 100, dst3ffe);
+	enc_check_inserted(&in, &rule_std, true, HM_BIT(HM_CNT_ENCAP_OK), 0);
+
+	/* The last rule gone: a trusted filter without a bit. */
+	hm_del_encap(p3ffe, 16);
+	filter_read(&f);
+	CHECK_EQ("filter flags", HM_ENCAP_FILTER_F_VALID, f.flags);
+	if (filter_bit_set(&f, p3ffe))
+		hm_fail("a bit is left without rules");
+	enc_check_untouched(&in, 0, 0);
 }
 
 /* Longest prefix wins: a /64 with a small trace under the /48. */
@@ -912,6 +1089,7 @@ void register_encap_tests(void)
 		HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_UNDEFINED_MASK,
 		HM_IOAM_TT_HOPLIM_NODEID | HM_IOAM_TT_OPAQUE,
 	};
+	static const __u32 filter_plens[] = { 0, 8, 16, 48, 64, 128 };
 	size_t i;
 
 	hm_add_test(t_enc_l4, HM_NH_UDP, "encap_inserts_hbh_before_udp");
@@ -967,6 +1145,14 @@ void register_encap_tests(void)
 	hm_add_test(t_enc_if_without_encap_flag, 0, "encap_leaves_interface_without_encap_flag");
 	hm_add_test(t_enc_if_without_encap_flag, 1, "encap_leaves_interface_without_settings");
 	hm_add_test(t_enc_lpm, 0, "encap_longest_prefix_rule_wins");
+	for (i = 0; i < sizeof(filter_plens) / sizeof(filter_plens[0]); i++)
+		hm_add_test(t_enc_filter_prefixlen, filter_plens[i],
+			    "encap_filter_of_a_slash_%u_rule_hits_and_misses", filter_plens[i]);
+	hm_add_test(t_enc_filter_trusted, 0, "encap_filter_without_the_bit_skips_the_rule_lookup");
+	hm_add_test(t_enc_filter_not_maintained, 0, "encap_filter_zeros_not_trusted_rule_applies");
+	hm_add_test(t_enc_filter_not_maintained, 1,
+		    "encap_filter_without_valid_flag_not_trusted_rule_applies");
+	hm_add_test(t_enc_filter_del, 0, "encap_filter_delete_of_last_rule_under_16_clears_its_bit");
 	hm_add_test(t_enc_ipv4, 0, "encap_passes_ipv4");
 	hm_add_test(t_enc_truncated, 0, "encap_truncated_at_every_length");
 }

@@ -53,7 +53,8 @@
 
 struct hm_env env = {
 	.prog_encap = -1, .prog_transit_in = -1, .prog_transit_out = -1, .prog_decap = -1,
-	.fd_node = -1, .fd_ifcfg = -1, .fd_ns = -1, .fd_encap = -1, .fd_qdepth = -1,
+	.fd_node = -1, .fd_ifcfg = -1, .fd_ns = -1, .fd_encap = -1, .fd_encap_filter = -1,
+	.fd_qdepth = -1,
 	.fd_stats = -1, .fd_events = -1,
 };
 
@@ -737,6 +738,7 @@ static void setup(void)
 	env.fd_ifcfg = open_pinned(pin_root, HM_MAP_IFCFG);
 	env.fd_ns = open_pinned(pin_root, HM_MAP_NS);
 	env.fd_encap = open_pinned(pin_root, HM_MAP_ENCAP);
+	env.fd_encap_filter = open_pinned(pin_root, HM_MAP_ENCAP_FILTER);
 	env.fd_qdepth = open_pinned(pin_root, HM_MAP_QDEPTH);
 	env.fd_stats = open_pinned(pin_root, HM_MAP_STATS);
 	env.fd_events = open_pinned(pin_root, HM_MAP_EVENTS);
@@ -752,6 +754,8 @@ static void reset_maps(void)
 	map_clear(env.fd_ifcfg, 4);
 	map_clear(env.fd_ns, 4);
 	map_clear(env.fd_encap, sizeof(struct hopmark_encap_key));
+	/* Zeros: not trusted until a test's hm_set_encap() computes it. */
+	map_clear(env.fd_encap_filter, 4);
 	map_clear(env.fd_qdepth, 4);
 	map_clear(env.fd_stats, 4);
 	while (hm_events_consume(drain, 4) > 0)

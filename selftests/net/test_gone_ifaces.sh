@@ -51,6 +51,22 @@ def read(e):
     return int.from_bytes(b(e["key"]), "little"), int.from_bytes(b(e["value"])[16:24], "little")
 print(" ".join(str(k) for k, t in sorted(read(e) for e in json.load(sys.stdin)) if t))'
 }
+# hopmark_encap_filter (struct hopmark_encap_filter): "flags L bits-set";
+# its bits are recomputed from the rules that are left after a prune.
+filter() {
+	bpftool -j map lookup pinned "$BPFFS/tc/globals/hopmark_encap_filter" key hex 00 00 00 00 |
+		"$PY" -c '
+import json, sys
+e = json.load(sys.stdin)
+f = e.get("formatted")
+if f:
+    v = f["value"]
+    print(v["flags"], v["prefixlen"], sum(bin(w).count("1") for w in v["bits"]))
+else:
+    b = bytes(int(x, 16) for x in e["value"])
+    print(int.from_bytes(b[0:4], "little"), int.from_bytes(b[4:8], "little"),
+          sum(bin(x).count("1") for x in b[8:]))'
+}
 rules() { x "$HOPMARK" -j ioam encap show | "$PY" -c 'import json, sys; print(" ".join("%s@%s" % (r["prefix"], r["dev"]) for r in json.load(sys.stdin)))'; }
 
 x "$HOPMARK" ioam namespace add 123 &&
@@ -58,6 +74,7 @@ x "$HOPMARK" ioam namespace add 123 &&
 	configure g1 11 2001:db8:11::/64 ||
 	{ echo "Bail out! configuration"; exit 1; }
 hm_check "configured" "g0:10 g1:11|2001:db8:10::/64@g0 2001:db8:11::/64@g1" "$(links)|$(rules)"
+hm_check "cli_encap_filter_trusted_one_bit_per_rule" "1 64 2" "$(filter)"
 
 # ---- the CLI: the next configuring command forgets g0
 G0=$(x ip -o link show dev g0 | cut -d: -f1)
@@ -66,6 +83,7 @@ hm_check "deleted_device_left_in_maps" "if$G0:10 g1:11" "$(links)"
 x "$HOPMARK" node set id 5
 hm_check "cli_forgets_deleted_interface" "g1:11" "$(links)"
 hm_check "cli_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)"
+hm_check "cli_prune_recomputes_encap_filter" "1 64 1" "$(filter)"
 
 # ---- the agent: within its one-second tick
 configure g2 12 2001:db8:12::/64 || { echo "Bail out! configuration of g2"; exit 1; }
@@ -80,6 +98,7 @@ x ip link del g2
 for _ in $(seq 50); do [ "$(links)" = "g1:11" ] && break; sleep 0.1; done
 hm_check "agent_forgets_deleted_interface" "g1:11" "$(links)"
 hm_check "agent_forgets_rule_of_deleted_interface" "2001:db8:11::/64@g1" "$(rules)"
+hm_check "agent_prune_recomputes_encap_filter" "1 64 1" "$(filter)"
 hm_check "agent_drops_qdepth_entry_of_deleted_interface" 0 \
 	"$([[ " $(qkeys) " == *" $G2 "* ]] && echo 1 || echo 0)"
 hm_check "agent_says_so" 1 "$(grep -c 'forgot 2 map entries of deleted interfaces' "$HM_TMP/agent.log")"

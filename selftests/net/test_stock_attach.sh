@@ -30,7 +30,7 @@ if ! hm_setup_stock >"$HM_TMP/setup.log" 2>&1; then
 fi
 hm_ok "stock_ip_tc_bpftool_setup"
 hm_check "pins_under_tc_globals_of_node_bpffs" \
-	"hopmark_encap hopmark_events hopmark_ifcfg hopmark_node hopmark_ns hopmark_qdepth hopmark_stats" \
+	"hopmark_encap hopmark_encap_filter hopmark_events hopmark_ifcfg hopmark_node hopmark_ns hopmark_qdepth hopmark_stats" \
 	"$(ls "$(hm_bpffs r1)/tc/globals" | tr '\n' ' ' | sed 's/ $//')"
 hm_check "ip_xdp_attached_on_r1" "hm_transit_in" \
 	"$(hm_on r1 ip -d link show dev r1-a | grep -o 'name hm_transit_in' | cut -d' ' -f2 | head -n1)"
@@ -60,6 +60,15 @@ U1=$(hm_now_ns)
 	--count 3 --proto 17 --agents 2,4 | sed 's/^/stock_udp_/' >"$HM_TMP/udp.tsv"
 hm_checks_from "$HM_TMP/icmp.tsv"
 hm_checks_from "$HM_TMP/udp.tsv"
+# The stock path never marks hm_encap's first test trusted: A's packets
+# above were encapsulated by the rule lookup alone (flags word 0).
+hm_check "stock_encap_filter_left_untrusted" "00 00 00 00" \
+	"$(bpftool -j map lookup pinned "$(hm_bpffs a)/tc/globals/hopmark_encap_filter" \
+		key hex 00 00 00 00 | "$PY" -c '
+import json, sys
+e = json.load(sys.stdin)
+f = e.get("formatted")
+print("%02x 00 00 00" % f["value"]["flags"] if f else " ".join(x[2:] for x in e["value"][:4]))')"
 hm_check "stock_r1_counts_transit_ok_on_ingress" 6 "$(hm_counter r1 r1-a transit_ok)"
 hm_check "stock_r1_counts_transit_egress_ok_on_egress" 6 \
 	"$(hm_counter r1 r1-r2 transit_egress_ok)"
