@@ -125,6 +125,48 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
 }
 
 /**
+ * hm_put_in_place() - store @len bytes of @s->pkt at @off straight into
+ *		       the frame at the same offset
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area holding the bytes at their offsets in the frame
+ * @off:	offset, below 1024
+ * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ *
+ * Word stores with direct packet access instead of a bpf_xdp_store_bytes()
+ * or bpf_skb_store_bytes() call, for bytes hm_ioam_fast() found inside the
+ * linear part. At tc the verifier's prologue has uncloned the skb first
+ * (direct packet writes), as bpf_skb_store_bytes() would; neither touches
+ * a checksum (the Hop-by-Hop header is in no L4 checksum, and the helper is
+ * called without flags), so the frame ends up with the same bytes. Checked
+ * to fit before the first byte is written: the frame is updated whole or
+ * not at all.
+ *
+ * Return: 0, or -1 (nothing written) when the bytes are not all in the
+ * linear part.
+ */
+static __always_inline int hm_put_in_place(void *data, void *data_end, const struct hm_scratch *s,
+					   __u32 off, __u32 len)
+{
+	__u8 *d;
+	__u32 i;
+
+	off &= 0x3ff;
+	if ((void *)((__u8 *)data + off) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + off + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		*(__u32 *)d = *(const __u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK];
+	}
+	return 0;
+}
+
+/**
  * hm_xdp_put_in_place() - store the slot and the RemainingLen octet
  *			   straight into the frame
  * @data:	first byte of the frame
@@ -135,32 +177,22 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
  * @trace:	offset of the trace header
  *
  * For a trace hm_ioam_fast() found, whose Hop-by-Hop header lies in the
- * linear part: word stores instead of two bpf_xdp_store_bytes() calls.
- * Everything is checked to fit before the first byte is written, so the
- * frame is either updated whole or not at all.
+ * linear part: word stores (hm_put_in_place()) and one octet instead of two
+ * bpf_xdp_store_bytes() or bpf_skb_store_bytes() calls. Everything is
+ * checked to fit before the first byte is written, so the frame is either
+ * updated whole or not at all.
  *
  * Return: 0, or -1 (nothing written) when it does not fit.
  */
 static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struct hm_scratch *s,
 					       __u32 slot, __u32 len, __u32 trace)
 {
-	__u8 *d, *q;
-	__u32 i;
+	__u8 *q;
 
-	slot &= 0x3ff;
 	trace &= 0x3ff;
 	q = (__u8 *)data + trace;
-	if ((void *)(q + 4) > data_end || (void *)((__u8 *)data + slot) + len > data_end)
+	if ((void *)(q + 4) > data_end || hm_put_in_place(data, data_end, s, slot, len))
 		return -1;
-#pragma unroll
-	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
-		if (i * 4 >= len)
-			break;
-		d = (__u8 *)data + slot + i * 4;
-		if ((void *)(d + 4) > data_end)
-			return -1;	/* checked above: never taken */
-		*(__u32 *)d = *(__u32 *)&s->pkt[(slot + i * 4) & HM_SCRATCH_MASK];
-	}
 	q[3] = s->pkt[(trace + 3) & HM_SCRATCH_MASK];
 	return 0;
 }
@@ -464,8 +496,10 @@ static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm
  * be unavailable. Writes the egress interface IDs, the transit delay (now
  * minus the slot's timestamp: 1 us resolution, never below the true delay)
  * and the egress queue depth when fresh. The common layout is read in
- * place and only the slot is copied; any other goes through the general
- * walk.
+ * place: only the slot is copied into the scratch area, edited there and
+ * written back with direct packet writes (hm_put_in_place(); the verifier
+ * unclones a cloned skb first). Any other goes through the general walk
+ * and bpf_skb_store_bytes(), with the same bytes as the outcome.
  *
  * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
@@ -524,7 +558,9 @@ int hm_transit_out(struct __sk_buff *skb)
 
 	if (!hm_transit_egress(s, &loc, hop, skb->ifindex))
 		return TC_ACT_UNSPEC;
-	if (bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
+	/* In place too where it was read in place; else the store helper. */
+	if ((fast != HM_FAST_TRACE || hm_put_in_place(data, data_end, s, off, len)) &&
+	    bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
 		return TC_ACT_UNSPEC;
 	hm_count(skb->ifindex, HM_CNT_TRANSIT_EGRESS_OK);
 	return TC_ACT_UNSPEC;
