@@ -433,9 +433,12 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 			wrote = 1;
 		}
 	}
-	/* Queue depth and buffer occupancy of one reading (hm_queue_state()). */
+	/*
+	 * Queue depth and buffer occupancy of one reading, its age judged at
+	 * the last tick: no second clock read (hm_queue_state_tick()).
+	 */
 	if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
-	    hm_queue_state(ifindex, node, &qs)) {
+	    hm_queue_state_tick(ifindex, node, &qs)) {
 		if (tt & HM_IOAM_TT_QUEUE_DEPTH)
 			hm_wr32_be(s->pkt, o_qd, qs.backlog_bytes);
 		if (tt & HM_IOAM_TT_BUFFER_OCC)
