@@ -125,31 +125,32 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
 }
 
 /**
- * hm_put_in_place() - store @len bytes of @s->pkt at @off straight into
- *		       the frame at the same offset
+ * hm_move_in_place() - move @len bytes between the frame and @s->pkt, at
+ *			the same offset in both, with direct packet access
  * @data:	first byte of the frame
  * @data_end:	end of its linear part
- * @s:		scratch area holding the bytes at their offsets in the frame
+ * @s:		scratch area
  * @off:	offset, below 1024
  * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ * @to_frame:	constant: from @s->pkt into the frame, else from the frame
+ *		into @s->pkt
  *
- * Word stores with direct packet access instead of a bpf_xdp_store_bytes()
- * or bpf_skb_store_bytes() call, for bytes hm_ioam_fast() found inside the
- * linear part. At tc the verifier's prologue has uncloned the skb first
- * (direct packet writes), as bpf_skb_store_bytes() would; neither touches
- * a checksum (the Hop-by-Hop header is in no L4 checksum, and the helper is
- * called without flags), so the frame ends up with the same bytes. Checked
- * to fit before the first byte is written: the frame is updated whole or
- * not at all.
+ * Word loads or stores instead of a load or store helper call, for bytes
+ * hm_ioam_fast() found inside the linear part. Into the frame: at tc the
+ * verifier's prologue has uncloned the skb first (direct packet writes), as
+ * bpf_skb_store_bytes() would; neither touches a checksum (the Hop-by-Hop
+ * header is in no L4 checksum, and the helper is called without flags), so
+ * the frame ends up with the same bytes. Checked to fit before the first
+ * byte is moved: all or nothing.
  *
- * Return: 0, or -1 (nothing written) when the bytes are not all in the
+ * Return: 0, or -1 (nothing moved) when the bytes are not all in the
  * linear part.
  */
-static __always_inline int hm_put_in_place(void *data, void *data_end, const struct hm_scratch *s,
-					   __u32 off, __u32 len)
+static __always_inline int hm_move_in_place(void *data, void *data_end, struct hm_scratch *s,
+					    __u32 off, __u32 len, const int to_frame)
 {
 	__u8 *d;
-	__u32 i;
+	__u32 i, *w;
 
 	off &= 0x3ff;
 	if ((void *)((__u8 *)data + off) + len > data_end)
@@ -161,10 +162,21 @@ static __always_inline int hm_put_in_place(void *data, void *data_end, const str
 		d = (__u8 *)data + off + i * 4;
 		if ((void *)(d + 4) > data_end)
 			return -1;	/* checked above: never taken */
-		*(__u32 *)d = *(const __u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK];
+		w = (__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK];
+		if (to_frame)
+			*(__u32 *)d = *w;
+		else
+			*w = *(__u32 *)d;
 	}
 	return 0;
 }
+
+/* hm_move_in_place() from @s->pkt into the frame. */
+#define hm_put_in_place(data, data_end, s, off, len) \
+	hm_move_in_place(data, data_end, s, off, len, 1)
+/* hm_move_in_place() from the frame into @s->pkt. */
+#define hm_get_in_place(data, data_end, s, off, len) \
+	hm_move_in_place(data, data_end, s, off, len, 0)
 
 /**
  * hm_xdp_put_in_place() - store the slot and the RemainingLen octet
@@ -452,41 +464,6 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 #define HM_TRANSIT_EGRESS_BITS	(HM_IOAM_TT_IF_IDS | HM_IOAM_TT_IF_IDS_WIDE | \
 				 HM_IOAM_TT_TRANSIT_DELAY | HM_IOAM_TT_QUEUE_DEPTH | \
 				 HM_IOAM_TT_BUFFER_OCC)
-
-/**
- * hm_get_in_place() - copy @len bytes at @off of the frame into @s->pkt at
- *		       the same offset, reading the linear part directly
- * @data:	first byte of the frame
- * @data_end:	end of its linear part
- * @s:		scratch area
- * @off:	offset, below 1024
- * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
- *
- * Word loads instead of a bpf_skb_load_bytes() call, for a slot that
- * hm_ioam_fast() found inside the linear part.
- *
- * Return: 0, or -1 when the bytes are not all in the linear part.
- */
-static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm_scratch *s,
-					   __u32 off, __u32 len)
-{
-	__u8 *d;
-	__u32 i;
-
-	off &= 0x3ff;
-	if ((void *)((__u8 *)data + off) + len > data_end)
-		return -1;
-#pragma unroll
-	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
-		if (i * 4 >= len)
-			break;
-		d = (__u8 *)data + off + i * 4;
-		if ((void *)(d + 4) > data_end)
-			return -1;	/* checked above: never taken */
-		*(__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK] = *(__u32 *)d;
-	}
-	return 0;
-}
 
 /**
  * hm_transit_out() - complete the egress fields of this node's slot
