@@ -190,13 +190,17 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
  * ms) short, against qdepth_max_age_ns of 1 s by default. For the transit
  * halves, whose other clock reading is CLOCK_TAI (the timestamps, the
  * transit delay), a clock the reading's CLOCK_MONOTONIC time cannot be
- * compared with.
+ * compared with. A qdepth_max_age_ns of 0 still makes no reading fresh
+ * (Documentation/agent.rst, *Freshness*), one of the current tick
+ * included.
  *
  * Return: 1 if @qs was set, 0 otherwise.
  */
 static __always_inline int hm_queue_state_tick(__u32 ifindex, const struct hopmark_node_cfg *node,
 					       struct hopmark_qdepth *qs)
 {
+	if (!node || !node->qdepth_max_age_ns)
+		return 0;
 	return hm_queue_state_at(ifindex, node, bpf_ktime_get_coarse_ns(), qs);
 }
 
