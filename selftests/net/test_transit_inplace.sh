@@ -34,9 +34,7 @@ hm_tmpdir
 
 x() { hm_on n "$@"; }
 HM_TOPO_UP=1
-ip netns add "$(hm_ns n)" || { echo "Bail out! netns"; exit 1; }
-mkdir -p "$(hm_bpffs n)" "$(hm_rundir n)"
-mount -t bpf bpf "$(hm_bpffs n)" || { echo "Bail out! bpffs"; exit 1; }
+hm_node_add n && mkdir -p "$(hm_rundir n)" || { echo "Bail out! netns"; exit 1; }
 x ip link add v0 type veth peer name v1 &&
 x ip link add c0 type veth peer name c1 || { echo "Bail out! devices"; exit 1; }
 # v1 and c1 only receive: no IPv6 on them, nothing answers or forwards.
