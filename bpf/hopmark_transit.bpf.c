@@ -125,6 +125,60 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
 }
 
 /**
+ * hm_move_in_place() - move @len bytes between the frame and @s->pkt, at
+ *			the same offset in both, with direct packet access
+ * @data:	first byte of the frame
+ * @data_end:	end of its linear part
+ * @s:		scratch area
+ * @off:	offset, below 1024
+ * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
+ * @to_frame:	constant: from @s->pkt into the frame, else from the frame
+ *		into @s->pkt
+ *
+ * Word loads or stores instead of a load or store helper call, for bytes
+ * hm_ioam_fast() found inside the linear part. Into the frame: at tc the
+ * verifier's prologue has uncloned the skb first (direct packet writes), as
+ * bpf_skb_store_bytes() would; neither touches a checksum (the Hop-by-Hop
+ * header is in no L4 checksum, and the helper is called without flags), so
+ * the frame ends up with the same bytes. Checked to fit before the first
+ * byte is moved: all or nothing.
+ *
+ * Return: 0, or -1 (nothing moved) when the bytes are not all in the
+ * linear part.
+ */
+static __always_inline int hm_move_in_place(void *data, void *data_end, struct hm_scratch *s,
+					    __u32 off, __u32 len, const int to_frame)
+{
+	__u8 *d;
+	__u32 i, *w;
+
+	off &= 0x3ff;
+	if ((void *)((__u8 *)data + off) + len > data_end)
+		return -1;
+#pragma unroll
+	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
+		if (i * 4 >= len)
+			break;
+		d = (__u8 *)data + off + i * 4;
+		if ((void *)(d + 4) > data_end)
+			return -1;	/* checked above: never taken */
+		w = (__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK];
+		if (to_frame)
+			*(__u32 *)d = *w;
+		else
+			*w = *(__u32 *)d;
+	}
+	return 0;
+}
+
+/* hm_move_in_place() from @s->pkt into the frame. */
+#define hm_put_in_place(data, data_end, s, off, len) \
+	hm_move_in_place(data, data_end, s, off, len, 1)
+/* hm_move_in_place() from the frame into @s->pkt. */
+#define hm_get_in_place(data, data_end, s, off, len) \
+	hm_move_in_place(data, data_end, s, off, len, 0)
+
+/**
  * hm_xdp_put_in_place() - store the slot and the RemainingLen octet
  *			   straight into the frame
  * @data:	first byte of the frame
@@ -135,32 +189,22 @@ static __always_inline int hm_transit_ingress(struct hm_scratch *s, const struct
  * @trace:	offset of the trace header
  *
  * For a trace hm_ioam_fast() found, whose Hop-by-Hop header lies in the
- * linear part: word stores instead of two bpf_xdp_store_bytes() calls.
- * Everything is checked to fit before the first byte is written, so the
- * frame is either updated whole or not at all.
+ * linear part: word stores (hm_put_in_place()) and one octet instead of two
+ * bpf_xdp_store_bytes() or bpf_skb_store_bytes() calls. Everything is
+ * checked to fit before the first byte is written, so the frame is either
+ * updated whole or not at all.
  *
  * Return: 0, or -1 (nothing written) when it does not fit.
  */
 static __always_inline int hm_xdp_put_in_place(void *data, void *data_end, struct hm_scratch *s,
 					       __u32 slot, __u32 len, __u32 trace)
 {
-	__u8 *d, *q;
-	__u32 i;
+	__u8 *q;
 
-	slot &= 0x3ff;
 	trace &= 0x3ff;
 	q = (__u8 *)data + trace;
-	if ((void *)(q + 4) > data_end || (void *)((__u8 *)data + slot) + len > data_end)
+	if ((void *)(q + 4) > data_end || hm_put_in_place(data, data_end, s, slot, len))
 		return -1;
-#pragma unroll
-	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
-		if (i * 4 >= len)
-			break;
-		d = (__u8 *)data + slot + i * 4;
-		if ((void *)(d + 4) > data_end)
-			return -1;	/* checked above: never taken */
-		*(__u32 *)d = *(__u32 *)&s->pkt[(slot + i * 4) & HM_SCRATCH_MASK];
-	}
 	q[3] = s->pkt[(trace + 3) & HM_SCRATCH_MASK];
 	return 0;
 }
@@ -401,9 +445,12 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 			wrote = 1;
 		}
 	}
-	/* Queue depth and buffer occupancy of one reading (hm_queue_state()). */
+	/*
+	 * Queue depth and buffer occupancy of one reading, its age judged at
+	 * the last tick: no second clock read (hm_queue_state_tick()).
+	 */
 	if ((tt & (HM_IOAM_TT_QUEUE_DEPTH | HM_IOAM_TT_BUFFER_OCC)) &&
-	    hm_queue_state(ifindex, node, &qs)) {
+	    hm_queue_state_tick(ifindex, node, &qs)) {
 		if (tt & HM_IOAM_TT_QUEUE_DEPTH)
 			hm_wr32_be(s->pkt, o_qd, qs.backlog_bytes);
 		if (tt & HM_IOAM_TT_BUFFER_OCC)
@@ -419,41 +466,6 @@ static __always_inline int hm_transit_egress(struct hm_scratch *s, const struct 
 				 HM_IOAM_TT_BUFFER_OCC)
 
 /**
- * hm_get_in_place() - copy @len bytes at @off of the frame into @s->pkt at
- *		       the same offset, reading the linear part directly
- * @data:	first byte of the frame
- * @data_end:	end of its linear part
- * @s:		scratch area
- * @off:	offset, below 1024
- * @len:	bytes, a multiple of 4, at most %HM_NODE_BUF_LEN
- *
- * Word loads instead of a bpf_skb_load_bytes() call, for a slot that
- * hm_ioam_fast() found inside the linear part.
- *
- * Return: 0, or -1 when the bytes are not all in the linear part.
- */
-static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm_scratch *s,
-					   __u32 off, __u32 len)
-{
-	__u8 *d;
-	__u32 i;
-
-	off &= 0x3ff;
-	if ((void *)((__u8 *)data + off) + len > data_end)
-		return -1;
-#pragma unroll
-	for (i = 0; i < HM_NODE_BUF_LEN / 4; i++) {
-		if (i * 4 >= len)
-			break;
-		d = (__u8 *)data + off + i * 4;
-		if ((void *)(d + 4) > data_end)
-			return -1;	/* checked above: never taken */
-		*(__u32 *)&s->pkt[(off + i * 4) & HM_SCRATCH_MASK] = *(__u32 *)d;
-	}
-	return 0;
-}
-
-/**
  * hm_transit_out() - complete the egress fields of this node's slot
  * @skb: packet on tc egress
  *
@@ -464,8 +476,10 @@ static __always_inline int hm_get_in_place(void *data, void *data_end, struct hm
  * be unavailable. Writes the egress interface IDs, the transit delay (now
  * minus the slot's timestamp: 1 us resolution, never below the true delay)
  * and the egress queue depth when fresh. The common layout is read in
- * place and only the slot is copied; any other goes through the general
- * walk.
+ * place: only the slot is copied into the scratch area, edited there and
+ * written back with direct packet writes (hm_put_in_place(); the verifier
+ * unclones a cloned skb first). Any other goes through the general walk
+ * and bpf_skb_store_bytes(), with the same bytes as the outcome.
  *
  * Return: TC_ACT_UNSPEC, always: the next tc filter on the hook still runs.
  */
@@ -524,7 +538,9 @@ int hm_transit_out(struct __sk_buff *skb)
 
 	if (!hm_transit_egress(s, &loc, hop, skb->ifindex))
 		return TC_ACT_UNSPEC;
-	if (bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
+	/* In place too where it was read in place; else the store helper. */
+	if ((fast != HM_FAST_TRACE || hm_put_in_place(data, data_end, s, off, len)) &&
+	    bpf_skb_store_bytes(skb, off, &s->pkt[off], len, 0))
 		return TC_ACT_UNSPEC;
 	hm_count(skb->ifindex, HM_CNT_TRANSIT_EGRESS_OK);
 	return TC_ACT_UNSPEC;

@@ -136,32 +136,72 @@ static __always_inline __u32 hm_node_encode_seq(__u8 *buf, __u32 base, __u32 tt,
 }
 
 /**
- * hm_queue_state() - queue state of @ifindex if recent enough
+ * hm_queue_state_at() - queue state of @ifindex if recent enough at @mono
  * @ifindex:	interface, 0 for the node totals alone
  * @node:	this node's configuration (qdepth_max_age_ns)
+ * @mono:	CLOCK_MONOTONIC ns the reading's age is judged at
  * @qs:		set to a copy of hopmark_qdepth[@ifindex] when fresh
  *
  * hopmarkd samples qdisc backlogs every --qdepth-interval; a reading older
- * than qdepth_max_age_ns (CLOCK_MONOTONIC, bpf_ktime_get_ns()) no longer
- * describes the queue this packet sees and is not used. Queue depth
- * (@qs->backlog_bytes, RFC 9197 §4.4.2.7) and buffer occupancy
- * (@qs->node_backlog_bytes, §4.4.2.12) come from one copied entry, so a
- * slot never mixes two readings.
+ * than qdepth_max_age_ns (CLOCK_MONOTONIC) at @mono no longer describes the
+ * queue this packet sees and is not used. Queue depth (@qs->backlog_bytes,
+ * RFC 9197 §4.4.2.7) and buffer occupancy (@qs->node_backlog_bytes,
+ * §4.4.2.12) come from one copied entry, so a slot never mixes two
+ * readings. A reading newer than @mono is fresh.
+ *
+ * Return: 1 if @qs was set, 0 otherwise.
+ */
+static __always_inline int hm_queue_state_at(__u32 ifindex, const struct hopmark_node_cfg *node,
+					     __u64 mono, struct hopmark_qdepth *qs)
+{
+	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
+
+	if (!q || !node || !q->updated_ns)
+		return 0;
+	*qs = *q;
+	if (mono > qs->updated_ns && mono - qs->updated_ns > node->qdepth_max_age_ns)
+		return 0;
+	return 1;
+}
+
+/**
+ * hm_queue_state() - hm_queue_state_at() now (bpf_ktime_get_ns())
+ * @ifindex:	interface, 0 for the node totals alone
+ * @node:	this node's configuration (qdepth_max_age_ns)
+ * @qs:		set to a copy of hopmark_qdepth[@ifindex] when fresh
  *
  * Return: 1 if @qs was set, 0 otherwise.
  */
 static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_node_cfg *node,
 					  struct hopmark_qdepth *qs)
 {
-	struct hopmark_qdepth *q = bpf_map_lookup_elem(&hopmark_qdepth, &ifindex);
-	__u64 now = bpf_ktime_get_ns();
+	return hm_queue_state_at(ifindex, node, bpf_ktime_get_ns(), qs);
+}
 
-	if (!q || !node || !q->updated_ns)
+/**
+ * hm_queue_state_tick() - hm_queue_state_at() at the last tick
+ * @ifindex:	interface, 0 for the node totals alone
+ * @node:	this node's configuration (qdepth_max_age_ns)
+ * @qs:		set to a copy of hopmark_qdepth[@ifindex] when fresh
+ *
+ * The age is judged against CLOCK_MONOTONIC_COARSE
+ * (bpf_ktime_get_coarse_ns(): the time of the last tick, no clock source
+ * read, as pbt_queue_state() of hopmark_pbt.bpf.c), so up to one tick (1-10
+ * ms) short, against qdepth_max_age_ns of 1 s by default. For the transit
+ * halves, whose other clock reading is CLOCK_TAI (the timestamps, the
+ * transit delay), a clock the reading's CLOCK_MONOTONIC time cannot be
+ * compared with. A qdepth_max_age_ns of 0 still makes no reading fresh
+ * (Documentation/agent.rst, *Freshness*), one of the current tick
+ * included.
+ *
+ * Return: 1 if @qs was set, 0 otherwise.
+ */
+static __always_inline int hm_queue_state_tick(__u32 ifindex, const struct hopmark_node_cfg *node,
+					       struct hopmark_qdepth *qs)
+{
+	if (!node || !node->qdepth_max_age_ns)
 		return 0;
-	*qs = *q;
-	if (now > qs->updated_ns && now - qs->updated_ns > node->qdepth_max_age_ns)
-		return 0;
-	return 1;
+	return hm_queue_state_at(ifindex, node, bpf_ktime_get_coarse_ns(), qs);
 }
 
 /**
@@ -180,8 +220,9 @@ static __always_inline int hm_queue_state(__u32 ifindex, const struct hopmark_no
  * Interface IDs, transit delay and queue depth start unavailable; the
  * checksum complement is never available (the Hop-by-Hop header is not
  * covered by upper-layer checksums); buffer occupancy is the node total
- * backlog, hopmark_qdepth[0], when fresh (the egress hooks overwrite it
- * with the total of the reading they take queue depth from); the opaque
+ * backlog, hopmark_qdepth[0], when fresh at the last tick
+ * (hm_queue_state_tick(); the egress hooks overwrite it with the total of
+ * the reading they take queue depth from); the opaque
  * state snapshot is empty (length 0, Schema ID 0xffffff). The clock is not
  * divided and hopmark_qdepth[0] is not looked up unless @tt carries the
  * timestamps (bits 2-3) or buffer occupancy (bit 11). Fields @tt does not
@@ -215,7 +256,7 @@ static __always_inline void hm_node_values_for(struct hm_ioam6_node_values *v,
 		v->ns_data = ns->data;
 	if (ns && (ns->flags & HM_NS_F_DATA_WIDE))
 		v->ns_data_wide = ns->data_wide;
-	if ((tt & HM_IOAM_TT_BUFFER_OCC) && hm_queue_state(0, node, &qs))
+	if ((tt & HM_IOAM_TT_BUFFER_OCC) && hm_queue_state_tick(0, node, &qs))
 		v->buffer_occupancy = qs.node_backlog_bytes;
 }
 

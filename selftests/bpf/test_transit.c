@@ -1013,18 +1013,33 @@ static void t_tout_other_wide(const struct hm_test *t)
 	tout_wide_only(HM_T_NODE_ID_WIDE ^ 0x00110000000000ULL);
 }
 
+/*
+ * Queue depth unavailable: arg 0, a reading twice qdepth_max_age_ns old;
+ * arg 1, qdepth_max_age_ns 0, under which no reading is fresh, not even
+ * one taken right before the run (newer than the tick
+ * hm_queue_state_tick() judges the age at).
+ */
 static void t_tout_stale_qdepth(const struct hm_test *t)
 {
+	struct hopmark_node_cfg n = {
+		.flags = HM_NODE_F_ID | HM_NODE_F_ID_WIDE, .node_id = HM_T_NODE_ID,
+		.node_id_wide = HM_T_NODE_ID_WIDE, .tai_offset_ns = env.tai_offset_ns,
+	};
+	__u64 mono = hm_now_ns(CLOCK_MONOTONIC), ts_ns;
 	struct hm_ioam6_node_values v;
 	struct hm_counters before;
 	struct trace_spec ts;
 	struct pkt p;
 	struct hm_run r;
-	__u64 ts_ns;
 	size_t opt;
+	__u32 k = 0;
 
+	if (t->arg && bpf_map_update_elem(env.fd_node, &k, &n, BPF_ANY)) {
+		hm_fail("setup: update of hopmark_node failed: %s", strerror(errno));
+		return;
+	}
 	hm_set_qdepth(env.if_out, HM_T_OUT_QDEPTH, HM_T_OUT_OCCUPANCY,
-		      hm_now_ns(CLOCK_MONOTONIC) - 2 * HM_T_QDEPTH_MAX_AGE);
+		      t->arg ? mono : mono - 2 * HM_T_QDEPTH_MAX_AGE);
 	ts_ns = (hm_now_ns(CLOCK_REALTIME) - 1000000ULL) / 1000 * 1000;
 	opt = tout_input(&p, &ts, &v, 63, 63, HM_T_NODE_ID, ts_ns);
 	hm_counters_read(env.if_out, &before);
@@ -1240,6 +1255,7 @@ void register_transit_tests(void)
 	hm_add_test(t_tout_wide_only, 0, "transit_out_finds_slot_by_wide_node_id");
 	hm_add_test(t_tout_other_wide, 0, "transit_out_leaves_slot_of_other_wide_node_id");
 	hm_add_test(t_tout_stale_qdepth, 0, "transit_out_stale_qdepth_gives_unavailable");
+	hm_add_test(t_tout_stale_qdepth, 1, "transit_out_max_age_zero_no_reading_is_fresh");
 	hm_add_test(t_tout_other_node, 0, "transit_out_leaves_other_node_slot");
 	hm_add_test(t_tout_other_hoplim, 0, "transit_out_leaves_slot_of_other_hop_limit");
 	hm_add_test(t_tout_empty_trace, 0, "transit_out_leaves_trace_without_slots");

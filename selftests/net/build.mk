@@ -32,6 +32,7 @@ NET_TESTS := \
 	selftests/net/test_monitor_binary.sh \
 	selftests/net/test_agent_single.sh \
 	selftests/net/test_transit_hook.sh \
+	selftests/net/test_transit_inplace.sh \
 	selftests/net/test_budget.sh \
 	selftests/net/test_budget_warn.sh \
 	selftests/net/test_collector_input.sh \
