@@ -23,6 +23,12 @@
 #               draining the sink's ring to /dev/null; its records, the
 #               records it lost (ring_lost) and the datapath's events_lost
 #               go with the report. IOAM kinds only
+#   B-hm-xdp    with -B DIR only: hm-xdp as another build does it (issue
+#               11's before): DIR/build/hopmark ioam transit enable dev
+#               fwdr0 and fwdr1 (its objects, embedded in its CLI; XDP
+#               ingress, tc egress), on bpffs pins of its own (a directory
+#               in the router's bpffs) that its own CLI configures (node,
+#               links, namespace) the same way
 #   noop-xdp    programs that do nothing (bench/fwd_noop.bpf.c) where
 #               hm-xdp's halves run: XDP on fwdr0, tc egress on fwdr1
 #   noop-tc     the same with tc ingress on fwdr0: what the hooks cost
@@ -90,7 +96,11 @@
 # over the repetitions.
 #
 # Usage: fwd_bench.sh [-r REPS] [-d SECONDS | -n FRAMES] [-g GENS] [-k KINDS] [-m MODES]
-#                     [-c ROUTER_CPU,GEN_CPU] [-p NICE] [-o FILE.json] [-V]
+#                     [-c ROUTER_CPU,GEN_CPU] [-p NICE] [-B DIR] [-o FILE.json] [-V]
+#   -B  add the B-hm-xdp mode (after hm-xdp), run by the build in DIR
+#       (a source tree with build/hopmark, e.g. a git archive of an older
+#       commit built with make all); the report gives hm-xdp's and hm-tc's
+#       router CPU time against it
 #   -p  nice value of the generator and the router's kthread (default -20:
 #       other work on the two CPUs, builds above all, gets little of them
 #       during a sample; 0 leaves the priorities alone)
@@ -126,8 +136,9 @@ CPUS=0,1
 NICE=-20
 JSON=
 VERIFY=
+BEFORE=
 
-while getopts "r:d:n:g:k:m:c:p:o:Vh" opt; do
+while getopts "r:d:n:g:k:m:c:p:o:B:Vh" opt; do
 	case $opt in
 	r) REPS=$OPTARG ;;
 	d) DUR=$OPTARG ;;
@@ -138,11 +149,22 @@ while getopts "r:d:n:g:k:m:c:p:o:Vh" opt; do
 	c) CPUS=$OPTARG ;;
 	p) NICE=$OPTARG ;;
 	o) JSON=$OPTARG ;;
+	B) BEFORE=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	V) VERIFY=1 ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed 's/^# \{0,1\}//;/^set -u/d'; exit 2 ;;
 	esac
 done
 RT_CPU=${CPUS%,*}
+BHOPMARK=
+if [ -n "$BEFORE" ]; then
+	BHOPMARK=$BEFORE/build/hopmark
+	[ -x "$BHOPMARK" ] || { echo "fwd_bench.sh: no $BHOPMARK (make all in $BEFORE)" >&2; exit 2; }
+	case " $MODES " in
+	*" B-hm-xdp "*) ;;
+	*" hm-xdp "*) MODES=${MODES/hm-xdp/hm-xdp B-hm-xdp} ;;
+	*) MODES="$MODES B-hm-xdp" ;;
+	esac
+fi
 GEN_CPU=${CPUS#*,}
 
 hm_require_root_netns
@@ -183,6 +205,12 @@ RAW=$HM_TMP/samples.tsv
 hm_trap_teardown
 
 x() { hm_on "$@"; }
+# xb CMD... - the -B build's hopmark CLI in the router, on its own pins.
+xb()
+{
+	TC_BPF_MNT=$(hm_bpffs r)/before HOPMARK_RUNDIR=$(hm_rundir r)/before \
+		nsenter --net="/run/netns/$(hm_ns r)" "$BHOPMARK" "$@"
+}
 # sysfs of a namespace: ip netns exec mounts the namespace's own /sys.
 nsys() { local n=$1; shift; ip netns exec "$(hm_ns "$n")" sh -c "$*"; }
 stat_of() { nsys "$1" "cat /sys/class/net/$2/statistics/$3"; }
@@ -243,6 +271,15 @@ setup()
 	x r "$HOPMARK" ioam namespace add $NS_ID data 0xa0000002 wide 0x0b00000000000002 ||
 		return
 	x r ip ioam namespace add $NS_ID data 0xa0000002 wide 0x0b00000000000002 || return
+	if [ -n "$BEFORE" ]; then
+		# The -B build's maps (hash maps before issue 11): its CLI sets
+		# them, in a directory of the router's bpffs.
+		mkdir -p "$(hm_bpffs r)/before" "$(hm_rundir r)/before" &&
+		xb node set id $NODE_ID wide-id $((0x10000000 + NODE_ID)) &&
+		xb link set dev ${D}r0 id $IF_ID_IN wide-id $((0x1000000 + IF_ID_IN)) &&
+		xb link set dev ${D}r1 id $IF_ID_OUT wide-id $((0x1000000 + IF_ID_OUT)) &&
+		xb ioam namespace add $NS_ID data 0xa0000002 wide 0x0b00000000000002 || return
+	fi
 	hm_sysctl r net.ipv6.ioam6_id=$NODE_ID
 	hm_sysctl r net.ipv6.ioam6_id_wide=$((0x10000000 + NODE_ID))
 	hm_sysctl r net.ipv6.conf.${D}r0.ioam6_id=$IF_ID_IN
@@ -402,6 +439,10 @@ mode_clear()
 	x r ip link set dev ${D}r0 xdp off 2>/dev/null
 	x r "$HOPMARK" ioam transit disable dev ${D}r0 >/dev/null 2>&1
 	x r "$HOPMARK" ioam transit disable dev ${D}r1 >/dev/null 2>&1
+	if [ -n "$BEFORE" ]; then
+		xb ioam transit disable dev ${D}r0 >/dev/null 2>&1
+		xb ioam transit disable dev ${D}r1 >/dev/null 2>&1
+	fi
 	x r "$HOPMARK" int disable dev ${D}r0 >/dev/null 2>&1
 	x r "$HOPMARK" int disable dev ${D}r1 >/dev/null 2>&1
 	x r "$HOPMARK" postcard disable dev ${D}r0 >/dev/null 2>&1
@@ -431,6 +472,10 @@ mode_set()
 	hm-xdp|hm-tc)
 		x r "$HOPMARK" ioam transit enable dev ${D}r0 ingress "${1#hm-}" &&
 		x r "$HOPMARK" ioam transit enable dev ${D}r1 ingress "${1#hm-}" ;;
+	B-hm-xdp)
+		[ -n "$BEFORE" ] || { echo "# B-hm-xdp needs -B DIR" >&2; return 1; }
+		xb ioam transit enable dev ${D}r0 >/dev/null &&
+		xb ioam transit enable dev ${D}r1 >/dev/null ;;
 	hm-agent)
 		# The sink decapsulates: hm_decap at tc ingress, behind no
 		# XDP_DROP; nft drops the UDP frames after it (prerouting).
@@ -620,7 +665,7 @@ print(c["postcard_egress"] - int(sys.argv[2]))' ${D}r1 "$PBT_PC0")
 	fi
 	[ "${kind#v6-}" != "$kind" ] || return 0
 	case $mode in
-	plain|kernel|hm-xdp|hm-tc|hm-agent|noop-xdp|noop-tc) ;;
+	plain|kernel|hm-xdp|hm-tc|hm-agent|B-hm-xdp|noop-xdp|noop-tc) ;;
 	*) return 0 ;;
 	esac
 	# plain: nobody writes, the slots stay zero. kernel: Linux fills the

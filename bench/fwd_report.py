@@ -40,8 +40,8 @@ import os
 import statistics
 import sys
 
-MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "hm-tc", "hm-agent", "noop-xdp", "noop-tc",
-              "hm-int", "pbt-head", "pbt"]
+MODE_ORDER = ["ceiling", "plain", "kernel", "hm-xdp", "B-hm-xdp", "hm-tc", "hm-agent", "noop-xdp",
+              "noop-tc", "hm-int", "pbt-head", "pbt"]
 
 
 def cpu_model():
@@ -152,6 +152,13 @@ def main():
                         row[key] = round(statistics.median(r), 3)
                         row[key + "_min"] = round(min(r), 3)
                         row[key + "_max"] = round(max(r), 3)
+            # Against another build's hopmark transit (-B): its ns / ours.
+            if mode in ("hm-xdp", "hm-tc"):
+                r = cpu_ratios(kind, mode, "B-hm-xdp")
+                if r:
+                    row["cpu_x_before"] = round(statistics.median(r), 3)
+                    row["cpu_x_before_min"] = round(min(r), 3)
+                    row["cpu_x_before_max"] = round(max(r), 3)
             rows.append(row)
 
     reps = max([s["rep"] for s in samples] or [0])
@@ -189,6 +196,13 @@ def main():
             " %6.0f %5s" % (row["mbit_s_median"], "%.0f" % row["router_ns_per_kbyte_median"]
                             if row["router_ns_per_kbyte_median"] is not None else "-")
             if row["gen"] == "tcp" else ""))
+    before = [r for r in rows if "cpu_x_before" in r]
+    if before:
+        print()
+        print("Against the -B build's transit (B-hm-xdp), router CPU time as a speed"
+              " (its ns / this build's ns), median (min-max):")
+        for r in before:
+            print("  %-4s %-10s %-8s %s" % (r["gen"], r["kind"], r["mode"], rng(r, "cpu_x_before")))
     print()
     print("(lost: frames the router's ring refused, median share of those sent; near 0 %,"
           " the generator set the rate and only ns/frame compares the modes)")
