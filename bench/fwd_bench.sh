@@ -342,22 +342,40 @@ tcp_setup()
 	hm_bg s taskset -c "$GEN_CPU" iperf3 -s -p $IPERF_PORT >"$HM_TMP/iperf3-s.log" 2>&1
 }
 
-# The hm-agent mode's hopmarkd, in the sink's namespace on the generator's
-# CPU, records to /dev/null.
+# agent_start NODE LOG - hopmarkd in NODE's namespace on the generator's
+# CPU, records to /dev/null, its stderr to LOG; waits for its monitor
+# socket. AGENT_PID is its pid.
+agent_start()
+{
+	local i
+	hm_bg "$1" taskset -c "$GEN_CPU" "$HOPMARKD" -o /dev/null >"$2" 2>&1
+	AGENT_PID=$HM_BG_PID
+	for i in $(seq 50); do
+		[ -S "$(hm_rundir "$1")/hopmarkd.sock" ] && return 0
+		kill -0 "$AGENT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# hopmarkd in $(hm_ns "$1") did not start:" >&2
+	sed 's/^/#   /' "$2" >&2
+	return 1
+}
+
+# agent_cpu_ns PID - the run time of all of PID's threads, ns.
+agent_cpu_ns()
+{
+	local ns=0 t
+	for t in /proc/"$1"/task/*/schedstat; do
+		ns=$((ns + $(cut -d' ' -f1 "$t")))
+	done
+	echo $ns
+}
+
+# The hm-agent mode's hopmarkd, in the sink's namespace.
 SINK_AGENT_PID=
 sink_agent_start()
 {
-	local i
-	hm_bg s taskset -c "$GEN_CPU" "$HOPMARKD" -o /dev/null >"$HM_TMP/sink-hopmarkd.log" 2>&1
-	SINK_AGENT_PID=$HM_BG_PID
-	for i in $(seq 50); do
-		[ -S "$(hm_rundir s)/hopmarkd.sock" ] && return 0
-		kill -0 "$SINK_AGENT_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "# the sink's hopmarkd did not start:" >&2
-	sed 's/^/#   /' "$HM_TMP/sink-hopmarkd.log" >&2
-	return 1
+	agent_start s "$HM_TMP/sink-hopmarkd.log" || return
+	SINK_AGENT_PID=$AGENT_PID
 }
 
 # sink_agent_stop - appends the sink agent's records, the records it lost
@@ -365,14 +383,12 @@ sink_agent_start()
 # were loaded) and its CPU time (ns) to $HM_TMP/sink-agent.tsv.
 sink_agent_stop()
 {
-	local rec lost el ns=0 t
+	local rec lost el ns
 	[ -n "$SINK_AGENT_PID" ] || return 0
 	rec=$(hm_agent_stat "$HM_TMP/sink-hopmarkd.log" "$SINK_AGENT_PID" agent records)
 	lost=$(hm_agent_stat "$HM_TMP/sink-hopmarkd.log" "$SINK_AGENT_PID" agent ring_lost)
 	el=$(hm_agent_stat "$HM_TMP/sink-hopmarkd.log" "$SINK_AGENT_PID" datapath events_lost)
-	for t in /proc/"$SINK_AGENT_PID"/task/*/schedstat; do
-		ns=$((ns + $(cut -d' ' -f1 "$t")))
-	done
+	ns=$(agent_cpu_ns "$SINK_AGENT_PID")
 	printf '%s\t%s\t%s\t%s\n' "$rec" "$lost" "$el" "$ns" >>"$HM_TMP/sink-agent.tsv"
 	kill "$SINK_AGENT_PID" 2>/dev/null
 	wait "$SINK_AGENT_PID" 2>/dev/null
@@ -385,17 +401,8 @@ sink_agent_stop()
 PBT_AGENT_PID=
 pbt_agent_start()
 {
-	local i
-	hm_bg r taskset -c "$GEN_CPU" "$HOPMARKD" -o /dev/null >"$HM_TMP/hopmarkd.log" 2>&1
-	PBT_AGENT_PID=$HM_BG_PID
-	for i in $(seq 50); do
-		[ -S "$(hm_rundir r)/hopmarkd.sock" ] && return 0
-		kill -0 "$PBT_AGENT_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "# hopmarkd did not start:" >&2
-	sed 's/^/#   /' "$HM_TMP/hopmarkd.log" >&2
-	return 1
+	agent_start r "$HM_TMP/hopmarkd.log" || return
+	PBT_AGENT_PID=$AGENT_PID
 }
 
 # pbt_agent_stop - also appends hopmarkd's IPFIX records sent, octets
@@ -403,13 +410,11 @@ pbt_agent_start()
 # agent's postcards/s into IPFIX per core (fwd_report.py --agent).
 pbt_agent_stop()
 {
-	local sent bytes ns=0 t
+	local sent bytes ns
 	[ -n "$PBT_AGENT_PID" ] || return 0
 	sent=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix sent)
 	bytes=$(hm_agent_stat "$HM_TMP/hopmarkd.log" "$PBT_AGENT_PID" ipfix bytes)
-	for t in /proc/"$PBT_AGENT_PID"/task/*/schedstat; do
-		ns=$((ns + $(cut -d' ' -f1 "$t")))
-	done
+	ns=$(agent_cpu_ns "$PBT_AGENT_PID")
 	printf '%s\t%s\t%s\n' "$sent" "$bytes" "$ns" >>"$HM_TMP/agent.tsv"
 	kill "$PBT_AGENT_PID" 2>/dev/null
 	wait "$PBT_AGENT_PID" 2>/dev/null
@@ -583,9 +588,13 @@ applies()
 # run_one REP GEN KIND MODE - one sample, appended to $RAW.
 run_one()
 {
-	local rep=$1 gen=$2 kind=$3 mode=$4 out sent secs g0 g1 f0 f1 d0 d1 c0 c1 b0 b1
+	local rep=$1 gen=$2 kind=$3 mode=$4 out sent secs g0 g1 f0 f1 d0 d1 c0 c1 b0 b1 a0 l0
 	# shellcheck disable=SC2046
 	set -- $(gen_args "$gen" "$kind")
+	if [ -n "$SINK_DECAP" ]; then
+		a0=$(agent_records)
+		l0=$(hm_agent_stat "$HM_TMP/sink-hopmarkd.log" "$SINK_AGENT_PID" agent ring_lost)
+	fi
 	g0=$(stat_of g ${D}g0 tx_packets); f0=$(stat_of r ${D}r1 tx_packets)
 	d0=$(stat_of r ${D}r1 tx_dropped); b0=$(stat_of r ${D}r1 tx_bytes)
 	c0=$(cut -d' ' -f1 "/proc/$RT_PID/schedstat")
@@ -605,6 +614,12 @@ run_one()
 	[ "$gen" != tcp ] || sent=$((g1 - g0))
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$gen" "$kind" "$mode" "$sent" \
 		"$secs" $((g1 - g0)) $((f1 - f0)) $((d1 - d0)) $((c1 - c0)) $((b1 - b0)) >>"$RAW"
+	# The sink agent's records and losses during the sample (after the
+	# router's figures: SIGUSR1 and the wait for its line are not timed).
+	[ -z "$SINK_DECAP" ] ||
+		printf '%s\t%s\t%s\t%s\n' "$gen" "$kind" $(($(agent_records) - a0)) \
+			$(($(hm_agent_stat "$HM_TMP/sink-hopmarkd.log" "$SINK_AGENT_PID" agent ring_lost) - \
+			l0)) >>"$HM_TMP/sink-agent-samples.tsv"
 }
 
 # verify GEN KIND MODE - every frame reaches the sink; the router's slot is
@@ -731,8 +746,10 @@ verify_tcp()
 	# shellcheck disable=SC2046
 	got=$(tcp_send $(gen_args tcp "$kind") | awk '{ print $6 }')
 	FRAMES=$frames
-	hm_capture_stop "$cap_r"
-	hm_capture_stop "$cap_s"
+	# hm_capture_stop of both at once: one flush wait.
+	sleep 0.3
+	kill -TERM "$cap_r" "$cap_s" 2>/dev/null
+	wait "$cap_r" "$cap_s" 2>/dev/null
 	# iperf3 -n sends whole blocks (128 KB): at least what was asked.
 	hm_check "tcp_${kind}_${mode}_iperf3_sent_all" "True" \
 		"$([ "${got:-0}" -ge $((500 * 1448)) ] && echo True || echo "False (${got:-failed})")"
@@ -793,6 +810,7 @@ report() {
 	"$PY" "$HM_TOP/bench/fwd_report.py" "$RAW" ${JSON:+--json "$JSON"} \
 		${PBT_AGENT_TSV:+--agent "$PBT_AGENT_TSV"} \
 		${SINK_AGENT_TSV:+--sink-agent "$SINK_AGENT_TSV"} \
+		${SINK_AGENT_TSV:+--sink-agent-samples "$HM_TMP/sink-agent-samples.tsv"} \
 		--router-cpu "$RT_CPU" --gen-cpu "$GEN_CPU" \
 		--seconds "${FRAMES:+0}${FRAMES:-$DUR}" --frames "${FRAMES:-0}"
 }

@@ -30,7 +30,9 @@ generator a frame is an MSS segment, and the rows add Mbit/s forwarded and
 the router's ns per KB (1000 octets of fwd_bytes).
 
 With --sink-agent (the hm-agent mode's sink hopmarkd: records, ring_lost,
-events_lost, CPU ns per line), its records and losses.
+events_lost, CPU ns per line), its records and losses; with
+--sink-agent-samples (gen, kind, records, ring_lost per timed sample), the
+same per generator and kind.
 
 Exit status 1 when a sample moved no packet at all.
 """
@@ -66,6 +68,7 @@ def main():
     ap.add_argument("--agent", help="the pbt mode's hopmarkd: records sent, octets, CPU ns per line")
     ap.add_argument("--sink-agent", help="the hm-agent mode's sink hopmarkd: records, ring_lost,"
                     " events_lost, CPU ns per line")
+    ap.add_argument("--sink-agent-samples", help="gen, kind, records, ring_lost per timed sample")
     a = ap.parse_args()
 
     samples = []
@@ -243,6 +246,23 @@ def main():
         print("hopmarkd at the sink in the hm-agent mode (%d runs): %d records, %d lost while it ran"
               " (ring_lost), datapath events_lost %s since load; %.3f s of its CPU time" % (
                   runs, recs, lost, el if el is not None else "-", ns / 1e9))
+        per = {}
+        if a.sink_agent_samples and os.path.exists(a.sink_agent_samples):
+            with open(a.sink_agent_samples) as f:
+                for line in f:
+                    x = line.split()
+                    if len(x) == 4 and all(v.lstrip("-").isdigit() for v in x[2:]):
+                        p = per.setdefault("%s/%s" % (x[0], x[1]), [0, 0])
+                        p[0] += int(x[2])
+                        p[1] += int(x[3])
+        sink_agent["timed_samples"] = {
+            k: {"records": v[0], "ring_lost": v[1],
+                "lost_pct": round(100 * v[1] / (v[0] + v[1]), 1) if v[0] + v[1] else None}
+            for k, v in per.items()}
+        for k, v in sink_agent["timed_samples"].items():
+            print("  timed %-18s %9d records, %9d lost (%s %%)" % (
+                k, v["records"], v["ring_lost"],
+                "-" if v["lost_pct"] is None else "%.1f" % v["lost_pct"]))
 
     if a.json:
         doc = {
