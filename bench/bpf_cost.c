@@ -1986,7 +1986,10 @@ static void write_json(const char *path, int rounds, __u32 repeat, const char *k
 		} else {
 			fprintf(f, ",\n     \"goal_ns\": null, \"goal\": null, \"met\": null");
 		}
-		if (n_sets > 1) {
+		if (n_sets > 1 && (!r->a->twin || !r->a->twin->runs)) {
+			/* A row the --before build does not run (calib, new programs). */
+			fprintf(f, ",\n     \"before\": null, \"x_before\": null");
+		} else if (n_sets > 1) {
 			fprintf(f, ",\n     \"before\": {");
 			json_figures(f, r, true, rounds, &bcs);
 			fprintf(f, "}");
