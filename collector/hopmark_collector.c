@@ -69,6 +69,7 @@ struct hmc_out {
 	const struct hmc_output_ops	*ops;
 	void				*ctx;
 	const char			*arg;
+	__u64				last_flush_ns;	/* for ops->flush_ms */
 };
 
 struct hmc_main {
@@ -399,6 +400,26 @@ static int hmc_flush_outputs(struct hmc_main *m)
 	return err;
 }
 
+/*
+ * The outputs that ask to be flushed more often than once a second
+ * (@flush_ms of struct hmc_output_ops), when their time has come.
+ */
+static void hmc_flush_due(struct hmc_main *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_out; i++) {
+		struct hmc_out *o = &m->out[i];
+
+		if (!o->ops->flush_ms ||
+		    m->now_ns - o->last_flush_ns < o->ops->flush_ms * 1000000ULL)
+			continue;
+		if (o->ops->flush(o->ctx) < 0)
+			m->ost.flush_errors++;
+		o->last_flush_ns = m->now_ns;
+	}
+}
+
 /* A broker worker: acknowledge only what every output has written. */
 static void hmc_flush_commit(struct hmc_main *m)
 {
@@ -449,6 +470,8 @@ static int hmc_run(struct hmc_main *m)
 			hmc_flush_commit(m);
 			hmc_write_stats(m);
 			last_flush = m->now_ns;
+		} else {
+			hmc_flush_due(m);
 		}
 		hmc_publish_metrics(m);
 	}

@@ -179,4 +179,5 @@ const struct hmc_output_ops hmc_out_ipfix = {
 	.flush	= ipfix_flush,
 	.close	= ipfix_close,
 	.obs	= ipfix_obs,
+	.flush_ms = HMC_OUT_IPFIX_FLUSH_MS,
 };

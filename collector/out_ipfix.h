@@ -9,6 +9,12 @@
 
 #include "collector/output.h"
 
+/*
+ * The longest a re-exported postcard waits in a partly filled Message:
+ * well inside a downstream collector's default stitching window (500 ms).
+ */
+#define HMC_OUT_IPFIX_FLUSH_MS	100
+
 extern const struct hmc_output_ops hmc_out_ipfix;
 
 struct hm_ipfix_exp_stats;

@@ -24,6 +24,12 @@
  *		decoded, before it is stitched (the IPFIX re-export's
  *		fan-out; a broker front calls it too). Return 0 or a
  *		negative errno (counted by the collector like @path's).
+ * @flush_ms:	optional: the longest time, in milliseconds, that what the
+ *		output buffers may wait for @flush (0: once a second, with
+ *		every output). The IPFIX re-export asks for
+ *		%HMC_OUT_IPFIX_FLUSH_MS so that a downstream collector's
+ *		stitching window (500 ms by default) does not expire a packet
+ *		whose postcards straddle two Messages, the second still held.
  */
 struct hmc_output_ops {
 	const char	*name;
@@ -32,6 +38,7 @@ struct hmc_output_ops {
 	int		(*flush)(void *ctx);
 	void		(*close)(void *ctx);
 	int		(*obs)(void *ctx, const struct hm_pc_obs *o);
+	unsigned int	flush_ms;
 };
 
 #endif /* __HOPMARK_COLLECTOR_OUTPUT_H */

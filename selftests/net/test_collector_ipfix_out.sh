@@ -57,7 +57,11 @@ run()
 	start b -u 14740 -t 14741
 	sleep 0.3
 	start a -u 14739 -t 0 --ipfix-out "$mode:127.0.0.1:$([ "$mode" = tcp ] && echo 14741 || echo 14740)"
-	sleep 0.5
+	# The send ends just after A's first once-a-second flush: its last,
+	# partly filled Message would then wait almost a second, past B's
+	# 500 ms window, and B would split a packet whose postcards straddle
+	# it. The re-export's own flush (HMC_OUT_IPFIX_FLUSH_MS) prevents that.
+	sleep 0.9
 	x "$NODE" ipfix udp:127.0.0.1:14739 $N >"$HM_TMP/send.out"
 	sleep 2
 	stop a
