@@ -14,6 +14,7 @@
 
 #include "common/hopmark_maps.h"
 #include "common/bpf_pin.h"
+#include "common/encap_filter.h"
 #include "ioam/ioam6.h"
 #include "ioam/trace.h"
 #include "ioam/record.h"

@@ -23,6 +23,7 @@
 
 #include "hopmark.h"
 #include "common/hopmark_maps.h"
+#include "common/encap_filter.h"
 #include "pint/pint_maps.h"
 #include "pbt/pbt_maps.h"
 #include "bpf/hopmark_maps.skel.h"
@@ -504,4 +505,34 @@ int hm_prune_gone_ifaces(void)
 			total = ret;
 	}
 	return total;
+}
+
+/* See bpf_pin.h. */
+int hm_encap_filter_sync_pinned(bool only_if_valid)
+{
+	struct hopmark_encap_filter *f = NULL;
+	int fd_encap, fd_filter, err = 0;
+	__u32 zero = 0;
+
+	fd_filter = hm_map_open(HM_MAP_ENCAP_FILTER);
+	if (fd_filter < 0)
+		return fd_filter == -ENOENT ? 0 : fd_filter;
+	fd_encap = hm_map_open(HM_MAP_ENCAP);
+	if (fd_encap < 0) {
+		close(fd_filter);
+		return fd_encap == -ENOENT ? 0 : fd_encap;
+	}
+	if (only_if_valid) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			err = -ENOMEM;
+		else if (bpf_map_lookup_elem(fd_filter, &zero, f))
+			err = -errno;
+	}
+	if (!err && (!f || (f->flags & HM_ENCAP_FILTER_F_VALID)))
+		err = hm_encap_filter_sync(fd_encap, fd_filter);
+	free(f);
+	close(fd_encap);
+	close(fd_filter);
+	return err;
 }

@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "common/hopmark_maps.h"
-#include "common/bpf_pin.h"
+#include "common/encap_filter.h"
 
 /* Bytes 0-7 of a network-order IPv6 address as a host-order number. */
 static __u64 hm_addr_hi(const __u8 *addr)
@@ -125,35 +125,5 @@ out:
 	free(keys);
 	free(old);
 	free(f);
-	return err;
-}
-
-/* See bpf_pin.h. */
-int hm_encap_filter_sync_pinned(bool only_if_valid)
-{
-	struct hopmark_encap_filter *f = NULL;
-	int fd_encap, fd_filter, err = 0;
-	__u32 zero = 0;
-
-	fd_filter = hm_map_open(HM_MAP_ENCAP_FILTER);
-	if (fd_filter < 0)
-		return fd_filter == -ENOENT ? 0 : fd_filter;
-	fd_encap = hm_map_open(HM_MAP_ENCAP);
-	if (fd_encap < 0) {
-		close(fd_filter);
-		return fd_encap == -ENOENT ? 0 : fd_encap;
-	}
-	if (only_if_valid) {
-		f = calloc(1, sizeof(*f));
-		if (!f)
-			err = -ENOMEM;
-		else if (bpf_map_lookup_elem(fd_filter, &zero, f))
-			err = -errno;
-	}
-	if (!err && (!f || (f->flags & HM_ENCAP_FILTER_F_VALID)))
-		err = hm_encap_filter_sync(fd_encap, fd_filter);
-	free(f);
-	close(fd_encap);
-	close(fd_filter);
 	return err;
 }
